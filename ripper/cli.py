@@ -1,0 +1,237 @@
+"""cli.py -- the `ripper` and `ripcc` commands.
+
+    ripper prog.c -o prog.rip.c          rip one file (exit 0 / 1 input error / 2 usage)
+    ripcc --backend=rip prog.c -o prog   rip (for the rip backend), compile, link
+
+ripper never leaves a partial output file: it writes a temporary file
+beside the output and renames it into place only on success.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import __version__
+from .analysis import find_async
+from .diag import Diagnostic
+from .lower import lower
+from .parse import parse
+
+BACKENDS = ("rip", "ucontext", "threads")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Flags that also shape how ripper must parse the file.
+PARSE_FLAG_PREFIXES = ("-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-f")
+
+
+def rip_source(path, source, clang_args=()):
+    """The ripped text (bytes) of `source`, or raise Diagnostic."""
+    unit = parse(path, source, clang_args)
+    async_names = find_async(unit)
+    rw = lower(unit, async_names)
+    prologue = ("/* Ripped by ripper %s from %s: edit the original, not this file. */\n"
+                "#include \"rip_frame.h\"\n" % (__version__, os.path.basename(path)))
+    return rw.render(path, prologue)
+
+
+def write_atomically(path, data):
+    """Write `data` to `path` whole, or not at all."""
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ripper-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def compile_commands_flags(build_dir, source):
+    """-I/-D/-std... flags for `source` from BUILD_DIR/compile_commands.json."""
+    db_path = os.path.join(build_dir, "compile_commands.json")
+    try:
+        with open(db_path) as f:
+            db = json.load(f)
+    except (OSError, ValueError) as e:
+        raise Diagnostic(db_path, 0, 0, "cannot read the compilation database: %s" % e)
+    want = os.path.realpath(source)
+    for entry in db:
+        directory = entry.get("directory", ".")
+        if os.path.realpath(os.path.join(directory, entry.get("file", ""))) != want:
+            continue
+        args = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        flags = []
+        it = iter(args[1:])
+        for a in it:
+            if a in ("-I", "-D", "-U", "-include", "-isystem", "-iquote"):
+                value = next(it, "")
+                if a in ("-I", "-isystem", "-iquote", "-include"):
+                    value = os.path.join(directory, value)
+                flags += [a, value]
+            elif a.startswith(PARSE_FLAG_PREFIXES):
+                if a.startswith("-I") and len(a) > 2:
+                    a = "-I" + os.path.join(directory, a[2:])
+                flags.append(a)
+        return flags
+    raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
+
+
+def ripper_main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    clang_args = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, clang_args = argv[:i], argv[i + 1:]
+    ap = argparse.ArgumentParser(
+        prog="ripper",
+        description="Rip a C file: rewrite every function that may block into a "
+                    "continuation-passing state machine for the rip runtime.",
+        epilog="Exit status: 0 ripped, 1 the input has errors, 2 bad usage. "
+               "Arguments after -- go to clang as they are.")
+    ap.add_argument("input", help="the C file to rip, or - for standard input")
+    ap.add_argument("-o", dest="output", default="-",
+                    help="where to write the ripped C (default: - for standard output)")
+    ap.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
+                    help="add DIR to the include path")
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                    help="define a macro")
+    ap.add_argument("-p", dest="build_dir", metavar="BUILD_DIR",
+                    help="take flags from BUILD_DIR/compile_commands.json")
+    ap.add_argument("--version", action="version", version="ripper " + __version__)
+    args = ap.parse_args(argv)
+
+    path = "<stdin>" if args.input == "-" else args.input
+    try:
+        if args.input == "-":
+            source = sys.stdin.buffer.read()
+        else:
+            with open(args.input, "rb") as f:
+                source = f.read()
+    except OSError as e:
+        print("ripper: error: cannot read %s: %s" % (args.input, e.strerror), file=sys.stderr)
+        return 1
+    flags = ["-I" + d for d in args.includes] + ["-D" + d for d in args.defines]
+    try:
+        if args.build_dir:
+            flags = compile_commands_flags(args.build_dir, args.input) + flags
+        out = rip_source(path, source, flags + clang_args)
+        write_atomically(args.output, out)
+    except Diagnostic as d:
+        print(d.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("ripper: error: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
+        return 1
+    return 0
+
+
+# -- ripcc --------------------------------------------------------------------
+
+def runtime_library(backend):
+    """Path of the backend's static library, built on first use."""
+    lib = os.path.join(ROOT, "build", "lib", "librip-%s.a" % backend)
+    if not os.path.exists(lib):
+        r = subprocess.run(["make", "-s", "-C", ROOT, lib[len(ROOT) + 1:]])
+        if r.returncode != 0 or not os.path.exists(lib):
+            raise SystemExit("ripcc: error: cannot build the %s runtime (make -C %s runtime)"
+                             % (backend, ROOT))
+    return lib
+
+
+def split_ripcc_args(argv):
+    """(backend, sources, other cc args, output, compile_only) from argv."""
+    backend = "rip"
+    sources, rest = [], []
+    output, compile_only = None, False
+    it = iter(argv)
+    for a in it:
+        if a.startswith("--backend="):
+            backend = a.split("=", 1)[1]
+        elif a == "--backend":
+            backend = next(it, "")
+        elif a == "-o":
+            output = next(it, None)
+            if output is None:
+                raise SystemExit("ripcc: error: -o needs a file name")
+        elif a == "-c":
+            compile_only = True
+            rest.append(a)
+        elif a.endswith(".c") and not a.startswith("-"):
+            sources.append(a)
+        else:
+            rest.append(a)
+    if backend not in BACKENDS:
+        raise SystemExit("ripcc: error: unknown backend '%s' (choose from %s)"
+                         % (backend, ", ".join(BACKENDS)))
+    return backend, sources, rest, output, compile_only
+
+
+RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [cc flags] files... [-o prog]
+
+Compile C written in blocking style against the ripper runtime.  With the
+rip backend (the default) every .c file is ripped first; ucontext and
+threads compile the files as they are.  Other flags go to the C compiler
+($CC, default cc); -I, -D, -U and -std also go to ripper."""
+
+
+def ripcc_main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(RIPCC_USAGE)
+        return 0 if argv else 2
+    if argv[0] == "--version":
+        print("ripcc " + __version__)
+        return 0
+    backend, sources, rest, output, compile_only = split_ripcc_args(argv)
+    if not sources:
+        print("ripcc: error: no .c files given\n" + RIPCC_USAGE, file=sys.stderr)
+        return 2
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    parse_flags = [a for a in rest if a.startswith(PARSE_FLAG_PREFIXES)]
+    include = ["-I", os.path.join(ROOT, "runtime", "include")]
+    with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
+        inputs = sources
+        if backend == "rip":
+            include += ["-I", os.path.join(ROOT, "runtime", "src", "rip")]
+            inputs = []
+            for i, src in enumerate(sources):
+                try:
+                    with open(src, "rb") as f:
+                        text = f.read()
+                    ripped = rip_source(src, text, parse_flags)
+                except OSError as e:
+                    print("ripcc: error: cannot read %s: %s" % (src, e.strerror), file=sys.stderr)
+                    return 1
+                except Diagnostic as d:
+                    print(d.format(), file=sys.stderr)
+                    return 1
+                out = os.path.join(tmp, "%d-%s" % (i, os.path.basename(src)))
+                with open(out, "wb") as f:
+                    f.write(ripped)
+                inputs.append(out)
+                # The ripped copy lives elsewhere: keep "..." includes working.
+                include += ["-iquote", os.path.dirname(os.path.abspath(src))]
+        cmd = cc + include + rest + inputs
+        if compile_only:
+            if output:
+                cmd += ["-o", output]
+        else:
+            cmd += ["-o", output or "a.out", runtime_library(backend), "-pthread"]
+        return subprocess.run(cmd).returncode
+
+
+def main_ripper():
+    sys.exit(ripper_main())
+
+
+def main_ripcc():
+    sys.exit(ripcc_main())

@@ -1,0 +1,371 @@
+"""lower.py -- rewrite async functions into continuation-passing frames.
+
+Each async function becomes a frame struct, a constructor and a resume
+entry (the ABI of runtime/src/rip/rip_frame.h).  Its locals move into the
+frame (`x` becomes `rip_F->x`), and each async call becomes a resume
+point; the function's own control flow stays as written, because the
+resume entry's dispatch jumps with `goto` to the label right after the
+call it suspended in, wherever that is (in a loop, a user switch, ...).
+
+    RIP_ASYNC int twice(int a) {            struct twice__frame { rip_frame rip_hdr;
+        int b = a;                              __typeof__(int) rip_result;
+        rip_yield();                            __typeof__(int) a; __typeof__(int) b; };
+        return a + b;                       static rip_frame *twice__rip(int a) {...}
+    }                                       static void twice__resume(rip_frame *rip_self,
+                                                    rip_frame *rip_c) { ...dispatch...
+                                                rip_F->b = rip_F->a;
+                                                { rip_self->state = 1; rip_c = rip_yield__rip();
+                                                  if (!rip_call(rip_self, rip_c)) return;
+                                                  rip_resume_1: rip_frame_free(rip_c); }
+                                                { rip_F->rip_result = rip_F->a + rip_F->b;
+                                                  rip_self->state = RIP_DONE; return; }
+                                                rip_self->state = RIP_DONE; }
+
+Async calls are lowered where they stand as a statement, as the right side
+of an assignment statement, as a declaration's initializer or as a return
+value.  Any other place is a diagnostic, never wrong code.
+"""
+
+from .analysis import TASK_STARTERS, callee_name, evaluated_calls
+from .diag import Diagnostic
+from .emit import Rewriter
+
+# Wrappers clang puts between a call and the place that uses its value.
+TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
+# Children that are a statement of their parent (not a condition).
+STATEMENT_PARENTS = ("COMPOUND_STMT", "IF_STMT", "WHILE_STMT", "DO_STMT",
+                     "FOR_STMT", "SWITCH_STMT", "CASE_STMT", "DEFAULT_STMT",
+                     "LABEL_STMT")
+RESERVED_FIELDS = ("rip_hdr", "rip_result")
+UNRIPPABLE_CALLS = {
+    "alloca": "allocate with malloc and free before returning",
+    "__builtin_alloca": "allocate with malloc and free before returning",
+    "setjmp": "a suspension would leave the saved stack behind; restructure with return codes",
+    "_setjmp": "a suspension would leave the saved stack behind; restructure with return codes",
+    "sigsetjmp": "a suspension would leave the saved stack behind; restructure with return codes",
+    "__sigsetjmp": "a suspension would leave the saved stack behind; restructure with return codes",
+}
+
+
+def lower(unit, async_names):
+    """Record in a Rewriter every edit that rips `unit`; raise Diagnostic
+    for what cannot be ripped."""
+    rw = Rewriter(unit.source)
+    lowering = _Lowering(unit, async_names, rw)
+    for f in unit.functions:
+        if not f.in_main:
+            continue
+        if f.is_definition and f.name in async_names:
+            lowering.async_function(f)
+        elif f.is_definition:
+            lowering.plain_function(f)
+        elif f.name in async_names:
+            lowering.prototype(f)
+    return rw
+
+
+def is_statement(node):
+    """Does `node` stand where C expects a statement?"""
+    p = node.parent
+    if p is None or p.kind not in STATEMENT_PARENTS:
+        return False
+    if p.kind == "COMPOUND_STMT" or p.kind == "LABEL_STMT" or p.kind == "DEFAULT_STMT":
+        return True
+    if p.kind == "DO_STMT":
+        return node is p.children[0]
+    if p.kind == "IF_STMT":
+        return node is not p.children[0]
+    return node is p.children[-1] and len(p.children) > 1 or \
+        (p.kind == "FOR_STMT" and node is p.children[-1] and _for_body_only(p))
+
+
+def _for_body_only(node):
+    return len(node.children) == 1
+
+
+def _unwrap_up(node):
+    """The outermost node that is `node` inside parentheses and implicit casts."""
+    while node.parent is not None and node.parent.kind in TRANSPARENT:
+        node = node.parent
+    return node
+
+
+class _Lowering:
+    def __init__(self, unit, async_names, rw):
+        self.unit = unit
+        self.src = unit.source
+        self.async_names = async_names
+        self.rw = rw
+
+    # -- helpers ------------------------------------------------------------
+
+    def error(self, node, message, hint=None):
+        return Diagnostic(self.unit.path, node.line, node.col, message, hint)
+
+    def text(self, node):
+        return self.rw.text(node.start, node.end)
+
+    def rename(self, ref, new):
+        """Replace the name token of reference `ref` by `new`."""
+        name = ref.name.encode()
+        if self.src[ref.loc:ref.loc + len(name)] != name:
+            raise self.error(ref, "'%s' is named inside the body of a macro in an async function"
+                             % ref.name, hint="pass it to the macro as an argument, "
+                             "or expand the macro by hand")
+        self.rw.replace(ref.loc, ref.loc + len(name), new)
+
+    def stmt_end(self, node):
+        """End of a statement node's text, including its ';'."""
+        i = node.end
+        while i < len(self.src) and self.src[i:i + 1] in (b" ", b"\t"):
+            i += 1
+        if self.src[i:i + 1] == b";":
+            return i + 1
+        if node.kind in ("DECL_STMT", "COMPOUND_STMT"):
+            return node.end
+        raise self.error(node, "cannot find the end of this statement",
+                         hint="a macro may hide its ';'; write the statement out")
+
+    # -- plain functions ----------------------------------------------------
+
+    def plain_function(self, f):
+        for call in evaluated_calls(f.body):
+            name = callee_name(call)
+            if name in self.async_names:
+                raise self.error(call, "'%s' calls async function '%s' outside a task" % (f.name, name),
+                                 hint="start the work as a task with rip_run or rip_spawn")
+        self.function_values(f.body)
+
+    def function_values(self, body):
+        """Rename async functions used as values; only a task argument may be one."""
+        for n in body.walk():
+            if n.kind != "DECL_REF_EXPR" or not n.ref or not n.ref.startswith("fn:"):
+                continue
+            name = n.ref[3:]
+            if name not in self.async_names:
+                continue
+            use = _unwrap_up(n)
+            p = use.parent
+            if p is not None and p.kind == "CALL_EXPR" and use is p.children[0]:
+                continue            # a call: handled by the call's lowering
+            if p is not None and p.kind == "CALL_EXPR" and callee_name(p) in TASK_STARTERS \
+                    and len(p.children) > 1 and use is p.children[1]:
+                self.rename(n, name + "__rip")
+                continue
+            raise self.error(n, "async function '%s' used as a value" % name,
+                             hint="only rip_spawn and rip_run may take an async function")
+
+    def prototype(self, f):
+        static = "static " if f.static else ""
+        self.rw.replace(f.start, f.end, "%sstruct rip_frame *%s__rip(%s)"
+                        % (static, f.name, self.param_list(f)))
+
+    def param_list(self, f):
+        if not f.params:
+            return "void"
+        return ", ".join(self.src[p.start:p.end].decode("utf-8", "surrogateescape")
+                         for p in f.params)
+
+    # -- async functions ----------------------------------------------------
+
+    def async_function(self, f):
+        if f.variadic:
+            raise Diagnostic(self.unit.path, f.line, f.col,
+                             "async function '%s' is variadic" % f.name,
+                             hint="take a va_list or an array instead")
+        self.check_unrippable(f)
+        fields = self.frame_fields(f)
+        names = {key: field for key, field, _ in fields}
+        for n in f.body.walk():
+            if n.kind == "DECL_REF_EXPR" and n.ref in names:
+                self.rename(n, "rip_F->" + names[n.ref])
+        self.function_values(f.body)
+        points = self.lower_calls(f, names)
+        self.lower_declarations(f, names)
+        self.lower_returns(f)
+        self.frame(f, fields, points)
+
+    def check_unrippable(self, f):
+        for n in f.body.walk():
+            if n.kind == "VAR_DECL" and n.type and n.type.kind == "VARIABLEARRAY" and not n.storage:
+                raise self.error(n, "variable-length array '%s' in async function '%s'"
+                                 % (n.name, f.name),
+                                 hint="give it a constant size, or allocate it with malloc")
+            if n.kind == "CALL_EXPR" and callee_name(n) in UNRIPPABLE_CALLS:
+                raise self.error(n, "'%s' in async function '%s'" % (callee_name(n), f.name),
+                                 hint=UNRIPPABLE_CALLS[callee_name(n)])
+            if n.kind in ("ADDR_LABEL_EXPR", "INDIRECT_GOTO_STMT"):
+                raise self.error(n, "labels as values in async function '%s'" % f.name,
+                                 hint="use a switch on an int instead of computed goto")
+
+    def frame_fields(self, f):
+        """(key, field name, type) of every parameter and automatic local."""
+        used = set(RESERVED_FIELDS)
+        fields = []
+        decls = list(f.params) + [n for n in f.body.walk()
+                                  if n.kind == "VAR_DECL" and not n.storage]
+        for d in decls:
+            if not d.name:
+                continue
+            if d.type is None or d.type.local:
+                raise self.error(d, "the type of '%s' is declared inside a function or has no name"
+                                 % d.name, hint="declare the type at file scope, with a name, "
+                                 "so the frame of '%s' can hold it" % f.name)
+            name, i = d.name, 2
+            while name in used:
+                name, i = "%s_%d" % (d.name, i), i + 1
+            used.add(name)
+            fields.append((d.key, name, d.type))
+        return fields
+
+    def frame(self, f, fields, points):
+        """The frame struct, constructor and resume entry around the body."""
+        fr = "%s__frame" % f.name
+        static = "static " if f.static else ""
+        members = ["rip_frame rip_hdr;"]
+        if f.result.kind != "VOID":
+            members.append("__typeof__(%s) rip_result;" % f.result.unqualified)
+        members += ["__typeof__(%s) %s;" % (t.unqualified, name) for _, name, t in fields]
+        stores = " ".join("rip_F->%s = %s;" % (name, name)
+                          for key, name, _ in fields[:len(f.params)])
+        resume = "static void %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
+        self.rw.insert_lines(self.unit.source.count(b"\n", 0, f.start) + 1, [
+            "struct %s { %s };" % (fr, " ".join(members)),
+            resume + ";",
+            "%sstruct rip_frame *%s__rip(%s) { struct %s *rip_F = rip_frame_alloc(sizeof *rip_F, "
+            "%s__resume); %s%sreturn &rip_F->rip_hdr; }"
+            % (static, f.name, self.param_list(f), fr, f.name, stores, " " if stores else ""),
+        ])
+        cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
+        head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; "
+                "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }"
+                % (resume, fr, fr, cases, " " if cases else ""))
+        self.rw.replace(f.start, f.body.start + 1, head)
+        self.rw.replace(f.body.end - 1, f.body.end, "rip_self->state = RIP_DONE; }")
+
+    # -- calls --------------------------------------------------------------
+
+    def lower_calls(self, f, names):
+        """Lower every async call; return how many resume points there are."""
+        calls = [c for c in evaluated_calls(f.body) if callee_name(c) in self.async_names]
+        self.points = {id(c): i for i, c in enumerate(calls, 1)}
+        for call in calls:
+            self.lower_call(f, call, names)
+        return len(calls)
+
+    def call_sequence(self, call):
+        """Start the callee; suspend if it does; resume point after it."""
+        name = callee_name(call)
+        callee = next(n for n in call.walk() if n.kind == "DECL_REF_EXPR" and n.ref == call.ref)
+        self.rename(callee, name + "__rip")
+        p = self.points[id(call)]
+        return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
+                "rip_resume_%d: " % (p, self.text(call), p))
+
+    def result(self, call):
+        return "RIP_RESULT(%s, rip_c)" % call.type.spelling
+
+    def lower_call(self, f, call, names):
+        use = _unwrap_up(call)
+        p = use.parent
+        if any(a.kind == "STMT_EXPR" for a in _ancestors(call)):
+            raise self.error(call, "async call to '%s' inside a statement expression"
+                             % callee_name(call), hint="move it out of the ({ ... })")
+        if is_statement(use):
+            seq = self.call_sequence(call)
+            self.rw.replace(use.start, self.stmt_end(use), "{ %srip_frame_free(rip_c); }" % seq)
+            return
+        if p is not None and p.kind == "BINARY_OPERATOR" and p.op == "=" \
+                and use is p.children[1] and is_statement(p):
+            seq = self.call_sequence(call)
+            lhs = self.text(p.children[0])
+            self.rw.replace(p.start, self.stmt_end(p), "{ %s%s = %s; rip_frame_free(rip_c); }"
+                            % (seq, lhs, self.result(call)))
+            return
+        if p is not None and p.kind == "VAR_DECL" and use is p.children[-1] and not p.storage \
+                and p.parent is not None and p.parent.kind == "DECL_STMT" and is_statement(p.parent):
+            return                  # lowered with its declaration
+        if p is not None and p.kind == "RETURN_STMT":
+            return                  # lowered with the return
+        raise self.error(call, "async call to '%s' in this position is not supported yet"
+                         % callee_name(call),
+                         hint="call it as a statement, or as `x = %s(...);`" % callee_name(call))
+
+    # -- declarations and returns --------------------------------------------
+
+    def initializer(self, decl):
+        """The initializer of a VAR_DECL, or None."""
+        if not decl.children:
+            return None
+        init = decl.children[-1]
+        name_end = decl.loc + len(decl.name.encode())
+        if init.start >= name_end and b"=" in self.src[name_end:init.start]:
+            return init
+        return None
+
+    def lower_declarations(self, f, names):
+        for stmt in [n for n in f.body.walk() if n.kind == "DECL_STMT"]:
+            decls = [d for d in stmt.children if d.kind == "VAR_DECL"]
+            if not decls or any(d.storage for d in decls):
+                continue
+            parts = []
+            for d in decls:
+                init = self.initializer(d)
+                if init is not None:
+                    parts.append(self.init_code(d, init, names[d.key]))
+            if stmt.parent is not None and stmt.parent.kind == "FOR_STMT":
+                code = ", ".join(parts) + ";"   # the init clause: one expression
+            else:
+                code = " ".join(p if p.startswith("{") else p + ";" for p in parts) or ";"
+            self.rw.replace(stmt.start, self.stmt_end(stmt), code)
+
+    def init_code(self, decl, init, field):
+        """An expression that initializes the field, or a { block } for an async call."""
+        target = "rip_F->" + field
+        value = _unwrap_down(init)
+        if value.kind == "CALL_EXPR" and callee_name(value) in self.async_names:
+            if decl.parent.parent is not None and decl.parent.parent.kind == "FOR_STMT":
+                raise self.error(value, "async call in a for loop's declaration",
+                                 hint="declare the variable before the loop")
+            seq = self.call_sequence(value)
+            return "{ %s%s = %s; rip_frame_free(rip_c); }" % (seq, target, self.result(value))
+        text = self.text(init)
+        if decl.type.kind in ("CONSTANTARRAY", "INCOMPLETEARRAY"):
+            if init.kind != "INIT_LIST_EXPR":
+                text = "{" + text + "}"
+            return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
+                target, decl.type.unqualified, text, target)
+        if init.kind == "INIT_LIST_EXPR":
+            return "%s = (%s)%s" % (target, decl.type.unqualified, text)
+        return "%s = %s" % (target, text)
+
+    def lower_returns(self, f):
+        void = f.result.kind == "VOID"
+        for ret in [n for n in f.body.walk() if n.kind == "RETURN_STMT"]:
+            done = "rip_self->state = RIP_DONE; return; }"
+            if not ret.children:
+                code = "{ " + done
+            else:
+                value = _unwrap_down(ret.children[0])
+                if value.kind == "CALL_EXPR" and callee_name(value) in self.async_names:
+                    seq = self.call_sequence(value)
+                    store = "" if void else "rip_F->rip_result = %s; " % self.result(value)
+                    code = "{ %s%srip_frame_free(rip_c); %s" % (seq, store, done)
+                elif void:
+                    code = "{ %s; %s" % (self.text(ret.children[0]), done)
+                else:
+                    code = "{ rip_F->rip_result = %s; %s" % (self.text(ret.children[0]), done)
+            self.rw.replace(ret.start, self.stmt_end(ret), code)
+
+
+def _unwrap_down(node):
+    while node.kind in TRANSPARENT and len(node.children) == 1:
+        node = node.children[0]
+    return node
+
+
+def _ancestors(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent

@@ -1,0 +1,325 @@
+"""parse.py -- C source to ripper's own syntax tree, through libclang.
+
+The only module that imports clang.cindex.  Every later pass works on the
+plain `Node`/`Function`/`Unit` data built here, so they can be read and
+tested without libclang's cursor API.
+
+    int f(int a) { return g(a); }
+
+becomes a `Function` named "f" whose `body` is a Node tree
+
+    COMPOUND_STMT
+      RETURN_STMT
+        CALL_EXPR name="g" ref="fn:g"
+          DECL_REF_EXPR name="a" ref="var:<offset of a>"
+
+with byte offsets into the main file (`start`, `end`), snapped outward to
+whole macro invocations, so that replacing a node's text never cuts one.
+"""
+
+import ctypes
+import functools
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+import clang.cindex as ci
+
+from .diag import Diagnostic
+
+RIP_ASYNC_ANNOTATION = "rip_async"
+
+
+@dataclass
+class TypeInfo:
+    spelling: str       # as clang spells it: "const char[3]", "int (*)(int)"
+    unqualified: str    # without top-level const/volatile (a frame field's type)
+    kind: str           # clang TypeKind name: "INT", "CONSTANTARRAY", "VOID", ...
+    local: bool         # names a type declared in a function, or an unnamed one
+
+
+@dataclass
+class Node:
+    kind: str                       # clang CursorKind name: "CALL_EXPR", "IF_STMT", ...
+    start: int                      # byte offset of the node's text in the main file
+    end: int                        # byte offset just past it
+    line: int                       # 1-based line of the node's own location
+    col: int                        # 1-based column of it
+    name: str = ""                  # spelling: a declaration's or referenced name
+    type: Optional[TypeInfo] = None  # the expression's or declaration's type
+    ref: Optional[str] = None       # key of the declaration a reference names
+    key: Optional[str] = None       # this declaration's key
+    loc: int = -1                   # byte offset of the node's own token (a name)
+    in_macro: bool = False          # the node comes (partly) from a macro expansion
+    op: str = ""                    # operator token, for operators and sizeof
+    storage: str = ""               # VAR_DECL: "static", "extern" or ""
+    children: List["Node"] = field(default_factory=list)
+    parent: Optional["Node"] = field(default=None, repr=False)
+
+    def walk(self):
+        """This node and every node below it, in source order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass
+class Function:
+    name: str
+    in_main: bool                   # declared in the main file
+    is_definition: bool
+    marked_async: bool              # carries RIP_ASYNC
+    variadic: bool
+    static: bool
+    line: int
+    col: int
+    start: int = 0                  # main file: the declaration's text
+    end: int = 0
+    result: Optional[TypeInfo] = None
+    params: List[Node] = field(default_factory=list)   # PARM_DECL nodes
+    body: Optional[Node] = None     # COMPOUND_STMT of a definition
+
+
+@dataclass
+class Unit:
+    path: str                       # the main file as named on the command line
+    source: bytes                   # its text
+    functions: List[Function]       # every function declaration, in order
+    macros: List[tuple]             # (start, end) of macro invocations in the main file
+
+
+def builtin_include_dir():
+    """gcc's directory of compiler headers (stddef.h, stdarg.h...), which
+    the libclang wheel does not ship."""
+    return _builtin_include_dir()
+
+
+@functools.lru_cache(maxsize=None)
+def _builtin_include_dir():
+    for cc in (os.environ.get("CC"), "cc", "gcc"):
+        if cc and shutil.which(cc):
+            try:
+                out = subprocess.run([cc, "-print-file-name=include"],
+                                     capture_output=True, text=True, timeout=30)
+            except (OSError, subprocess.SubprocessError):
+                continue
+            path = out.stdout.strip()
+            if out.returncode == 0 and os.path.isfile(os.path.join(path, "stddef.h")):
+                return path
+    return None
+
+
+# -- libclang glue -----------------------------------------------------------
+
+def _lib():
+    lib = ci.conf.lib
+    if not getattr(lib, "_ripper_ready", False):
+        lib.clang_getFileLocation.argtypes = [
+            ci.SourceLocation, ctypes.POINTER(ci.c_object_p),
+            ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_uint)]
+        lib.clang_getFileLocation.restype = None
+        lib.clang_getUnqualifiedType.argtypes = [ci.Type]
+        lib.clang_getUnqualifiedType.restype = ci.Type
+        lib._ripper_ready = True
+    return lib
+
+
+def _file_location(loc):
+    """(file object, line, column, offset) where the text of `loc` is
+    written: inside a macro argument, not at the macro's name."""
+    f = ci.c_object_p()
+    line, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    _lib().clang_getFileLocation(loc, ctypes.byref(f), ctypes.byref(line),
+                                 ctypes.byref(col), ctypes.byref(off))
+    return f, line.value, col.value, off.value
+
+
+def _type_info(t):
+    if t is None or t.kind == ci.TypeKind.INVALID:
+        return None
+    u = _lib().clang_getUnqualifiedType(t)
+    u._tu = t._tu
+    return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
+                    kind=t.kind.name, local=_is_local_type(t))
+
+
+def _is_local_type(t, depth=0):
+    """Does `t` name a type that file-scope code cannot spell?"""
+    if depth > 20:
+        return False
+    k = t.kind
+    if k == ci.TypeKind.POINTER:
+        return _is_local_type(t.get_pointee(), depth + 1)
+    if k in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
+             ci.TypeKind.VARIABLEARRAY):
+        return _is_local_type(t.element_type, depth + 1)
+    if k == ci.TypeKind.FUNCTIONPROTO:
+        return (_is_local_type(t.get_result(), depth + 1)
+                or any(_is_local_type(a, depth + 1) for a in t.argument_types()))
+    decl = t.get_declaration()
+    if decl.kind == ci.CursorKind.NO_DECL_FOUND:
+        return False
+    if "(unnamed" in t.spelling or "(anonymous" in t.spelling:
+        return True
+    parent = decl.semantic_parent
+    while parent is not None and parent.kind != ci.CursorKind.TRANSLATION_UNIT:
+        if parent.kind == ci.CursorKind.FUNCTION_DECL:
+            return True
+        parent = parent.semantic_parent
+    return False
+
+
+def _decl_key(cursor):
+    if cursor is None:
+        return None
+    if cursor.kind == ci.CursorKind.FUNCTION_DECL:
+        return "fn:" + cursor.spelling
+    _, _, _, off = _file_location(cursor.location)
+    name = cursor.location.file.name if cursor.location.file else ""
+    return "var:%s:%d" % (name, off)
+
+
+class _Builder:
+    """Converts the cursors of main-file function definitions to Nodes."""
+
+    def __init__(self, tu, main_name, source, macros):
+        self.tu = tu
+        self.main_name = main_name
+        self.source = source
+        self.macros = macros
+
+    def in_main(self, cursor):
+        f = cursor.location.file
+        return f is not None and f.name == self.main_name
+
+    def snap(self, start, end):
+        """Widen [start, end) to whole macro invocations; say if it had to."""
+        cut = False
+        for ms, me in self.macros:
+            if ms <= start < me:
+                start, cut = ms, True
+            if ms < end <= me:
+                end, cut = me, True
+        return start, end, cut
+
+    def node(self, c, parent=None):
+        _, line, col, loc = _file_location(c.location)
+        _, _, _, s = _file_location(c.extent.start)
+        _, _, _, e = _file_location(c.extent.end)
+        if e < s:
+            e = s
+        s, e, in_macro = self.snap(s, e)
+        kind = c.kind.name
+        n = Node(kind=kind, start=s, end=e, line=line, col=col, name=c.spelling,
+                 loc=loc, in_macro=in_macro, parent=parent)
+        if kind in ("VAR_DECL", "PARM_DECL"):
+            n.key = _decl_key(c)
+            n.type = _type_info(c.type)
+            sc = c.storage_class
+            n.storage = {ci.StorageClass.STATIC: "static",
+                         ci.StorageClass.EXTERN: "extern"}.get(sc, "")
+        elif kind.endswith("_EXPR") or kind.endswith("_OPERATOR") or kind.endswith("_LITERAL"):
+            n.type = _type_info(c.type)
+        if kind in ("DECL_REF_EXPR", "CALL_EXPR", "MEMBER_REF_EXPR"):
+            ref = c.referenced
+            if ref is not None:
+                n.ref = _decl_key(ref)
+        n.children = [self.node(ch, n) for ch in c.get_children()]
+        if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR",
+                    "UNARY_OPERATOR", "CXX_UNARY_EXPR"):
+            n.op = self.operator(c, n)
+        return n
+
+    def operator(self, c, n):
+        """The operator token: after the left operand, or the first/last token."""
+        toks = list(c.get_tokens())
+        if not toks:
+            return ""
+        if n.kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and n.children:
+            lhs_end = n.children[0].end
+            for t in toks:
+                if t.extent.start.offset >= lhs_end and t.kind == ci.TokenKind.PUNCTUATION:
+                    return t.spelling
+            return ""
+        if n.kind == "UNARY_OPERATOR" and n.children and toks[0].extent.start.offset >= n.children[0].end:
+            return toks[-1].spelling
+        first = toks[0].spelling
+        if n.kind == "UNARY_OPERATOR" and n.children and toks[-1].extent.start.offset >= n.children[0].end \
+                and toks[-1].spelling in ("++", "--"):
+            return "post" + toks[-1].spelling
+        return first
+
+    def function(self, c):
+        in_main = self.in_main(c)
+        _, line, col, _ = _file_location(c.location)
+        marked = any(ch.kind == ci.CursorKind.ANNOTATE_ATTR
+                     and ch.spelling == RIP_ASYNC_ANNOTATION
+                     for ch in c.get_children())
+        fn = Function(name=c.spelling, in_main=in_main,
+                      is_definition=c.is_definition(), marked_async=marked,
+                      variadic=c.type.kind == ci.TypeKind.FUNCTIONPROTO
+                      and c.type.is_function_variadic(),
+                      static=c.storage_class == ci.StorageClass.STATIC,
+                      line=line, col=col)
+        if in_main:
+            n = self.node(c)
+            fn.start, fn.end = n.start, n.end
+            fn.result = _type_info(c.result_type)
+            fn.params = [ch for ch in n.children if ch.kind == "PARM_DECL"]
+            if fn.is_definition:
+                bodies = [ch for ch in n.children if ch.kind == "COMPOUND_STMT"]
+                fn.body = bodies[-1] if bodies else None
+        return fn
+
+
+def _clang_args(extra_args):
+    args = ["-x", "c", "-D__RIPPER__=1", "-ferror-limit=50"]
+    builtin = builtin_include_dir()
+    if builtin:
+        args += ["-isystem", builtin]
+    here = os.path.dirname(os.path.abspath(__file__))
+    rt_include = os.path.join(os.path.dirname(here), "runtime", "include")
+    args += list(extra_args) + ["-I", rt_include]
+    return args
+
+
+def parse(path, source, extra_args=()):
+    """Parse `source` (bytes, the text of `path`) into a Unit.
+
+    Raises Diagnostic for every error libclang reports."""
+    try:
+        index = ci.Index.create()
+    except Exception as e:  # the shared library could not be loaded
+        raise Diagnostic(path, 0, 0, "cannot load libclang: %s" % e,
+                         hint="install the 'libclang' package from PyPI") from e
+    opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    try:
+        tu = index.parse(path, args=_clang_args(extra_args),
+                         unsaved_files=[(path, source)], options=opts)
+    except ci.TranslationUnitLoadError as e:
+        raise Diagnostic(path, 0, 0, "libclang could not parse the file: %s" % e) from e
+    errors = []
+    for d in tu.diagnostics:
+        if d.severity >= ci.Diagnostic.Error:
+            loc = d.location
+            fname = loc.file.name if loc.file else path
+            errors.append(Diagnostic(fname, loc.line, loc.column, d.spelling))
+    if errors:
+        raise errors[0].with_others(errors[1:])
+
+    main = tu.cursor.spelling
+    macros = []
+    functions = []
+    builder = _Builder(tu, main, source, macros)
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.MACRO_INSTANTIATION and builder.in_main(c):
+            _, _, _, s = _file_location(c.extent.start)
+            _, _, _, e = _file_location(c.extent.end)
+            macros.append((s, e))
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.FUNCTION_DECL:
+            functions.append(builder.function(c))
+    return Unit(path=path, source=source, functions=functions, macros=macros)

@@ -1,0 +1,74 @@
+/* rip.h -- the public API of the ripper runtime.
+ *
+ * One source, three builds: `rip` (ripped into continuation-passing state
+ * machines), `ucontext` (green threads on mmap'd stacks) and `threads` (one
+ * pthread per task).  Every name here means the same on all three; the
+ * scheduling order below is identical in `rip` and `ucontext`:
+ *
+ *   one FIFO run queue; rip_spawn appends the new task and the caller goes
+ *   on; rip_yield moves the caller to the tail; a task woken by a channel,
+ *   wait group, timer or fd is appended to the tail and the waker goes on;
+ *   expired timers wake in deadline order, ties in the order the sleeps
+ *   began.  `threads` keeps the meaning of every call but not the order. */
+#ifndef RIP_H
+#define RIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks a function that may suspend.  ripper parses with __RIPPER__ defined
+ * and sees the annotation; every compiler sees nothing. */
+#ifdef __RIPPER__
+#define RIP_ASYNC __attribute__((annotate("rip_async")))
+#else
+#define RIP_ASYNC
+#endif
+
+#ifdef RIP_RIPPED
+/* In ripped code a task function is the constructor of its first frame
+ * (see runtime/src/rip/rip_frame.h); ripper rewrites the names. */
+typedef struct rip_frame *rip_task_fn(void *arg);
+#else
+typedef void rip_task_fn(void *arg);
+#endif
+
+/* Tasks and time. */
+int     rip_run(rip_task_fn *fn, void *arg);   /* run fn(arg) as the first task; 0 when all finished, -1 (message on stderr) if all are blocked forever */
+void    rip_spawn(rip_task_fn *fn, void *arg); /* new task at the run queue's tail; the caller keeps running */
+RIP_ASYNC void    rip_yield(void);             /* move the caller to the run queue's tail */
+RIP_ASYNC void    rip_sleep_ms(int64_t ms);    /* suspend the caller for at least ms milliseconds */
+int64_t rip_now_ms(void);                      /* monotonic clock, milliseconds */
+
+/* File descriptors.  Errors are -1 and errno, as for the system calls. */
+RIP_ASYNC ssize_t rip_read(int fd, void *buf, size_t len);        /* like read(2) */
+RIP_ASYNC ssize_t rip_write(int fd, const void *buf, size_t len); /* all len bytes, or -1 */
+RIP_ASYNC int     rip_accept(int fd, struct sockaddr *addr, socklen_t *len); /* like accept(2) */
+RIP_ASYNC int     rip_connect(int fd, const struct sockaddr *addr, socklen_t len); /* like connect(2) */
+int     rip_close(int fd);                     /* like close(2) */
+
+/* Channels of fixed-size elements; capacity 0 is a rendezvous. */
+typedef struct rip_chan rip_chan;
+rip_chan *rip_chan_new(size_t elem_size, size_t capacity); /* NULL and errno on failure */
+RIP_ASYNC int  rip_chan_send(rip_chan *c, const void *elem); /* 0, or -1 if closed */
+RIP_ASYNC int  rip_chan_recv(rip_chan *c, void *elem);       /* 1, or 0 if closed and empty */
+void rip_chan_close(rip_chan *c);              /* wake every waiter: receivers get 0 once empty, senders -1 */
+void rip_chan_free(rip_chan *c);               /* free a channel no task waits on */
+
+/* Wait groups. */
+typedef struct rip_wg rip_wg;
+rip_wg *rip_wg_new(void);                      /* count 0; NULL and errno on failure */
+void    rip_wg_add(rip_wg *wg, int n);         /* count += n */
+void    rip_wg_done(rip_wg *wg);               /* count -= 1; at 0 wake every waiter */
+RIP_ASYNC void rip_wg_wait(rip_wg *wg);        /* suspend until the count is 0 */
+void    rip_wg_free(rip_wg *wg);               /* free a wait group no task waits on */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RIP_H */

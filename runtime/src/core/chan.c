@@ -1,0 +1,106 @@
+/* chan.c -- channels for the rip and ucontext backends: a ring buffer of
+ * `capacity` elements plus FIFO lists of waiting senders and receivers.
+ * Capacity 0 is a rendezvous: a sender waits until a receiver takes its
+ * value straight from the sender's element. */
+#include <errno.h>
+#include <string.h>
+#include "core.h"
+
+struct rip_chan {
+    size_t elem_size;               /* bytes per element */
+    size_t capacity;                /* ring buffer slots; 0 = rendezvous */
+    size_t head;                    /* slot of the oldest buffered element */
+    size_t count;                   /* buffered elements */
+    int closed;                     /* rip_chan_close was called */
+    rip_waitlist senders;           /* waiting senders */
+    rip_waitlist receivers;         /* waiting receivers */
+    unsigned char buf[];            /* capacity * elem_size bytes */
+};
+
+static unsigned char *slot(rip_chan *c, size_t i) {
+    return c->buf + ((c->head + i) % c->capacity) * c->elem_size;
+}
+
+rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
+    if (elem_size == 0 || (capacity && elem_size > (SIZE_MAX - sizeof(rip_chan)) / capacity)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    rip_chan *c = calloc(1, sizeof *c + elem_size * capacity);
+    if (!c)
+        return NULL;
+    c->elem_size = elem_size;
+    c->capacity = capacity;
+    return c;
+}
+
+int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
+    if (c->closed)
+        return -1;
+    rip_waiter *r = rip__wl_pop(&c->receivers);
+    if (r) {                        /* hand over and go on */
+        memcpy(r->elem, elem, c->elem_size);
+        r->status = 1;
+        rip__ready(r->task);
+        return 0;
+    }
+    if (c->count < c->capacity) {
+        memcpy(slot(c, c->count), elem, c->elem_size);
+        c->count++;
+        return 0;
+    }
+    w->task = rip__current();
+    w->elem = (void *)elem;
+    rip__wl_push(&c->senders, w);
+    return RIP_WAIT;
+}
+
+int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
+    rip_waiter *s;
+    if (c->count) {
+        memcpy(elem, slot(c, 0), c->elem_size);
+        c->head = (c->head + 1) % c->capacity;
+        c->count--;
+        if ((s = rip__wl_pop(&c->senders))) {
+            memcpy(slot(c, c->count), s->elem, c->elem_size); /* refill the freed slot */
+            c->count++;
+            s->status = 0;
+            rip__ready(s->task);
+        }
+        return 1;
+    }
+    if ((s = rip__wl_pop(&c->senders))) { /* rendezvous */
+        memcpy(elem, s->elem, c->elem_size);
+        s->status = 0;
+        rip__ready(s->task);
+        return 1;
+    }
+    if (c->closed)
+        return 0;
+    w->task = rip__current();
+    w->elem = elem;
+    rip__wl_push(&c->receivers, w);
+    return RIP_WAIT;
+}
+
+void rip_chan_close(rip_chan *c) {
+    rip_waiter *w;
+    if (c->closed)
+        return;
+    c->closed = 1;
+    while ((w = rip__wl_pop(&c->receivers))) {
+        w->status = 0;
+        rip__ready(w->task);
+    }
+    while ((w = rip__wl_pop(&c->senders))) {
+        w->status = -1;
+        rip__ready(w->task);
+    }
+}
+
+void rip_chan_free(rip_chan *c) {
+    if (!c)
+        return;
+    rip_assert(!c->senders.head && !c->receivers.head);
+    free(c);
+}

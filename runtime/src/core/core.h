@@ -1,0 +1,89 @@
+/* core.h -- the scheduler core shared by the rip and ucontext backends.
+ *
+ * Both backends keep the scheduling contract of rip.h through this one
+ * implementation of the run queue, timers, channels and wait groups, so
+ * the same program prints the same bytes under both.  Nothing here ever
+ * suspends: an operation that must wait queues a waiter and returns
+ * RIP_WAIT, and the backend suspends the task its own way (a frame state
+ * in rip, swapcontext in ucontext).  Waking appends to the run queue. */
+#ifndef RIP_CORE_H
+#define RIP_CORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rip.h"
+
+/* Always-on assertion: invariants hold in release builds too. */
+#define rip_assert(e) \
+    ((e) ? (void)0 : rip__assert_fail(#e, __FILE__, __LINE__))
+void rip__assert_fail(const char *expr, const char *file, int line);
+void rip__fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+#define RIP_WAIT 2                  /* "must wait": the caller suspends */
+
+typedef struct rip_task rip_task;
+struct rip_task {
+    rip_task *next;                 /* run queue or wait list link */
+    void *impl;                     /* the backend's: innermost frame (rip), context (ucontext) */
+};
+
+typedef struct rip_waiter rip_waiter;
+struct rip_waiter {
+    rip_waiter *next;               /* next waiter of the same channel or wait group */
+    rip_task *task;                 /* the task to wake */
+    void *elem;                     /* element to send from or receive into */
+    int status;                     /* the operation's result, set before the wake */
+};
+
+typedef struct {
+    rip_waiter *head;               /* oldest waiter */
+    rip_waiter *tail;               /* newest waiter */
+} rip_waitlist;
+
+static inline void rip__wl_push(rip_waitlist *l, rip_waiter *w) {
+    w->next = NULL;
+    if (l->tail)
+        l->tail->next = w;
+    else
+        l->head = w;
+    l->tail = w;
+}
+
+static inline rip_waiter *rip__wl_pop(rip_waitlist *l) {
+    rip_waiter *w = l->head;
+    if (w && !(l->head = w->next))
+        l->tail = NULL;
+    return w;
+}
+
+typedef struct rip_timer rip_timer;
+struct rip_timer {
+    rip_timer *next;                /* later deadline (or same, begun later) */
+    int64_t deadline_ms;            /* rip_now_ms() value at which to wake */
+    rip_task *task;                 /* the sleeping task */
+};
+
+/* Backend hooks, called by the core. */
+void rip__backend_run(rip_task *t);           /* run t until it suspends or ends */
+
+/* Scheduler: one per process for now. */
+rip_task *rip__current(void);                 /* the running task */
+void rip__ready(rip_task *t);                 /* append t to the run queue */
+void rip__task_started(rip_task *t);          /* count a new task (then ready it) */
+void rip__task_ended(void);                   /* the current task has finished */
+int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
+void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
+
+/* Channels and wait groups: RIP_WAIT means w was queued. */
+int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 closed, RIP_WAIT */
+int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, RIP_WAIT */
+int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT */
+
+/* fd calls (io.c): the system call, retried on EINTR; write writes all. */
+ssize_t rip__io_read(int fd, void *buf, size_t len);
+ssize_t rip__io_write(int fd, const void *buf, size_t len);
+int rip__io_accept(int fd, struct sockaddr *addr, socklen_t *len);
+int rip__io_connect(int fd, const struct sockaddr *addr, socklen_t len);
+
+#endif /* RIP_CORE_H */

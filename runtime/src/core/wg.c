@@ -1,0 +1,44 @@
+/* wg.c -- wait groups for the rip and ucontext backends: a count and a
+ * FIFO list of tasks waiting for it to reach zero. */
+#include "core.h"
+
+struct rip_wg {
+    long count;                     /* rip_wg_add minus rip_wg_done */
+    rip_waitlist waiters;           /* tasks in rip_wg_wait */
+};
+
+rip_wg *rip_wg_new(void) {
+    return calloc(1, sizeof(rip_wg));
+}
+
+void rip_wg_add(rip_wg *wg, int n) {
+    wg->count += n;
+    if (wg->count < 0)
+        rip__fatal("wait group count below zero (%ld)", wg->count);
+    if (wg->count == 0) {
+        rip_waiter *w;
+        while ((w = rip__wl_pop(&wg->waiters))) {
+            w->status = 0;
+            rip__ready(w->task);
+        }
+    }
+}
+
+void rip_wg_done(rip_wg *wg) {
+    rip_wg_add(wg, -1);
+}
+
+int rip__wg_wait(rip_wg *wg, rip_waiter *w) {
+    if (wg->count == 0)
+        return 0;
+    w->task = rip__current();
+    rip__wl_push(&wg->waiters, w);
+    return RIP_WAIT;
+}
+
+void rip_wg_free(rip_wg *wg) {
+    if (!wg)
+        return;
+    rip_assert(!wg->waiters.head);
+    free(wg);
+}

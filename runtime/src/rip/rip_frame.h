@@ -1,0 +1,79 @@
+/* rip_frame.h -- the frame ABI between ripped code and the rip runtime.
+ *
+ * ripper turns every async function `T f(A a)` into three things:
+ *
+ *   struct f__frame { rip_frame rip_hdr; T rip_result; A a; ...locals... };
+ *   rip_frame *f__rip(A a);            constructor: allocates, stores args
+ *   static void f__resume(rip_frame *self, rip_frame *done);
+ *
+ * The resume entry runs f from resume point `state` until f returns (it
+ * sets state = RIP_DONE and writes rip_result) or suspends (it sets state
+ * to the point to continue at and returns).  The result slot always sits
+ * right after the 32-byte header, so a caller reads it as RIP_RESULT(T, f)
+ * whatever the callee's other fields are.
+ *
+ * A call `x = f(a)` inside an async function is
+ *
+ *     self->state = 3;
+ *     child = f__rip(a);
+ *     if (!rip_call(self, child)) return;      // callee suspended
+ *   resume_3:                                  // child == done here
+ *     x = RIP_RESULT(T, child); rip_frame_free(child);
+ *
+ * rip_call starts the callee at once on the same C stack: a callee that
+ * returns without suspending costs one indirect call and no trip through
+ * the scheduler.  Only a real suspension unwinds: each level returns to
+ * its caller, which links child->parent and returns in turn.  The runtime
+ * primitive that suspended recorded itself as the task's innermost frame;
+ * the scheduler later resumes that frame, and every time a frame finishes
+ * it resumes the parent with the finished frame as `done`, until a frame
+ * suspends again or the task's first frame finishes.
+ *
+ * Costs: a frame is the header plus the callee's locals; a resume is one
+ * indirect call plus the dispatch switch on `state`. */
+#ifndef RIP_FRAME_H
+#define RIP_FRAME_H
+
+#define RIP_RIPPED 1
+#include "rip.h"
+
+typedef struct rip_frame rip_frame;
+typedef void rip_resume_fn(rip_frame *self, rip_frame *done);
+
+struct rip_frame {
+    rip_resume_fn *resume;          /* resume entry: continues at `state` */
+    rip_frame *parent;              /* the frame waiting on this one; NULL for a task's first */
+    int state;                      /* resume point; 0 = start, RIP_DONE = returned */
+    unsigned size;                  /* bytes allocated, for the frame allocator */
+} __attribute__((aligned(16)));
+
+#define RIP_DONE (-1)
+
+/* The callee's result slot, right after its header. */
+#define RIP_RESULT(T, f) (*(T *)(void *)((rip_frame *)(f) + 1))
+
+void *rip_frame_alloc(size_t size, rip_resume_fn *resume); /* header set, state 0; aborts when out of memory */
+void rip_frame_free(rip_frame *f);                          /* free a finished frame */
+
+/* Start `child` on this C stack: 1 if it returned, 0 if it suspended
+ * (then the caller must save its state and return too). */
+static inline int rip_call(rip_frame *self, rip_frame *child) {
+    child->resume(child, (rip_frame *)0);
+    if (child->state == RIP_DONE)
+        return 1;
+    child->parent = self;
+    return 0;
+}
+
+/* Constructors of the runtime's async functions. */
+rip_frame *rip_yield__rip(void);
+rip_frame *rip_sleep_ms__rip(int64_t ms);
+rip_frame *rip_read__rip(int fd, void *buf, size_t len);
+rip_frame *rip_write__rip(int fd, const void *buf, size_t len);
+rip_frame *rip_accept__rip(int fd, struct sockaddr *addr, socklen_t *len);
+rip_frame *rip_connect__rip(int fd, const struct sockaddr *addr, socklen_t len);
+rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem);
+rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem);
+rip_frame *rip_wg_wait__rip(rip_wg *wg);
+
+#endif /* RIP_FRAME_H */

@@ -1,0 +1,50 @@
+/* sched.c -- tasks of the rip backend: a task is a chain of frames, and
+ * running it is a trampoline over resume entries (see rip_frame.h). */
+#include "rip_frame.h"
+#include "core.h"
+
+void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
+    rip_frame *f = malloc(size);
+    if (!f)
+        rip__fatal("out of memory for a %zu-byte frame", size);
+    f->resume = resume;
+    f->parent = NULL;
+    f->state = 0;
+    f->size = (unsigned)size;
+    return f;
+}
+
+void rip_frame_free(rip_frame *f) {
+    free(f);
+}
+
+/* Resume the innermost frame; each finished frame resumes its parent. */
+void rip__backend_run(rip_task *t) {
+    rip_frame *f = t->impl, *done = NULL;
+    for (;;) {
+        f->resume(f, done);
+        if (f->state != RIP_DONE)
+            return;                 /* suspended: t->impl names the new innermost */
+        done = f;
+        f = f->parent;
+        if (!f) {
+            rip_frame_free(done);
+            free(t);
+            rip__task_ended();
+            return;
+        }
+    }
+}
+
+void rip_spawn(rip_task_fn *fn, void *arg) {
+    rip_task *t = malloc(sizeof *t);
+    if (!t)
+        rip__fatal("out of memory for a task");
+    t->impl = fn(arg);
+    rip__task_started(t);
+}
+
+int rip_run(rip_task_fn *fn, void *arg) {
+    rip_spawn(fn, arg);
+    return rip__sched_loop();
+}

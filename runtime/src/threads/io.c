@@ -1,0 +1,88 @@
+/* io.c -- file descriptor calls for the `threads` backend.
+ *
+ * Plain blocking system calls, retried on EINTR.  While inside one the task
+ * counts as busy, so rip_run does not call a wait for I/O a deadlock. */
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include "threads.h"
+
+ssize_t rip_read(int fd, void *buf, size_t len) {
+    ssize_t n;
+    rip_thr_busy_begin();
+    do
+        n = read(fd, buf, len);
+    while (n < 0 && errno == EINTR);
+    int saved = errno;
+    rip_thr_busy_end();
+    errno = saved;
+    return n;
+}
+
+ssize_t rip_write(int fd, const void *buf, size_t len) {
+    const unsigned char *p = buf;
+    size_t done = 0;
+    ssize_t rc = (ssize_t)len;
+    rip_thr_busy_begin();
+    while (done < len) {
+        ssize_t n = write(fd, p + done, len - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = -1;
+            break;
+        }
+        done += (size_t)n;
+    }
+    int saved = errno;
+    rip_thr_busy_end();
+    errno = saved;
+    return rc;
+}
+
+int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
+    int s;
+    rip_thr_busy_begin();
+    do
+        s = accept(fd, addr, len);
+    while (s < 0 && errno == EINTR);
+    int saved = errno;
+    rip_thr_busy_end();
+    errno = saved;
+    return s;
+}
+
+/* A connect interrupted by a signal goes on in the background; calling it
+ * again would fail with EALREADY, so wait for the socket to be writable and
+ * read the outcome from SO_ERROR instead. */
+int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    rip_thr_busy_begin();
+    int rc = connect(fd, addr, len);
+    if (rc < 0 && errno == EINTR) {
+        struct pollfd pfd = { .fd = fd, .events = POLLOUT, .revents = 0 };
+        int n;
+        do
+            n = poll(&pfd, 1, -1);
+        while (n < 0 && errno == EINTR);
+        if (n > 0) {
+            int err = 0;
+            socklen_t errlen = sizeof err;
+            rc = getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &errlen);
+            if (rc == 0 && err != 0) {
+                errno = err;
+                rc = -1;
+            }
+        } else {
+            rc = -1;
+        }
+    }
+    int saved = errno;
+    rip_thr_busy_end();
+    errno = saved;
+    return rc;
+}
+
+int rip_close(int fd) {
+    return close(fd);
+}

@@ -1,0 +1,63 @@
+/* threads.h -- private interface of the `threads` backend.
+ *
+ * One detached pthread per task.  sched.c keeps the task accounting that
+ * rip_run uses to see when every task has finished or all are blocked
+ * forever; waitq.c parks a task on a wait queue and wakes it, keeping that
+ * accounting right; chan.c, wg.c and io.c build the public calls on both. */
+#ifndef RIP_THREADS_H
+#define RIP_THREADS_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rip.h"
+
+/* Always-on assert: <assert.h> disappears under NDEBUG, this does not. */
+#define rip_assert(x) do { \
+    if (!(x)) { \
+        fprintf(stderr, "rip: assertion failed: %s (%s:%d)\n", \
+                #x, __FILE__, __LINE__); \
+        abort(); \
+    } \
+} while (0)
+
+/* A task parked on a wait queue (a channel's or a wait group's).  It lives
+ * on the waiting task's stack and the task sleeps on its own mutex and
+ * condition variable, never on the queue owner's: once woken it must not
+ * touch the owner, which the waker may free at once (a receiver freeing a
+ * channel right after a rendezvous, a waiter freeing its wait group). */
+typedef struct rip_thr_waiter {
+    struct rip_thr_waiter *next; /* next waiter in the queue, FIFO */
+    pthread_mutex_t mu;          /* guards woken */
+    pthread_cond_t cond;         /* the parked task sleeps here until woken */
+    int woken;                   /* set by rip_thr_wake; the task may then return */
+    unsigned epoch;              /* run the task belongs to (0: not a task) */
+    void *elem;                  /* chan: value to send, or buffer to receive into */
+    int ok;                      /* chan: 1 value handed over, 0 channel closed */
+} rip_thr_waiter;
+
+/* FIFO queue of waiters; guarded by its owner's mutex. */
+typedef struct rip_thr_waitq {
+    rip_thr_waiter *head;        /* first to be woken, NULL when empty */
+    rip_thr_waiter *tail;        /* last, valid when head != NULL */
+} rip_thr_waitq;
+
+/* Task accounting (sched.c), under the one accounting mutex. */
+unsigned rip_thr_epoch(void);           /* calling task's run, 0 outside tasks */
+void rip_thr_block(unsigned epoch);     /* a task parks in a runtime wait */
+void rip_thr_unblock(unsigned epoch);   /* a waker makes a parked task runnable */
+void rip_thr_busy_begin(void);          /* caller enters a sleep or an I/O call */
+void rip_thr_busy_end(void);            /* ... and leaves it */
+
+/* Wait queues (waitq.c).  A waker pops waiters under the owner's mutex,
+ * fills in elem and ok, unlocks, and only then wakes them: after
+ * rip_thr_wake neither side touches the owner again. */
+void rip_thr_waitq_init(rip_thr_waitq *q);
+int  rip_thr_waitq_empty(const rip_thr_waitq *q);
+void rip_thr_waitq_push(rip_thr_waitq *q, rip_thr_waiter *w);  /* append w */
+rip_thr_waiter *rip_thr_waitq_pop(rip_thr_waitq *q); /* unlink the head and count it runnable; NULL if none */
+void rip_thr_park(rip_thr_waitq *q, rip_thr_waiter *w, pthread_mutex_t *mu); /* mu held: enqueue w, unlock mu, sleep until woken */
+void rip_thr_wake(rip_thr_waiter *w);   /* owner's mutex released: let a popped waiter return */
+
+#endif /* RIP_THREADS_H */

@@ -1,0 +1,75 @@
+/* wg.c -- wait groups for the `threads` backend.
+ *
+ * A count and a queue of parked waiters under the group's own mutex; when
+ * the count reaches zero every waiter is woken.  A count below zero is a
+ * bug in the program: report it and abort. */
+#include <errno.h>
+
+#include "threads.h"
+
+struct rip_wg {
+    pthread_mutex_t mu;            /* guards every field below */
+    long count;                    /* adds minus dones, >= 0 */
+    rip_thr_waitq waitq;           /* tasks parked in rip_wg_wait */
+};
+
+rip_wg *rip_wg_new(void) {
+    rip_wg *wg = malloc(sizeof *wg);
+    if (wg == NULL)
+        return NULL;
+    int rc = pthread_mutex_init(&wg->mu, NULL);
+    if (rc != 0) {
+        free(wg);
+        errno = rc;
+        return NULL;
+    }
+    wg->count = 0;
+    rip_thr_waitq_init(&wg->waitq);
+    return wg;
+}
+
+void rip_wg_add(rip_wg *wg, int n) {
+    rip_thr_waitq woken;
+    rip_thr_waitq_init(&woken);
+    pthread_mutex_lock(&wg->mu);
+    wg->count += n;
+    if (wg->count < 0) {
+        fprintf(stderr, "rip: wait group count below zero\n");
+        abort();
+    }
+    rip_thr_waiter *w;
+    if (wg->count == 0)
+        while ((w = rip_thr_waitq_pop(&wg->waitq)) != NULL)
+            rip_thr_waitq_push(&woken, w);
+    pthread_mutex_unlock(&wg->mu);
+    /* A woken waiter may free wg at once: wg is not touched from here. */
+    for (w = woken.head; w != NULL; ) {
+        rip_thr_waiter *next = w->next;
+        rip_thr_wake(w);
+        w = next;
+    }
+}
+
+void rip_wg_done(rip_wg *wg) {
+    rip_wg_add(wg, -1);
+}
+
+void rip_wg_wait(rip_wg *wg) {
+    pthread_mutex_lock(&wg->mu);
+    if (wg->count == 0) {
+        pthread_mutex_unlock(&wg->mu);
+        return;
+    }
+    rip_thr_waiter w;
+    w.elem = NULL;
+    w.ok = 0;
+    rip_thr_park(&wg->waitq, &w, &wg->mu); /* unlocks wg->mu */
+}
+
+void rip_wg_free(rip_wg *wg) {
+    if (wg == NULL)
+        return;
+    rip_assert(rip_thr_waitq_empty(&wg->waitq));
+    pthread_mutex_destroy(&wg->mu);
+    free(wg);
+}

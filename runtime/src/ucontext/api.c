@@ -1,0 +1,44 @@
+/* api.c -- the runtime's async functions on the ucontext backend: the
+ * shared core decides; when it says wait, the task parks on its stack. */
+#include "core.h"
+#include "uc.h"
+
+void rip_yield(void) {
+    rip__ready(rip__current());
+    rip__uc_park();
+}
+
+void rip_sleep_ms(int64_t ms) {
+    rip_timer timer;
+    rip__sleep_begin(&timer, ms);
+    rip__uc_park();
+}
+
+int rip_chan_send(rip_chan *c, const void *elem) {
+    rip_waiter w;
+    int r = rip__chan_send(c, elem, &w);
+    if (r != RIP_WAIT)
+        return r;
+    rip__uc_park();
+    return w.status;
+}
+
+int rip_chan_recv(rip_chan *c, void *elem) {
+    rip_waiter w;
+    int r = rip__chan_recv(c, elem, &w);
+    if (r != RIP_WAIT)
+        return r;
+    rip__uc_park();
+    return w.status;
+}
+
+void rip_wg_wait(rip_wg *wg) {
+    rip_waiter w;
+    if (rip__wg_wait(wg, &w) == RIP_WAIT)
+        rip__uc_park();
+}
+
+ssize_t rip_read(int fd, void *buf, size_t len) { return rip__io_read(fd, buf, len); }
+ssize_t rip_write(int fd, const void *buf, size_t len) { return rip__io_write(fd, buf, len); }
+int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) { return rip__io_accept(fd, addr, len); }
+int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) { return rip__io_connect(fd, addr, len); }

@@ -1,0 +1,7 @@
+/* uc.h -- private interface of the ucontext backend. */
+#ifndef RIP_UC_H
+#define RIP_UC_H
+
+void rip__uc_park(void);           /* switch to the scheduler until woken */
+
+#endif
