@@ -44,7 +44,11 @@ $(BUILD)/lib/%.a:
 
 examples: $(foreach e,$(EXAMPLES),$(foreach b,$(BACKENDS),$(BUILD)/$(e)-$(b)))
 
-$(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c runtime venv
+RIPPER_SRC := $(wildcard ripper/*.py)
+LIBS := $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)
+
+# One recipe builds all three (a grouped pattern rule).
+$(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VENV)/.installed $(RIPPER_SRC)
 	$(VENV)/bin/ripcc --backend=rip $(CFLAGS) $< -o $(BUILD)/$*-rip
 	$(VENV)/bin/ripcc --backend=ucontext $(CFLAGS) $< -o $(BUILD)/$*-ucontext
 	$(VENV)/bin/ripcc --backend=threads $(CFLAGS) $< -o $(BUILD)/$*-threads
@@ -53,7 +57,7 @@ test: all
 	$(VENV)/bin/python -m pytest -q tests
 
 demo: all
-	@$(VENV)/bin/python examples/demo.py $(BUILD)
+	@$(VENV)/bin/python bench/demo.py $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

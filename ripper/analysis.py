@@ -4,7 +4,7 @@ A function is async when any declaration of it is marked RIP_ASYNC, when
 it is defined in the file and calls an async function (through the call
 graph, to a fixed point), or when it is defined here and named as the task
 of rip_spawn or rip_run.  Calls in unevaluated operands (sizeof) do not
-count.
+count.  `main` is never async: it starts tasks, it is not one.
 
     RIP_ASYNC void rip_yield(void);
     static void helper(void) { rip_yield(); }       -> async (calls one)
@@ -59,7 +59,7 @@ def find_async(unit, all_async=False):
     while changed:
         changed = False
         for name, names in callees.items():
-            if name not in result and names & result:
+            if name not in result and name != "main" and names & result:
                 result.add(name)
                 changed = True
     return result

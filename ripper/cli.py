@@ -170,8 +170,9 @@ def split_ripcc_args(argv):
         else:
             rest.append(a)
     if backend not in BACKENDS:
-        raise SystemExit("ripcc: error: unknown backend '%s' (choose from %s)"
-                         % (backend, ", ".join(BACKENDS)))
+        print("ripcc: error: unknown backend '%s' (choose from %s)"
+              % (backend, ", ".join(BACKENDS)), file=sys.stderr)
+        sys.exit(2)
     return backend, sources, rest, output, compile_only
 
 

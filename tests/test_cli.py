@@ -1,0 +1,157 @@
+"""The ripper and ripcc commands: exit codes, diagnostics, no partial output."""
+import json
+import os
+import re
+
+from conftest import RIPCC, RIPPER, run
+
+GOOD = b"""#include <stdio.h>
+#include "rip.h"
+static void task(void *arg) {
+    int n = *(int *)arg;
+    rip_yield();
+    printf("%d\\n", n);
+}
+int main(void) { int n = 7; return rip_run(task, &n); }
+"""
+
+DIAG = re.compile(r"^(\S+):(\d+):(\d+): error: .+", re.M)
+
+
+def write(tmp_path, name, data):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return str(p)
+
+
+def test_ripper_without_arguments_is_a_usage_error():
+    r = run([RIPPER])
+    assert r.returncode == 2
+    assert b"usage" in r.stderr
+
+
+def test_ripper_help_exits_zero():
+    r = run([RIPPER, "--help"])
+    assert r.returncode == 0 and b"-o" in r.stdout
+
+
+def test_ripper_writes_output_with_line_directives(tmp_path):
+    src = write(tmp_path, "good.c", GOOD)
+    out = str(tmp_path / "good.rip.c")
+    r = run([RIPPER, src, "-o", out])
+    assert r.returncode == 0, r.stderr
+    text = open(out).read()
+    assert '#line 1 "%s"' % src in text
+    assert "task__resume" in text
+
+
+def test_ripper_reads_stdin_and_writes_stdout():
+    r = run([RIPPER, "-", "-o", "-"], input=GOOD)
+    assert r.returncode == 0, r.stderr
+    assert b'#line 1 "<stdin>"' in r.stdout
+
+
+def test_syntax_error_is_reported_at_its_place_with_exit_1(tmp_path):
+    src = write(tmp_path, "bad.c", b"int main(void) {\n  return 0\n}\n")
+    out = tmp_path / "bad.rip.c"
+    r = run([RIPPER, src, "-o", str(out)])
+    assert r.returncode == 1
+    m = DIAG.search(r.stderr.decode())
+    assert m and m.group(1) == src and m.group(2) == "2"
+    assert b"Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_failed_rip_leaves_an_existing_output_untouched(tmp_path):
+    src = write(tmp_path, "bad.c", b"int main(void) { return x; }\n")
+    out = tmp_path / "out.c"
+    out.write_bytes(b"previous contents")
+    r = run([RIPPER, src, "-o", str(out)])
+    assert r.returncode == 1
+    assert out.read_bytes() == b"previous contents"
+    assert [p.name for p in tmp_path.iterdir()] == sorted(["bad.c", "out.c"]) or \
+        sorted(p.name for p in tmp_path.iterdir()) == ["bad.c", "out.c"]
+
+
+def test_missing_input_file_is_exit_1(tmp_path):
+    r = run([RIPPER, str(tmp_path / "nope.c"), "-o", str(tmp_path / "o.c")])
+    assert r.returncode == 1
+    assert b"nope.c" in r.stderr
+
+
+def unrippable(tmp_path, body, signature="static void task(void *arg)"):
+    src = b'#include "rip.h"\n#include <alloca.h>\nRIP_ASYNC int g(void);\n' + \
+        signature.encode() + b" {\n" + body + \
+        b"\n}\nint main(void) { return rip_run(task, 0); }\n"
+    path = write(tmp_path, "u.c", src)
+    r = run([RIPPER, path, "-o", str(tmp_path / "u.rip.c")])
+    assert r.returncode == 1
+    assert not (tmp_path / "u.rip.c").exists()
+    err = r.stderr.decode()
+    assert DIAG.search(err), err
+    assert "note:" in err       # every unrippable construct comes with a hint
+    return err
+
+
+def test_variable_length_array_in_async_function_is_an_error(tmp_path):
+    err = unrippable(tmp_path, b"int n = *(int *)arg; char buf[n]; rip_yield(); buf[0] = 0;")
+    assert "variable-length array" in err and "u.c:5:" in err
+
+
+def test_alloca_in_async_function_is_an_error(tmp_path):
+    err = unrippable(tmp_path, b"char *p = alloca(10); rip_yield(); p[0] = 0; (void)arg;")
+    assert "alloca" in err
+
+
+def test_labels_as_values_are_an_error(tmp_path):
+    err = unrippable(tmp_path, b"void *l = &&there; rip_yield(); goto *l; there: (void)arg;")
+    assert "labels as values" in err
+
+
+def test_variadic_async_function_is_an_error(tmp_path):
+    src = write(tmp_path, "v.c", b'#include "rip.h"\nRIP_ASYNC int f(int n, ...) { rip_yield(); return n; }\n')
+    r = run([RIPPER, src, "-o", str(tmp_path / "v.rip.c")])
+    assert r.returncode == 1 and b"variadic" in r.stderr
+
+
+def test_async_call_in_unsupported_position_is_an_error_not_wrong_code(tmp_path):
+    err = unrippable(tmp_path, b"(void)arg; if (g()) rip_yield();")
+    assert "'g'" in err
+
+
+def test_main_calling_async_function_is_an_error(tmp_path):
+    src = write(tmp_path, "m.c", b'#include "rip.h"\nint main(void) { rip_yield(); return 0; }\n')
+    r = run([RIPPER, src, "-o", str(tmp_path / "m.rip.c")])
+    assert r.returncode == 1 and b"outside a task" in r.stderr
+
+
+def test_compile_commands_database_supplies_flags(tmp_path):
+    src = write(tmp_path, "cc.c", GOOD.replace(b"int n = 7;", b"int n = SEVEN;"))
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": "cc.c", "command": "cc -DSEVEN=7 -c cc.c"}]))
+    r = run([RIPPER, "-p", str(tmp_path), src, "-o", str(tmp_path / "cc.rip.c")])
+    assert r.returncode == 0, r.stderr
+    r = run([RIPPER, src, "-o", str(tmp_path / "cc2.rip.c")])
+    assert r.returncode == 1 and b"SEVEN" in r.stderr
+
+
+def test_ripcc_unknown_backend_is_a_usage_error(tmp_path):
+    src = write(tmp_path, "g.c", GOOD)
+    r = run([RIPCC, "--backend=fibers", src, "-o", str(tmp_path / "g")])
+    assert r.returncode == 2 and b"fibers" in r.stderr
+
+
+def test_ripcc_reports_ripper_diagnostics_with_exit_1(tmp_path):
+    src = write(tmp_path, "b.c", b"int main(void) { return y; }\n")
+    r = run([RIPCC, src, "-o", str(tmp_path / "b")])
+    assert r.returncode == 1
+    assert DIAG.search(r.stderr.decode())
+
+
+def test_ripcc_builds_and_runs_every_backend(tmp_path):
+    src = write(tmp_path, "g.c", GOOD)
+    for backend in ("rip", "ucontext", "threads"):
+        exe = str(tmp_path / ("g-" + backend))
+        r = run([RIPCC, "--backend=" + backend, "-Wall", "-Wextra", "-Werror", src, "-o", exe])
+        assert r.returncode == 0, r.stderr
+        assert run([exe]).stdout == b"7\n"

@@ -1,0 +1,43 @@
+"""Every tests/programs/NAME.c, built for every backend, prints NAME.expected.
+
+rip and ucontext must match it byte for byte (the scheduling contract);
+threads too, unless the program says `/* threads: sorted */` (its output
+depends on the FIFO order threads do not keep): then the same lines in any
+order.  A first line `/* exit: N */` sets the expected exit status."""
+import glob
+import os
+import re
+
+import pytest
+
+from conftest import BACKENDS, ROOT, run
+
+PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "tests", "programs", "*.c")))
+
+
+def expectations(source):
+    with open(source) as f:
+        text = f.read()
+    m = re.match(r"/\* exit: (\d+) \*/", text)
+    return (int(m.group(1)) if m else 0), "/* threads: sorted */" in text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("source", PROGRAMS, ids=lambda p: os.path.basename(p)[:-2])
+def test_program_prints_expected_output(source, backend, ripcc):
+    exe = ripcc(source, backend)
+    with open(source[:-2] + ".expected", "rb") as f:
+        expected = f.read()
+    status, sorted_on_threads = expectations(source)
+    r = run([exe], timeout=60)
+    assert r.returncode == status, r.stderr.decode()
+    if backend == "threads" and sorted_on_threads:
+        assert sorted(r.stdout.splitlines()) == sorted(expected.splitlines())
+    else:
+        assert r.stdout == expected
+
+
+def test_there_are_enough_programs():
+    assert len(PROGRAMS) >= 10
+    for p in PROGRAMS:
+        assert os.path.exists(p[:-2] + ".expected"), p
