@@ -1,5 +1,6 @@
 /* exit: 3 */
 /* checks: when every task is blocked forever rip_run returns -1 (message on stderr) */
+/* threads: sorted */
 #include <stdio.h>
 #include <rip.h>
 
