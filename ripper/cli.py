@@ -223,8 +223,15 @@ def ripcc_main(argv=None):
                 include += ["-iquote", os.path.dirname(os.path.abspath(src))]
         cmd = cc + include + rest + inputs
         if compile_only:
-            if output:
-                cmd += ["-o", output]
+            if output and len(inputs) > 1:
+                print("ripcc: error: -o with -c takes one source file", file=sys.stderr)
+                return 2
+            for src, ripped in zip(sources, inputs):
+                obj = output or os.path.splitext(os.path.basename(src))[0] + ".o"
+                r = subprocess.run(cc + include + rest + [ripped, "-o", obj])
+                if r.returncode:
+                    return r.returncode
+            return 0
         else:
             cmd += ["-o", output or "a.out", runtime_library(backend), "-pthread"]
         return subprocess.run(cmd).returncode

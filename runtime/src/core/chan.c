@@ -35,8 +35,10 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
 }
 
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
-    if (c->closed)
+    if (c->closed) {
+        errno = EPIPE;
         return -1;
+    }
     rip_waiter *r = rip__wl_pop(&c->receivers);
     if (r) {                        /* hand over and go on */
         memcpy(r->elem, elem, c->elem_size);
@@ -93,7 +95,7 @@ void rip_chan_close(rip_chan *c) {
         rip__ready(w->task);
     }
     while ((w = rip__wl_pop(&c->senders))) {
-        w->status = -1;
+        w->status = -1;             /* the sender sets errno = EPIPE when it runs */
         rip__ready(w->task);
     }
 }

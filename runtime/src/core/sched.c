@@ -88,6 +88,7 @@ static void sleep_until(int64_t deadline_ms) {
 
 int rip__sched_loop(void) {
     unsigned runs = 0;
+    rip_assert(S.current == NULL);  /* rip_run inside a task */
     for (;;) {
         rip_task *t = S.head;
         if (!t) {

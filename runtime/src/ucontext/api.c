@@ -1,5 +1,6 @@
 /* api.c -- the runtime's async functions on the ucontext backend: the
  * shared core decides; when it says wait, the task parks on its stack. */
+#include <errno.h>
 #include "core.h"
 #include "uc.h"
 
@@ -20,6 +21,8 @@ int rip_chan_send(rip_chan *c, const void *elem) {
     if (r != RIP_WAIT)
         return r;
     rip__uc_park();
+    if (w.status == -1)
+        errno = EPIPE;
     return w.status;
 }
 
