@@ -17,6 +17,11 @@ import bisect
 ENCODING = ("utf-8", "surrogateescape")   # any byte survives a round trip
 
 
+def line_directive(line, path):
+    """`#line LINE "PATH"` with the path quoted as a C string."""
+    return '#line %d "%s"' % (line, path.replace("\\", "\\\\").replace('"', '\\"'))
+
+
 class Rewriter:
     def __init__(self, source):
         self.source = source        # bytes of the main file
@@ -67,8 +72,9 @@ class Rewriter:
 
     def render(self, path, prologue=""):
         """The rewritten file: prologue, then the source mapped by #line."""
-        quoted = '"%s"' % path.replace("\\", "\\\\").replace('"', '\\"')
-        out = [prologue.encode(*ENCODING), b"#line 1 %s\n" % quoted.encode(*ENCODING)]
+        def mark(line):
+            return (line_directive(line, path) + "\n").encode(*ENCODING)
+        out = [prologue.encode(*ENCODING), mark(1)]
         line_starts = [0] + [i + 1 for i, b in enumerate(self.source) if b == 10]
         pos = 0
         pending = sorted(self.blocks.items())
@@ -79,9 +85,8 @@ class Rewriter:
                 out.append(self.source[pos:at])
                 pos = at
                 for text in lines:
-                    out.append(b"#line %d %s\n%s\n" % (line, quoted.encode(*ENCODING),
-                                                       text.encode(*ENCODING)))
-                out.append(b"#line %d %s\n" % (line, quoted.encode(*ENCODING)))
+                    out.append(mark(line) + text.encode(*ENCODING) + b"\n")
+                out.append(mark(line))
             if d is None:
                 break
             out.append(self.source[pos:s])
@@ -89,8 +94,8 @@ class Rewriter:
             if lost >= 0:
                 out.append(d + b"\n" * lost)
             else:
-                next_line = self.source.count(b"\n", 0, e) + 1
-                out.append(d + b"\n#line %d %s\n" % (next_line, quoted.encode(*ENCODING)))
+                resync = mark(self.source.count(b"\n", 0, e) + 1)
+                out.append(d if d.endswith(b"\n" + resync) else d + b"\n" + resync)
             pos = e
         out.append(self.source[pos:])
         return b"".join(out)

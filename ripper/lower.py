@@ -24,11 +24,22 @@ call it suspended in, wherever that is (in a loop, a user switch, ...).
 Async calls are lowered where they stand as a statement, as the right side
 of an assignment statement, as a declaration's initializer or as a return
 value.  Any other place is a diagnostic, never wrong code.
+
+Names inside macro invocations are never edited in place (a `#v` in the
+macro would stringify the edit).  Instead the outermost invocation is
+bracketed by preprocessor aliases, and the preprocessor does the rest:
+
+    LOG_VAR(count);         ->  #define count (rip_F->count)
+                                LOG_VAR(count);     // "count", (rip_F->count)
+                                #undef count
+
+The same works for a local named in a macro's body, and for a macro that
+expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
 from .analysis import TASK_STARTERS, callee_name, evaluated_calls
 from .diag import Diagnostic
-from .emit import Rewriter
+from .emit import Rewriter, line_directive
 
 # Wrappers clang puts between a call and the place that uses its value.
 TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
@@ -96,6 +107,7 @@ class _Lowering:
         self.src = unit.source
         self.async_names = async_names
         self.rw = rw
+        self.aliases = {}           # macro invocation -> {name: (new text, reference)}
 
     # -- helpers ------------------------------------------------------------
 
@@ -105,14 +117,53 @@ class _Lowering:
     def text(self, node):
         return self.rw.text(node.start, node.end)
 
+    def invocation(self, offset):
+        """The outermost macro invocation (start, end) around `offset`, or None."""
+        outer = None
+        for ms, me in self.unit.macros:
+            if ms <= offset < me and (outer is None or ms < outer[0] or me > outer[1]):
+                outer = (ms, me)
+        return outer
+
     def rename(self, ref, new):
-        """Replace the name token of reference `ref` by `new`."""
-        name = ref.name.encode()
-        if self.src[ref.loc:ref.loc + len(name)] != name:
-            raise self.error(ref, "'%s' is named inside the body of a macro in an async function"
-                             % ref.name, hint="pass it to the macro as an argument, "
-                             "or expand the macro by hand")
-        self.rw.replace(ref.loc, ref.loc + len(name), new)
+        """Make the name `ref` refers to read as `new` at that reference:
+        an edit of its token, or an alias around a macro invocation."""
+        inv = self.invocation(ref.loc)
+        if inv is None:
+            name = ref.name.encode()
+            if self.src[ref.loc:ref.loc + len(name)] != name:
+                raise self.error(ref, "cannot find the name '%s' in the source" % ref.name)
+            self.rw.replace(ref.loc, ref.loc + len(name), new)
+            return
+        if ref.name in self.unit.macro_names:
+            raise self.error(ref, "'%s' is also the name of a macro" % ref.name,
+                             hint="rename the variable or the macro")
+        aliases = self.aliases.setdefault(inv, {})
+        aliases[ref.name] = (new, ref)
+
+    def apply_aliases(self, body):
+        """Bracket each macro invocation that names frame fields or async
+        functions by #define/#undef of those names."""
+        for (ms, me), aliases in sorted(self.aliases.items()):
+            for name, (new, ref) in aliases.items():
+                clash = next((n for n in body.walk() if ms <= n.start and n.end <= me
+                              and n.name == name and n.ref != ref.ref and n is not ref
+                              and n.kind in ("DECL_REF_EXPR", "MEMBER_REF_EXPR", "VAR_DECL",
+                                             "FIELD_DECL", "CALL_EXPR")), None)
+                if clash is not None:
+                    raise self.error(clash, "'%s' means two things in this macro invocation"
+                                     % name, hint="rename the variable, or expand the macro "
+                                     "by hand")
+            first = self.src.count(b"\n", 0, ms) + 1
+            last = self.src.count(b"\n", 0, me) + 1
+            defines = "".join("#define %s %s\n" % (name, new if new.endswith("__rip")
+                                                    else "(%s)" % new)
+                              for name, (new, _) in sorted(aliases.items()))
+            undefs = "".join("#undef %s\n" % name for name in sorted(aliases))
+            self.rw.replace(ms, me, "\n%s%s\n%s\n%s%s\n" % (
+                defines, line_directive(first, self.unit.path), self.rw.text(ms, me),
+                undefs, line_directive(last, self.unit.path)))
+        self.aliases = {}
 
     def stmt_end(self, node):
         """End of a statement node's text, including its ';'."""
@@ -135,6 +186,7 @@ class _Lowering:
                 raise self.error(call, "'%s' calls async function '%s' outside a task" % (f.name, name),
                                  hint="start the work as a task with rip_run or rip_spawn")
         self.function_values(f.body)
+        self.apply_aliases(f.body)
 
     def function_values(self, body):
         """Rename async functions used as values; only a task argument may be one."""
@@ -180,7 +232,11 @@ class _Lowering:
             if n.kind == "DECL_REF_EXPR" and n.ref in names:
                 self.rename(n, "rip_F->" + names[n.ref])
         self.function_values(f.body)
-        points = self.lower_calls(f, names)
+        calls = [c for c in evaluated_calls(f.body) if callee_name(c) in self.async_names]
+        for call in calls:
+            self.rename_callee(call)
+        self.apply_aliases(f.body)
+        points = self.lower_calls(f, calls)
         self.lower_declarations(f, names)
         self.lower_returns(f)
         self.frame(f, fields, points)
@@ -245,19 +301,28 @@ class _Lowering:
 
     # -- calls --------------------------------------------------------------
 
-    def lower_calls(self, f, names):
+    def lower_calls(self, f, calls):
         """Lower every async call; return how many resume points there are."""
-        calls = [c for c in evaluated_calls(f.body) if callee_name(c) in self.async_names]
         self.points = {id(c): i for i, c in enumerate(calls, 1)}
         for call in calls:
-            self.lower_call(f, call, names)
+            self.lower_call(f, call)
         return len(calls)
+
+    def rename_callee(self, call):
+        """`f(...)` becomes `f__rip(...)`, the callee's frame constructor."""
+        name = callee_name(call)
+        callee = next(n for n in call.walk() if n.kind == "DECL_REF_EXPR" and n.ref == call.ref)
+        inv = self.invocation(callee.loc)
+        if inv is not None:
+            use = _unwrap_up(call)
+            if (call.start, call.end) != inv or use.parent is None or \
+                    (use.parent.start, use.parent.end) == inv:
+                raise self.error(call, "async call to '%s' inside a macro that does more than "
+                                 "the call" % name, hint="expand the macro by hand here")
+        self.rename(callee, name + "__rip")
 
     def call_sequence(self, call):
         """Start the callee; suspend if it does; resume point after it."""
-        name = callee_name(call)
-        callee = next(n for n in call.walk() if n.kind == "DECL_REF_EXPR" and n.ref == call.ref)
-        self.rename(callee, name + "__rip")
         p = self.points[id(call)]
         return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
                 "rip_resume_%d: " % (p, self.text(call), p))
@@ -265,7 +330,7 @@ class _Lowering:
     def result(self, call):
         return "RIP_RESULT(%s, rip_c)" % call.type.spelling
 
-    def lower_call(self, f, call, names):
+    def lower_call(self, f, call):
         use = _unwrap_up(call)
         p = use.parent
         if any(a.kind == "STMT_EXPR" for a in _ancestors(call)):

@@ -88,6 +88,7 @@ class Unit:
     source: bytes                   # its text
     functions: List[Function]       # every function declaration, in order
     macros: List[tuple]             # (start, end) of macro invocations in the main file
+    macro_names: set = field(default_factory=set)  # every macro defined, headers too
 
 
 def builtin_include_dir():
@@ -314,12 +315,16 @@ def parse(path, source, extra_args=()):
     macros = []
     functions = []
     builder = _Builder(tu, main, source, macros)
+    macro_names = set()
     for c in tu.cursor.get_children():
-        if c.kind == ci.CursorKind.MACRO_INSTANTIATION and builder.in_main(c):
+        if c.kind == ci.CursorKind.MACRO_DEFINITION:
+            macro_names.add(c.spelling)
+        elif c.kind == ci.CursorKind.MACRO_INSTANTIATION and builder.in_main(c):
             _, _, _, s = _file_location(c.extent.start)
             _, _, _, e = _file_location(c.extent.end)
             macros.append((s, e))
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.FUNCTION_DECL:
             functions.append(builder.function(c))
-    return Unit(path=path, source=source, functions=functions, macros=macros)
+    return Unit(path=path, source=source, functions=functions, macros=macros,
+                macro_names=macro_names)

@@ -155,3 +155,26 @@ def test_ripcc_builds_and_runs_every_backend(tmp_path):
         r = run([RIPCC, "--backend=" + backend, "-Wall", "-Wextra", "-Werror", src, "-o", exe])
         assert r.returncode == 0, r.stderr
         assert run([exe]).stdout == b"7\n"
+
+
+def test_macro_doing_more_than_an_async_call_is_an_error(tmp_path):
+    err = unrippable(tmp_path, b"#define TWICE() (rip_yield(), rip_yield())\n(void)arg; TWICE();")
+    assert "inside a macro" in err
+
+
+def test_variable_whose_name_clashes_inside_a_macro_is_an_error(tmp_path):
+    src = b"""#include "rip.h"
+struct s { int n; };
+#define BOTH(a, b) ((a) + (b))
+static void task(void *arg) {
+    struct s v = { 1 };
+    int n = 2;
+    (void)arg;
+    rip_yield();
+    n = BOTH(n, v.n);
+}
+int main(void) { return rip_run(task, 0); }
+"""
+    path = write(tmp_path, "c.c", src)
+    r = run([RIPPER, path, "-o", str(tmp_path / "c.rip.c")])
+    assert r.returncode == 1 and b"means two things" in r.stderr
