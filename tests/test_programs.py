@@ -29,7 +29,7 @@ def test_program_prints_expected_output(source, backend, ripcc):
     with open(source[:-2] + ".expected", "rb") as f:
         expected = f.read()
     status, sorted_on_threads = expectations(source)
-    r = run([exe], timeout=60)
+    r = run([exe], timeout=30)
     assert r.returncode == status, r.stderr.decode()
     if backend == "threads" and sorted_on_threads:
         assert sorted(r.stdout.splitlines()) == sorted(expected.splitlines())

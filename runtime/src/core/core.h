@@ -80,10 +80,34 @@ int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 close
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, RIP_WAIT */
 int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT */
 
-/* fd calls (io.c): the system call, retried on EINTR; write writes all. */
-ssize_t rip__io_read(int fd, void *buf, size_t len);
-ssize_t rip__io_write(int fd, const void *buf, size_t len);
-int rip__io_accept(int fd, struct sockaddr *addr, socklen_t *len);
-int rip__io_connect(int fd, const struct sockaddr *addr, socklen_t len);
+/* The event loop (poll.c). */
+#define RIP_FD_READ 0
+#define RIP_FD_WRITE 1
+#define RIP_FD_REGISTERED 1u        /* in the epoll set */
+#define RIP_FD_NONBLOCK 2u          /* O_NONBLOCK set by us */
+#define RIP_FD_NOTSOCK 4u           /* send() said ENOTSOCK: use write() */
+void rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready for dir */
+void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters, unregister */
+unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
+void rip__fd_set_flags(int fd, unsigned flags);
+long rip__fd_waiting(void);                   /* waiters queued on fds */
+void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready; -1 waits */
+
+/* fd calls (io.c). */
+enum { RIP_IO_READ, RIP_IO_WRITE, RIP_IO_ACCEPT, RIP_IO_CONNECT };
+typedef struct {
+    int kind;                       /* RIP_IO_* */
+    int fd;                         /* the fd */
+    void *buf;                      /* read into / write from */
+    size_t len;                     /* bytes to read or write */
+    size_t done;                    /* bytes written so far; connect: started */
+    struct sockaddr *addr;          /* accept: peer address out */
+    socklen_t *addrlen;             /* accept: its length in/out */
+    const struct sockaddr *caddr;   /* connect: address */
+    socklen_t caddrlen;             /* connect: its length */
+    ssize_t result;                 /* when done: the call's result */
+    int err;                        /* when done: its errno */
+} rip_io;
+int rip__io_step(rip_io *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait */
 
 #endif /* RIP_CORE_H */

@@ -1,42 +1,99 @@
-/* io.c -- fd calls of the rip and ucontext backends.  For now they are the
- * blocking system calls (retrying EINTR); readiness waiting on epoll comes
- * with the runtime issue, behind these same functions. */
+/* io.c -- fd calls of the rip and ucontext backends, in the libtask shape:
+ * try the system call; on EAGAIN queue the task on the fd and wait for the
+ * event loop (poll.c) to wake it; retry.  One attempt is a step, so the rip
+ * backend drives it from a frame and ucontext from a loop.  fds are made
+ * non-blocking on first use; writes to sockets use MSG_NOSIGNAL, so a peer
+ * that went away is EPIPE, never SIGPIPE. */
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 #include "core.h"
 
-ssize_t rip__io_read(int fd, void *buf, size_t len) {
-    ssize_t n;
-    while ((n = read(fd, buf, len)) == -1 && errno == EINTR)
-        ;
-    return n;
+static int make_nonblocking(int fd) {
+    if (rip__fd_flags(fd) & RIP_FD_NONBLOCK)
+        return 0;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl == -1)
+        return -1;
+    if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+        return -1;
+    rip__fd_set_flags(fd, RIP_FD_NONBLOCK);
+    return 0;
 }
 
-ssize_t rip__io_write(int fd, const void *buf, size_t len) {
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, (const char *)buf + done, len - done);
+static ssize_t attempt(rip_io *op) {
+    switch (op->kind) {
+    case RIP_IO_READ:
+        return read(op->fd, op->buf, op->len);
+    case RIP_IO_WRITE: {
+        const char *p = (const char *)op->buf + op->done;
+        size_t left = op->len - op->done;
+        if (!(rip__fd_flags(op->fd) & RIP_FD_NOTSOCK)) {
+            ssize_t n = send(op->fd, p, left, MSG_NOSIGNAL);
+            if (n != -1 || errno != ENOTSOCK)
+                return n;
+            rip__fd_set_flags(op->fd, RIP_FD_NOTSOCK);
+        }
+        return write(op->fd, p, left);
+    }
+    case RIP_IO_ACCEPT:
+        return accept(op->fd, op->addr, op->addrlen);
+    case RIP_IO_CONNECT:
+        if (op->done) {             /* in progress: the outcome is in SO_ERROR */
+            int err = 0;
+            socklen_t len = sizeof err;
+            if (getsockopt(op->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+                return -1;
+            if (err == EINPROGRESS || err == EALREADY)
+                err = EAGAIN;
+            errno = err;
+            return err ? -1 : 0;
+        }
+        op->done = 1;
+        if (connect(op->fd, op->caddr, op->caddrlen) == 0)
+            return 0;
+        if (errno == EINPROGRESS)
+            errno = EAGAIN;
+        return -1;
+    }
+    errno = EINVAL;
+    return -1;
+}
+
+int rip__io_step(rip_io *op, rip_waiter *w) {
+    if (make_nonblocking(op->fd) == -1) {
+        op->result = -1;
+        op->err = errno;
+        return 1;
+    }
+    for (;;) {
+        ssize_t n = attempt(op);
         if (n == -1 && errno == EINTR)
             continue;
-        if (n == -1)
-            return -1;
-        done += (size_t)n;
+        if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            rip__fd_wait(op->fd, op->kind == RIP_IO_READ || op->kind == RIP_IO_ACCEPT
+                                     ? RIP_FD_READ : RIP_FD_WRITE, w);
+            return 0;
+        }
+        if (n == -1) {
+            op->result = -1;
+            op->err = errno;
+            return 1;
+        }
+        if (op->kind == RIP_IO_WRITE) {
+            op->done += (size_t)n;
+            if (op->done < op->len)
+                continue;           /* all len bytes, or -1 */
+            n = (ssize_t)op->len;
+        }
+        op->result = n;
+        op->err = 0;
+        return 1;
     }
-    return (ssize_t)len;
-}
-
-int rip__io_accept(int fd, struct sockaddr *addr, socklen_t *len) {
-    int s;
-    while ((s = accept(fd, addr, len)) == -1 && errno == EINTR)
-        ;
-    return s;
-}
-
-int rip__io_connect(int fd, const struct sockaddr *addr, socklen_t len) {
-    int r = connect(fd, addr, len);
-    return r == -1 && errno == EINTR ? -1 : r;
 }
 
 int rip_close(int fd) {
+    rip__fd_forget(fd);
     return close(fd);
 }

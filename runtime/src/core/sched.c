@@ -1,7 +1,7 @@
 /* sched.c -- the FIFO run queue, timers and scheduler loop of the rip and
  * ucontext backends.  Timers are a list sorted by deadline (ties in the
- * order the sleeps began); the clock is read only when the run queue is
- * empty or every RIP_TIMER_CHECK runs. */
+ * order the sleeps began); the clock and the event loop are consulted only
+ * when the run queue is empty or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
 #include <stdarg.h>
 #include <time.h>
@@ -86,12 +86,23 @@ static void sleep_until(int64_t deadline_ms) {
         ;
 }
 
+static int poll_timeout(int64_t deadline_ms) {
+    int64_t ms = deadline_ms - rip_now_ms();
+    return ms <= 0 ? 0 : ms > 1000000 ? 1000000 : (int)ms;
+}
+
 int rip__sched_loop(void) {
     unsigned runs = 0;
     rip_assert(S.current == NULL);  /* rip_run inside a task */
     for (;;) {
         rip_task *t = S.head;
         if (!t) {
+            if (rip__fd_waiting()) {
+                rip__poll(S.timers ? poll_timeout(S.timers->deadline_ms) : -1);
+                if (S.timers)
+                    expire_timers(rip_now_ms());
+                continue;
+            }
             if (S.timers) {
                 sleep_until(S.timers->deadline_ms);
                 expire_timers(rip_now_ms());
@@ -110,7 +121,11 @@ int rip__sched_loop(void) {
         S.current = t;
         rip__backend_run(t);
         S.current = NULL;
-        if (++runs % RIP_TIMER_CHECK == 0 && S.timers)
-            expire_timers(rip_now_ms());
+        if (++runs % RIP_TIMER_CHECK == 0) {
+            if (rip__fd_waiting())
+                rip__poll(0);
+            if (S.timers)
+                expire_timers(rip_now_ms());
+        }
     }
 }

@@ -1,7 +1,7 @@
 /* api.c -- the runtime's async functions as hand-written frames.  Each
  * resume entry tries the operation; when it must wait it records itself
  * as the task's innermost frame and returns; resumed, it finishes.
- * fd calls are plain system calls until the epoll loop lands. */
+ * fd calls step through the shared rip_io attempts (core/io.c). */
 #include <errno.h>
 #include <unistd.h>
 #include "rip_frame.h"
@@ -120,47 +120,47 @@ rip_frame *rip_wg_wait__rip(rip_wg *wg) {
     return &F->hdr;
 }
 
-/* fd calls: completed at once (blocking) for now. */
+/* fd calls: one rip_io step per resume, waiting on the fd between. */
 struct io_frame {
     rip_frame hdr;
-    ssize_t result;                 /* RIP_RESULT slot */
+    union { ssize_t n; int i; } result; /* RIP_RESULT slot: n for read/write, i otherwise */
+    rip_io op;                      /* the call in progress */
+    rip_waiter waiter;              /* our place in the fd's wait list */
 };
 
 static void io_resume(rip_frame *f, rip_frame *done) {
+    struct io_frame *F = (struct io_frame *)f;
     (void)done;
+    if (!rip__io_step(&F->op, &F->waiter)) {
+        suspend(f, 1);
+        return;
+    }
+    if (F->op.kind == RIP_IO_READ || F->op.kind == RIP_IO_WRITE)
+        F->result.n = F->op.result;
+    else
+        F->result.i = (int)F->op.result;
+    errno = F->op.err;
     f->state = RIP_DONE;
 }
 
-static rip_frame *io_done(ssize_t result) {
+static rip_frame *io_frame(rip_io op) {
     struct io_frame *F = rip_frame_alloc(sizeof *F, io_resume);
-    F->result = result;
+    F->op = op;
     return &F->hdr;
 }
 
 rip_frame *rip_read__rip(int fd, void *buf, size_t len) {
-    return io_done(rip__io_read(fd, buf, len));
+    return io_frame((rip_io){ .kind = RIP_IO_READ, .fd = fd, .buf = buf, .len = len });
 }
 
 rip_frame *rip_write__rip(int fd, const void *buf, size_t len) {
-    return io_done(rip__io_write(fd, buf, len));
-}
-
-/* rip_accept and rip_connect return int: their slot is read as int. */
-struct io_int_frame {
-    rip_frame hdr;
-    int result;                     /* RIP_RESULT slot */
-};
-
-static rip_frame *io_int_done(int result) {
-    struct io_int_frame *F = rip_frame_alloc(sizeof *F, io_resume);
-    F->result = result;
-    return &F->hdr;
+    return io_frame((rip_io){ .kind = RIP_IO_WRITE, .fd = fd, .buf = (void *)buf, .len = len });
 }
 
 rip_frame *rip_accept__rip(int fd, struct sockaddr *addr, socklen_t *len) {
-    return io_int_done(rip__io_accept(fd, addr, len));
+    return io_frame((rip_io){ .kind = RIP_IO_ACCEPT, .fd = fd, .addr = addr, .addrlen = len });
 }
 
 rip_frame *rip_connect__rip(int fd, const struct sockaddr *addr, socklen_t len) {
-    return io_int_done(rip__io_connect(fd, addr, len));
+    return io_frame((rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }

@@ -26,7 +26,11 @@ ssize_t rip_write(int fd, const void *buf, size_t len) {
     ssize_t rc = (ssize_t)len;
     rip_thr_busy_begin();
     while (done < len) {
-        ssize_t n = write(fd, p + done, len - done);
+        /* Sockets: MSG_NOSIGNAL, so a vanished peer is EPIPE, not SIGPIPE
+         * (as on the other backends). */
+        ssize_t n = send(fd, p + done, len - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == ENOTSOCK)
+            n = write(fd, p + done, len - done);
         if (n < 0) {
             if (errno == EINTR)
                 continue;

@@ -41,7 +41,26 @@ void rip_wg_wait(rip_wg *wg) {
         rip__uc_park();
 }
 
-ssize_t rip_read(int fd, void *buf, size_t len) { return rip__io_read(fd, buf, len); }
-ssize_t rip_write(int fd, const void *buf, size_t len) { return rip__io_write(fd, buf, len); }
-int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) { return rip__io_accept(fd, addr, len); }
-int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) { return rip__io_connect(fd, addr, len); }
+static ssize_t io(rip_io *op) {
+    rip_waiter w;
+    while (!rip__io_step(op, &w))
+        rip__uc_park();
+    errno = op->err;
+    return op->result;
+}
+
+ssize_t rip_read(int fd, void *buf, size_t len) {
+    return io(&(rip_io){ .kind = RIP_IO_READ, .fd = fd, .buf = buf, .len = len });
+}
+
+ssize_t rip_write(int fd, const void *buf, size_t len) {
+    return io(&(rip_io){ .kind = RIP_IO_WRITE, .fd = fd, .buf = (void *)buf, .len = len });
+}
+
+int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
+    return (int)io(&(rip_io){ .kind = RIP_IO_ACCEPT, .fd = fd, .addr = addr, .addrlen = len });
+}
+
+int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    return (int)io(&(rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
+}

@@ -1,0 +1,102 @@
+/* poll.c -- the event loop of the rip and ucontext backends: one epoll
+ * instance, each fd registered once (edge-triggered, for reading and
+ * writing) on its first wait and forgotten on rip_close.  The scheduler
+ * polls when its run queue is empty, and now and then while it is not. */
+#include <errno.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+#include "core.h"
+
+typedef struct {
+    rip_waitlist readers;           /* tasks waiting until fd is readable */
+    rip_waitlist writers;           /* tasks waiting until fd is writable */
+    unsigned flags;                 /* RIP_FD_* */
+} fd_state;
+
+static struct {
+    int epfd;                       /* the epoll instance; -1 until first used */
+    fd_state *fds;                  /* indexed by fd */
+    int nfds;                       /* entries in fds */
+    long waiting;                   /* waiters queued on all fds */
+} P = { -1, NULL, 0, 0 };
+
+static fd_state *state(int fd) {
+    rip_assert(fd >= 0);
+    if (fd >= P.nfds) {
+        int n = P.nfds ? P.nfds : 64;
+        while (n <= fd)
+            n *= 2;
+        fd_state *grown = realloc(P.fds, (size_t)n * sizeof *grown);
+        if (!grown)
+            rip__fatal("out of memory for the fd table");
+        memset(grown + P.nfds, 0, (size_t)(n - P.nfds) * sizeof *grown);
+        P.fds = grown;
+        P.nfds = n;
+    }
+    return &P.fds[fd];
+}
+
+unsigned rip__fd_flags(int fd) {
+    return fd < P.nfds ? P.fds[fd].flags : 0;
+}
+
+void rip__fd_set_flags(int fd, unsigned flags) {
+    state(fd)->flags |= flags;
+}
+
+void rip__fd_wait(int fd, int dir, rip_waiter *w) {
+    fd_state *s = state(fd);
+    if (!(s->flags & RIP_FD_REGISTERED)) {
+        if (P.epfd == -1 && (P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
+            rip__fatal("epoll_create1: %s", strerror(errno));
+        struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                                  .data.fd = fd };
+        if (epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == -1 && errno != EEXIST)
+            rip__fatal("epoll_ctl(ADD, %d): %s", fd, strerror(errno));
+        s->flags |= RIP_FD_REGISTERED;
+    }
+    w->task = rip__current();
+    rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
+    P.waiting++;
+}
+
+static void wake_all(rip_waitlist *l) {
+    rip_waiter *w;
+    while ((w = rip__wl_pop(l))) {
+        P.waiting--;
+        rip__ready(w->task);
+    }
+}
+
+void rip__fd_forget(int fd) {
+    if (fd < 0 || fd >= P.nfds)
+        return;
+    fd_state *s = &P.fds[fd];
+    if (s->flags & RIP_FD_REGISTERED)
+        epoll_ctl(P.epfd, EPOLL_CTL_DEL, fd, NULL);
+    wake_all(&s->readers);          /* their retry fails with EBADF */
+    wake_all(&s->writers);
+    s->flags = 0;
+}
+
+long rip__fd_waiting(void) {
+    return P.waiting;
+}
+
+void rip__poll(int timeout_ms) {
+    struct epoll_event events[256];
+    if (P.epfd == -1)
+        return;
+    int n = epoll_wait(P.epfd, events, 256, timeout_ms);
+    if (n == -1 && errno != EINTR)
+        rip__fatal("epoll_wait: %s", strerror(errno));
+    for (int i = 0; i < n; i++) {
+        fd_state *s = state(events[i].data.fd);
+        uint32_t ev = events[i].events;
+        if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+            wake_all(&s->readers);
+        if (ev & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+            wake_all(&s->writers);
+    }
+}
