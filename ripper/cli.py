@@ -8,6 +8,7 @@ beside the output and renames it into place only on success.
 """
 
 import argparse
+import fcntl
 import json
 import os
 import shlex
@@ -123,7 +124,7 @@ def ripper_main(argv=None):
     try:
         if args.build_dir:
             flags = compile_commands_flags(args.build_dir, args.input) + flags
-        out = rip_source(path, source, flags + clang_args)
+        out = rip_source_reporting(path, source, flags + clang_args)
         write_atomically(args.output, out)
     except Diagnostic as d:
         print(d.format(), file=sys.stderr)
@@ -134,13 +135,30 @@ def ripper_main(argv=None):
     return 0
 
 
+def rip_source_reporting(path, source, clang_args):
+    """rip_source, with a bug in ripper itself reported as a diagnostic
+    (RIPPER_DEBUG=1 shows the traceback)."""
+    try:
+        return rip_source(path, source, clang_args)
+    except Diagnostic:
+        raise
+    except Exception as e:
+        if os.environ.get("RIPPER_DEBUG"):
+            raise
+        raise Diagnostic(path, 0, 0, "internal error in ripper (%s: %s)" % (type(e).__name__, e),
+                         hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where") from e
+
+
 # -- ripcc --------------------------------------------------------------------
 
 def runtime_library(backend):
     """Path of the backend's static library, built on first use."""
     lib = os.path.join(ROOT, "build", "lib", "librip-%s.a" % backend)
     if not os.path.exists(lib):
-        r = subprocess.run(["make", "-s", "-C", ROOT, lib[len(ROOT) + 1:]])
+        os.makedirs(os.path.dirname(lib), exist_ok=True)
+        with open(os.path.join(ROOT, "build", ".ripcc-lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
+            r = subprocess.run(["make", "-s", "-C", ROOT, lib[len(ROOT) + 1:]])
         if r.returncode != 0 or not os.path.exists(lib):
             raise SystemExit("ripcc: error: cannot build the %s runtime (make -C %s runtime)"
                              % (backend, ROOT))
@@ -208,7 +226,7 @@ def ripcc_main(argv=None):
                 try:
                     with open(src, "rb") as f:
                         text = f.read()
-                    ripped = rip_source(src, text, parse_flags)
+                    ripped = rip_source_reporting(src, text, parse_flags)
                 except OSError as e:
                     print("ripcc: error: cannot read %s: %s" % (src, e.strerror), file=sys.stderr)
                     return 1

@@ -1,0 +1,44 @@
+"""Runtime behaviour that is not a program's output: stacks and limits."""
+import os
+import signal
+
+from conftest import run
+
+DEEP = b"""#include <stdio.h>
+#include <stdlib.h>
+#include "rip.h"
+static int depth(int n) { volatile char pad[256]; pad[0] = (char)n; return n ? depth(n - 1) + pad[0] - (char)n + 1 : 0; }
+static void task(void *arg) { rip_yield(); printf("%d\\n", depth(*(int *)arg)); }
+int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 0; return rip_run(task, &n); }
+"""
+
+
+def build_deep(tmp_path, ripcc, backend):
+    src = tmp_path / "deep.c"
+    src.write_bytes(DEEP)
+    return ripcc(str(src), backend)
+
+
+def test_ucontext_stack_overflow_stops_at_the_guard_page(tmp_path, ripcc):
+    exe = build_deep(tmp_path, ripcc, "ucontext")
+    r = run([exe, "100000"], env=dict(os.environ, RIP_STACK_SIZE="65536"))
+    assert r.returncode == -signal.SIGSEGV
+
+
+def test_ucontext_stack_size_comes_from_the_environment(tmp_path, ripcc):
+    exe = build_deep(tmp_path, ripcc, "ucontext")
+    r = run([exe, "1000"], env=dict(os.environ, RIP_STACK_SIZE=str(8 << 20)))
+    assert r.returncode == 0 and r.stdout.strip() == b"1000"
+    assert run([exe, "100"]).stdout.strip() == b"100"
+
+
+def test_threads_stack_size_comes_from_the_environment(tmp_path, ripcc):
+    exe = build_deep(tmp_path, ripcc, "threads")
+    r = run([exe, "20000"], env=dict(os.environ, RIP_STACK_SIZE=str(16 << 20)))
+    assert r.returncode == 0 and r.stdout.strip() == b"20000"
+
+
+def test_rip_tasks_run_plain_calls_on_the_scheduler_stack(tmp_path, ripcc):
+    exe = build_deep(tmp_path, ripcc, "rip")
+    r = run([exe, "20000"])
+    assert r.returncode == 0 and r.stdout.strip() == b"20000"
