@@ -25,44 +25,55 @@ def line_directive(line, path):
 class Rewriter:
     def __init__(self, source):
         self.source = source        # bytes of the main file
-        self.starts = []            # sorted start offsets of the edits
+        self.keys = []              # sort keys of the edits: (start, width > 0, -depth)
         self.edits = []             # (start, end, bytes) in the same order
         self.blocks = {}            # line -> generated lines to put before it
 
+    def _insert_sorted(self, key, edit):
+        i = bisect.bisect_right(self.keys, key)
+        self.keys.insert(i, key)
+        self.edits.insert(i, edit)
+
     def replace(self, start, end, text):
-        """Replace source[start:end] by `text`.  Edits strictly inside the
-        range are dropped: the caller built `text` from `self.text`."""
+        """Replace source[start:end] (start < end) by `text`.  Edits strictly
+        inside the range are dropped: the caller built `text` from `self.text`."""
+        if end <= start:
+            raise AssertionError("empty replacement at %d" % start)
         data = text.encode(*ENCODING)
-        i = bisect.bisect_left(self.starts, start)
-        if i > 0 and self.edits[i - 1][1] > start:
-            raise AssertionError("overlapping edits at %d" % start)
-        j = i
-        while j < len(self.edits) and self.edits[j][0] < end or \
-                (j < len(self.edits) and self.edits[j][0] == start == end):
-            s, e, d = self.edits[j]
+        keep_keys, keep = [], []
+        for key, (s, e, d) in zip(self.keys, self.edits):
             if (s, e, d) == (start, end, data):
                 return              # the same edit twice (a name in a macro used twice)
-            if e > end or (s == e == start and end > start):
-                raise AssertionError("overlapping edits at %d" % s)
-            j += 1
-        del self.starts[i:j]
-        del self.edits[i:j]
-        self.starts.insert(i, start)
-        self.edits.insert(i, (start, end, data))
+            inside = start <= s and e <= end and (s < e or start < s < end)
+            if inside:
+                continue
+            if s < e and s < end and start < e:
+                raise AssertionError("overlapping edits at %d and %d" % (s, start))
+            keep_keys.append(key)
+            keep.append((s, e, d))
+        self.keys, self.edits = keep_keys, keep
+        self._insert_sorted((start, 1, 0), (start, end, data))
+
+    def insert(self, offset, text, depth=0):
+        """Insert `text` at `offset`.  Several at one offset come out deepest
+        first (the inner statement's closing brace before the outer's)."""
+        for s, e, _ in self.edits:
+            if s < offset < e:
+                raise AssertionError("insertion inside an edit at %d" % offset)
+        self._insert_sorted((offset, 0, -depth), (offset, offset, text.encode(*ENCODING)))
 
     def text(self, start, end):
         """source[start:end] with the edits inside it applied."""
         out = []
         pos = start
-        i = bisect.bisect_left(self.starts, start)
-        while i < len(self.edits) and self.edits[i][0] < end:
-            s, e, d = self.edits[i]
-            if e > end:
-                raise AssertionError("edit crosses the end of a range at %d" % s)
+        for s, e, d in self.edits:
+            if s < start or e > end or (s == e and (s == start or s == end)):
+                if s < end < e or s < start < e:
+                    raise AssertionError("edit crosses a range boundary at %d" % s)
+                continue
             out.append(self.source[pos:s])
             out.append(d)
             pos = e
-            i += 1
         out.append(self.source[pos:end])
         return b"".join(out).decode(*ENCODING)
 

@@ -40,6 +40,7 @@ expands to exactly one async call (`#define SUSPEND rip_yield()`).
 from .analysis import TASK_STARTERS, callee_name, evaluated_calls
 from .diag import Diagnostic
 from .emit import Rewriter, line_directive
+from .expr import ExprLowering
 
 # Wrappers clang puts between a call and the place that uses its value.
 TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
@@ -167,13 +168,14 @@ class _Lowering:
 
     def stmt_end(self, node):
         """End of a statement node's text, including its ';'."""
+        last = self.src[node.end - 1:node.end]
+        if last == b";" or (last == b"}" and node.kind.endswith("_STMT")):
+            return node.end
         i = node.end
-        while i < len(self.src) and self.src[i:i + 1] in (b" ", b"\t"):
+        while i < len(self.src) and self.src[i:i + 1] in (b" ", b"\t", b"\n", b"\r"):
             i += 1
         if self.src[i:i + 1] == b";":
             return i + 1
-        if node.kind in ("DECL_STMT", "COMPOUND_STMT"):
-            return node.end
         raise self.error(node, "cannot find the end of this statement",
                          hint="a macro may hide its ';'; write the statement out")
 
@@ -227,19 +229,32 @@ class _Lowering:
                              hint="take a va_list or an array instead")
         self.check_unrippable(f)
         fields = self.frame_fields(f)
-        names = {key: field for key, field, _ in fields}
+        self.names = {key: field for key, field, _ in fields}
+        self.used_fields = set(RESERVED_FIELDS) | set(self.names.values())
+        self.temps = []             # (field, declaration) of temporaries
+        self.labels = 0             # rip_cont_N labels made so far
+        self.handled = set()        # ids of async calls lowered
         for n in f.body.walk():
-            if n.kind == "DECL_REF_EXPR" and n.ref in names:
-                self.rename(n, "rip_F->" + names[n.ref])
+            if n.kind == "DECL_REF_EXPR" and n.ref in self.names:
+                self.rename(n, "rip_F->" + self.names[n.ref])
         self.function_values(f.body)
-        calls = [c for c in evaluated_calls(f.body) if callee_name(c) in self.async_names]
+        calls = [c for c in evaluated_calls(f.body) if self.is_async_call(c)]
         for call in calls:
             self.rename_callee(call)
         self.apply_aliases(f.body)
-        points = self.lower_calls(f, calls)
-        self.lower_declarations(f, names)
+        self.points = {id(c): i for i, c in enumerate(calls, 1)}
+        self.expr = ExprLowering(self)
+        self.lower_declarations(f)
         self.lower_returns(f)
-        self.frame(f, fields, points)
+        for call in calls:
+            if id(call) not in self.handled:
+                self.lower_statement_of(call)
+        missed = [c for c in calls if id(c) not in self.handled]
+        if missed:
+            raise self.error(missed[0], "async call to '%s' in this position is not supported"
+                             % callee_name(missed[0]),
+                             hint="call it before, and use a variable here")
+        self.frame(f, fields, len(calls))
 
     def check_unrippable(self, f):
         for n in f.body.walk():
@@ -282,6 +297,7 @@ class _Lowering:
         if f.result.kind != "VOID":
             members.append("__typeof__(%s) rip_result;" % f.result.unqualified)
         members += ["__typeof__(%s) %s;" % (t.unqualified, name) for _, name, t in fields]
+        members += [decl for _, decl in self.temps]
         stores = " ".join("rip_F->%s = %s;" % (name, name)
                           for key, name, _ in fields[:len(f.params)])
         resume = "static void %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
@@ -299,14 +315,41 @@ class _Lowering:
         self.rw.replace(f.start, f.body.start + 1, head)
         self.rw.replace(f.body.end - 1, f.body.end, "rip_self->state = RIP_DONE; }")
 
-    # -- calls --------------------------------------------------------------
+    # -- the interface expr.py uses -----------------------------------------
 
-    def lower_calls(self, f, calls):
-        """Lower every async call; return how many resume points there are."""
-        self.points = {id(c): i for i, c in enumerate(calls, 1)}
-        for call in calls:
-            self.lower_call(f, call)
-        return len(calls)
+    def is_async_call(self, node):
+        return node.kind == "CALL_EXPR" and callee_name(node) in self.async_names
+
+    def new_field(self, base, decl_type):
+        """A new frame temporary; returns its C expression."""
+        i = len(self.temps) + 1
+        while "%s%d" % (base, i) in self.used_fields:
+            i += 1
+        name = "%s%d" % (base, i)
+        self.used_fields.add(name)
+        self.temps.append((name, decl_type % name))
+        return "rip_F->" + name
+
+    def temp(self, type_info):
+        return self.new_field("rip_t", "__typeof__(%s) %%s;" % type_info.unqualified)
+
+    def temp_int(self):
+        return self.new_field("rip_t", "int %s;")
+
+    def temp_pointer(self, type_info):
+        return self.new_field("rip_t", "__typeof__(%s) *%%s;" % type_info.spelling)
+
+    def call_code(self, call, text):
+        """Start the callee; suspend if it does; the resume point after it."""
+        if any(a.kind == "STMT_EXPR" for a in _ancestors(call)):
+            raise self.error(call, "async call to '%s' inside a statement expression"
+                             % callee_name(call), hint="move it out of the ({ ... })")
+        self.handled.add(id(call))
+        p = self.points[id(call)]
+        return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
+                "rip_resume_%d: " % (p, text, p))
+
+    # -- calls --------------------------------------------------------------
 
     def rename_callee(self, call):
         """`f(...)` becomes `f__rip(...)`, the callee's frame constructor."""
@@ -321,40 +364,158 @@ class _Lowering:
                                  "the call" % name, hint="expand the macro by hand here")
         self.rename(callee, name + "__rip")
 
-    def call_sequence(self, call):
-        """Start the callee; suspend if it does; resume point after it."""
-        p = self.points[id(call)]
-        return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
-                "rip_resume_%d: " % (p, self.text(call), p))
-
     def result(self, call):
         return "RIP_RESULT(%s, rip_c)" % call.type.spelling
 
-    def lower_call(self, f, call):
-        use = _unwrap_up(call)
-        p = use.parent
-        if any(a.kind == "STMT_EXPR" for a in _ancestors(call)):
-            raise self.error(call, "async call to '%s' inside a statement expression"
-                             % callee_name(call), hint="move it out of the ({ ... })")
-        if is_statement(use):
-            seq = self.call_sequence(call)
-            self.rw.replace(use.start, self.stmt_end(use), "{ %srip_frame_free(rip_c); }" % seq)
+    def lower_statement_of(self, call):
+        """Lower the statement, or the statement's condition, holding `call`."""
+        x = call
+        while True:
+            p = x.parent
+            if p is None:
+                raise self.error(call, "async call to '%s' outside any statement" % callee_name(call))
+            if is_statement(x) and x.kind not in STATEMENT_PARENTS:
+                return self.expression_statement(x)
+            if p.kind in ("IF_STMT", "WHILE_STMT", "SWITCH_STMT") and x is p.children[0]:
+                return self.condition(p)
+            if p.kind == "DO_STMT" and x is p.children[-1]:
+                return self.do_loop(p)
+            if p.kind == "FOR_STMT" and x is not p.children[-1]:
+                return self.for_loop(p)
+            if p.kind in ("VAR_DECL", "RETURN_STMT", "CASE_STMT"):
+                return              # not ours: left for the final check to report
+            x = p
+
+    def expression_statement(self, stmt):
+        end = self.stmt_end(stmt)
+        call = _unwrap_down(stmt)
+        if self.is_async_call(call):            # f(...);
+            code = self.call_code(call, self.text(call))
+            self.rw.replace(stmt.start, end, "{ %srip_frame_free(rip_c); }" % code)
             return
-        if p is not None and p.kind == "BINARY_OPERATOR" and p.op == "=" \
-                and use is p.children[1] and is_statement(p):
-            seq = self.call_sequence(call)
-            lhs = self.text(p.children[0])
-            self.rw.replace(p.start, self.stmt_end(p), "{ %s%s = %s; rip_frame_free(rip_c); }"
-                            % (seq, lhs, self.result(call)))
+        if stmt.kind == "BINARY_OPERATOR" and stmt.op == "=" and \
+                self.is_async_call(_unwrap_down(stmt.children[1])) and \
+                not self.expr.has_async(stmt.children[0]):     # lhs = f(...);
+            call = _unwrap_down(stmt.children[1])
+            code = self.call_code(call, self.text(call))
+            self.rw.replace(stmt.start, end, "{ %s%s = %s; rip_frame_free(rip_c); }"
+                            % (code, self.text(stmt.children[0]), self.result(call)))
             return
-        if p is not None and p.kind == "VAR_DECL" and use is p.children[-1] and not p.storage \
-                and p.parent is not None and p.parent.kind == "DECL_STMT" and is_statement(p.parent):
-            return                  # lowered with its declaration
-        if p is not None and p.kind == "RETURN_STMT":
-            return                  # lowered with the return
-        raise self.error(call, "async call to '%s' in this position is not supported yet"
-                         % callee_name(call),
-                         hint="call it as a statement, or as `x = %s(...);`" % callee_name(call))
+        pre, value = self.expr.lower(stmt)
+        self.rw.replace(stmt.start, end, "{ %s %s; }" % (" ".join(pre), value))
+
+    # -- control statements with async calls in their header -----------------
+
+    def header_end(self, stmt, last):
+        """Offset just past the ')' that follows node `last` in a header."""
+        i = self.skip_space(last.end)
+        if self.src[i:i + 1] != b")":
+            raise self.error(last, "cannot find the ')' of this statement's header",
+                             hint="a macro may hide it; write the header out")
+        return i + 1
+
+    def skip_space(self, i):
+        while i < len(self.src) and self.src[i:i + 1] in (b" ", b"\t", b"\n", b"\r"):
+            i += 1
+        return i
+
+    def close_after(self, stmt, text):
+        """Insert `text` right after statement `stmt`."""
+        self.rw.insert(self.stmt_end(stmt), text, depth=sum(1 for _ in _ancestors(stmt)))
+
+    def condition(self, stmt):
+        """if / while / switch (cond with async calls)."""
+        cond = stmt.children[0]
+        pre, value = self.expr.lower(cond)
+        head_end = self.header_end(stmt, cond)
+        if stmt.kind == "WHILE_STMT":       # continue re-evaluates: for(;;) top
+            self.rw.replace(stmt.start, head_end, "for (;;) { %s if (!(%s)) break;"
+                            % (" ".join(pre), value))
+        else:
+            keyword = "if" if stmt.kind == "IF_STMT" else "switch"
+            self.rw.replace(stmt.start, head_end, "{ %s %s (%s)" % (" ".join(pre), keyword, value))
+        self.close_after(stmt, " }")
+
+    def continue_label(self, loop, body):
+        """Point every `continue` of `loop` at a new label; return it."""
+        self.labels += 1
+        label = "rip_cont_%d" % self.labels
+        for n in _own_continues(body):
+            self.rw.replace(n.start, n.end, "goto " + label)
+        return label
+
+    def do_loop(self, stmt):
+        body, cond = stmt.children[0], stmt.children[-1]
+        pre, value = self.expr.lower(cond)
+        label = self.continue_label(stmt, body)
+        self.rw.replace(stmt.start, stmt.start + 2, "for (;;) {")
+        body_end = self.stmt_end(body)
+        self.rw.replace(body_end, self.stmt_end(stmt), " %s: ; %s if (!(%s)) break; }"
+                        % (label, " ".join(pre), value))
+
+    def for_parts(self, stmt):
+        """(init, cond, inc, body) nodes of a for statement, None if absent."""
+        i = self.skip_space(stmt.start + 3)
+        if self.src[i:i + 1] != b"(":
+            raise self.error(stmt, "cannot find the header of this for statement")
+        semis, depth, j = [], 0, i
+        while len(semis) < 2 and j < len(self.src):
+            c = self.src[j:j + 1]
+            if c in (b"(", b"[", b"{"):
+                depth += 1
+            elif c in (b")", b"]", b"}"):
+                depth -= 1
+            elif c == b";" and depth == 1:
+                semis.append(j)
+            elif c in (b'"', b"'"):
+                j = self.skip_literal(j)
+            j += 1
+        body = stmt.children[-1]
+        init = cond = inc = None
+        for ch in stmt.children[:-1]:
+            if ch.start < semis[0] or (ch.kind == "DECL_STMT" and ch.start <= semis[0]):
+                init = ch
+            elif ch.start < semis[1]:
+                cond = ch
+            else:
+                inc = ch
+        return init, cond, inc, body, semis
+
+    def skip_literal(self, j):
+        quote = self.src[j:j + 1]
+        j += 1
+        while j < len(self.src) and self.src[j:j + 1] != quote:
+            j += 2 if self.src[j:j + 1] == b"\\" else 1
+        return j
+
+    def for_loop(self, stmt):
+        init, cond, inc, body, semis = self.for_parts(stmt)
+        code = ["{"]                # everything is lowered before the header is replaced
+        if init is not None:
+            if init.kind == "DECL_STMT":
+                code.append(self.declaration_code(init))
+            else:
+                pre, value = self.expr.lower(init)
+                code += pre + ["%s;" % value]
+        if (cond is None or not self.expr.has_async(cond)) and \
+                (inc is None or not self.expr.has_async(inc)):
+            # Only the init clause waits: run it before an ordinary loop.
+            self.rw.replace(stmt.start, semis[0] + 1, " ".join(code) + " for (;")
+            self.close_after(stmt, " }")
+            return
+        code.append("for (;;) {")
+        if cond is not None:
+            pre, value = self.expr.lower(cond)
+            code += pre + ["if (!(%s)) break;" % value]
+        label = self.continue_label(stmt, body)
+        tail = [" %s: ;" % label]
+        if inc is not None:
+            pre, value = self.expr.lower(inc)
+            tail += pre + ["%s;" % value]
+        head_end = self.header_end(stmt, inc) if inc is not None else \
+            self.skip_space(semis[1] + 1) + 1
+        self.rw.replace(stmt.start, head_end, " ".join(code))
+        self.close_after(stmt, " ".join(tail) + " } }")
 
     # -- declarations and returns --------------------------------------------
 
@@ -368,33 +529,45 @@ class _Lowering:
             return init
         return None
 
-    def lower_declarations(self, f, names):
+    def lower_declarations(self, f):
         for stmt in [n for n in f.body.walk() if n.kind == "DECL_STMT"]:
             decls = [d for d in stmt.children if d.kind == "VAR_DECL"]
             if not decls or any(d.storage for d in decls):
                 continue
-            parts = []
-            for d in decls:
-                init = self.initializer(d)
-                if init is not None:
-                    parts.append(self.init_code(d, init, names[d.key]))
-            if stmt.parent is not None and stmt.parent.kind == "FOR_STMT":
-                code = ", ".join(parts) + ";"   # the init clause: one expression
-            else:
-                code = " ".join(p if p.startswith("{") else p + ";" for p in parts) or ";"
-            self.rw.replace(stmt.start, self.stmt_end(stmt), code)
+            loop = stmt.parent
+            if loop is not None and loop.kind == "FOR_STMT":
+                if any(self.expr.has_async(c) for c in loop.children[:-1]):
+                    continue        # the whole header is lowered with the loop
+                inits = [self.init_code(d, i) for d, i in self.inits(decls)]
+                self.rw.replace(stmt.start, self.stmt_end(stmt), ", ".join(inits) + ";")
+                continue
+            self.rw.replace(stmt.start, self.stmt_end(stmt), self.declaration_code(stmt))
 
-    def init_code(self, decl, init, field):
-        """An expression that initializes the field, or a { block } for an async call."""
-        target = "rip_F->" + field
-        value = _unwrap_down(init)
-        if value.kind == "CALL_EXPR" and callee_name(value) in self.async_names:
-            if decl.parent.parent is not None and decl.parent.parent.kind == "FOR_STMT":
-                raise self.error(value, "async call in a for loop's declaration",
-                                 hint="declare the variable before the loop")
-            seq = self.call_sequence(value)
-            return "{ %s%s = %s; rip_frame_free(rip_c); }" % (seq, target, self.result(value))
-        text = self.text(init)
+    def inits(self, decls):
+        return [(d, self.initializer(d)) for d in decls if self.initializer(d) is not None]
+
+    def declaration_code(self, stmt):
+        """Statements that initialize the frame fields of a declaration."""
+        parts = []
+        for d, init in self.inits([d for d in stmt.children if d.kind == "VAR_DECL"]):
+            value = _unwrap_down(init)
+            target = "rip_F->" + self.names[d.key]
+            if self.is_async_call(value):
+                code = self.call_code(value, self.text(value))
+                parts.append("{ %s%s = %s; rip_frame_free(rip_c); }"
+                             % (code, target, self.result(value)))
+            elif self.expr.has_async(init):
+                pre, v = self.expr.lower(init)
+                parts.append("{ %s %s; }" % (" ".join(pre), self.init_code(d, init, v)))
+            else:
+                parts.append(self.init_code(d, init) + ";")
+        return " ".join(parts) or ";"
+
+    def init_code(self, decl, init, text=None):
+        """An expression that initializes the frame field of `decl`."""
+        target = "rip_F->" + self.names[decl.key]
+        if text is None:
+            text = self.text(init)
         if decl.type.kind in ("CONSTANTARRAY", "INCOMPLETEARRAY"):
             if init.kind != "INIT_LIST_EXPR":
                 text = "{" + text + "}"
@@ -411,16 +584,28 @@ class _Lowering:
             if not ret.children:
                 code = "{ " + done
             else:
-                value = _unwrap_down(ret.children[0])
-                if value.kind == "CALL_EXPR" and callee_name(value) in self.async_names:
-                    seq = self.call_sequence(value)
+                expr = ret.children[0]
+                value = _unwrap_down(expr)
+                if self.is_async_call(value):
+                    call_code = self.call_code(value, self.text(value))
                     store = "" if void else "rip_F->rip_result = %s; " % self.result(value)
-                    code = "{ %s%srip_frame_free(rip_c); %s" % (seq, store, done)
-                elif void:
-                    code = "{ %s; %s" % (self.text(ret.children[0]), done)
+                    code = "{ %s%srip_frame_free(rip_c); %s" % (call_code, store, done)
                 else:
-                    code = "{ rip_F->rip_result = %s; %s" % (self.text(ret.children[0]), done)
+                    pre, v = self.expr.lower(expr)
+                    store = "%s;" % v if void else "rip_F->rip_result = %s;" % v
+                    code = "{ %s %s %s" % (" ".join(pre), store, done)
             self.rw.replace(ret.start, self.stmt_end(ret), code)
+
+
+def _own_continues(node):
+    """CONTINUE_STMT nodes in `node` that belong to the loop around it."""
+    for child in node.children:
+        if child.kind == "CONTINUE_STMT":
+            yield child
+        elif child.kind not in ("FOR_STMT", "WHILE_STMT", "DO_STMT"):
+            yield from _own_continues(child)
+    if node.kind == "CONTINUE_STMT":
+        yield node
 
 
 def _unwrap_down(node):

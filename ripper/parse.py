@@ -30,6 +30,8 @@ import clang.cindex as ci
 from .diag import Diagnostic
 
 RIP_ASYNC_ANNOTATION = "rip_async"
+# The binding's one kind name that breaks its own UPPER_CASE pattern.
+KIND_NAMES = {"StmtExpr": "STMT_EXPR"}
 
 
 @dataclass
@@ -213,7 +215,7 @@ class _Builder:
         if e < s:
             e = s
         s, e, in_macro = self.snap(s, e)
-        kind = c.kind.name
+        kind = KIND_NAMES.get(c.kind.name, c.kind.name)
         n = Node(kind=kind, start=s, end=e, line=line, col=col, name=c.spelling,
                  loc=loc, in_macro=in_macro, parent=parent)
         if kind in ("VAR_DECL", "PARM_DECL"):
