@@ -112,8 +112,9 @@ class ExprLowering:
         if k == "UNARY_OPERATOR" and node.op in ("&", "++", "--", "post++", "post--"):
             return self.on_lvalue(node)
         if k in ("STMT_EXPR", "GENERIC_SELECTION_EXPR"):
-            raise self.owner.error(node, "async call inside %s" % (
-                "a statement expression" if k == "STMT_EXPR" else "_Generic"),
+            call = next(n for n in node.walk() if self.owner.is_async_call(n))
+            raise self.owner.error(call, "async call to '%s' inside %s" % (
+                callee_name(call), "a statement expression" if k == "STMT_EXPR" else "_Generic"),
                 hint="call it before, into a variable")
         return self.operands(node, node.children)
 
