@@ -1,9 +1,11 @@
 """analysis.py -- which functions are async.
 
 A function is async when any declaration of it is marked RIP_ASYNC, when
-it is defined in the file and calls an async function (through the call
-graph, to a fixed point), or when it is defined here and named as the task
-of rip_spawn or rip_run.  Calls in unevaluated operands (sizeof) do not
+it is defined in the file and calls an async function or calls through a
+pointer of an async function type (through the call graph, to a fixed
+point), or when it is defined here and its name is converted to an async
+function type (made with RIP_ASYNC_FN): rip_task_fn for rip_spawn and
+rip_run, a handler table...  Calls in unevaluated operands (sizeof) do not
 count.  `main` is never async: it starts tasks, it is not one.
 
     RIP_ASYNC void rip_yield(void);
@@ -13,7 +15,6 @@ count.  `main` is never async: it starts tasks, it is not one.
     int main(void) { return rip_run(task, 0); }     -> not async
 """
 
-TASK_STARTERS = ("rip_spawn", "rip_run")
 UNEVALUATED = ("sizeof", "_Alignof", "alignof", "__alignof__", "__alignof")
 
 
@@ -34,13 +35,49 @@ def callee_name(call):
     return None
 
 
-def task_functions(call):
-    """Functions named as the task argument of rip_spawn(fn, arg) / rip_run."""
-    if callee_name(call) in TASK_STARTERS and len(call.children) > 1:
-        arg = call.children[1]
-        for n in arg.walk():
-            if n.kind == "DECL_REF_EXPR" and n.ref and n.ref.startswith("fn:"):
-                yield n.ref[3:]
+def function_values(node):
+    """DECL_REF_EXPRs under `node` that use a function as a value, not as
+    the callee of a call."""
+    for n in node.walk():
+        if n.kind == "DECL_REF_EXPR" and n.ref and n.ref.startswith("fn:"):
+            use = value_use(n)
+            p = use.parent
+            if not (p is not None and p.kind == "CALL_EXPR" and use is p.children[0]):
+                yield n
+
+
+def value_use(ref):
+    """The outermost node that is `ref` behind parentheses, implicit
+    conversions and `&`."""
+    use = ref
+    while use.parent is not None and (use.parent.kind in ("UNEXPOSED_EXPR", "PAREN_EXPR") or
+                                      (use.parent.kind == "UNARY_OPERATOR" and use.parent.op == "&")):
+        use = use.parent
+    return use
+
+
+def value_destination(ref):
+    """The type a function used as a value is converted to, or None when
+    ripper cannot tell (an initializer list, a variadic argument...)."""
+    use = value_use(ref)
+    p = use.parent
+    if p is None:
+        return None
+    if p.kind == "VAR_DECL":
+        return p.type
+    if p.kind == "BINARY_OPERATOR" and p.op == "=" and use is p.children[1]:
+        return p.children[0].type
+    if p.kind == "CSTYLE_CAST_EXPR":
+        return p.type
+    if p.kind == "CALL_EXPR" and use is not p.children[0]:
+        i = p.children.index(use) - 1
+        if p.param_types is not None and i < len(p.param_types):
+            return p.param_types[i]
+    return None
+
+
+def is_async_call(call, async_names):
+    return call.kind == "CALL_EXPR" and (callee_name(call) in async_names or call.callee_async)
 
 
 def find_async(unit, all_async=False):
@@ -50,11 +87,17 @@ def find_async(unit, all_async=False):
     if all_async:
         result |= set(defined) - {"main"}
     callees = {}
+    bodies = [f.body for f in defined.values() if f.body] + list(unit.globals)
+    for body in bodies:
+        for ref in function_values(body):
+            dest = value_destination(ref)
+            if dest is not None and dest.async_fn and ref.ref[3:] in defined:
+                result.add(ref.ref[3:])
     for name, f in defined.items():
         calls = list(evaluated_calls(f.body)) if f.body else []
         callees[name] = {callee_name(c) for c in calls} - {None}
-        for c in calls:
-            result |= {t for t in task_functions(c) if t in defined}
+        if any(c.callee_async for c in calls) and name != "main":
+            result.add(name)
     changed = True
     while changed:
         changed = False

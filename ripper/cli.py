@@ -211,8 +211,8 @@ def ripcc_main(argv=None):
         print("ripcc " + __version__)
         return 0
     backend, sources, rest, output, compile_only = split_ripcc_args(argv)
-    if not sources:
-        print("ripcc: error: no .c files given\n" + RIPCC_USAGE, file=sys.stderr)
+    if not sources and not any(a.endswith((".o", ".a")) for a in rest):
+        print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
         return 2
     cc = shlex.split(os.environ.get("CC", "cc"))
     parse_flags = [a for a in rest if a.startswith(PARSE_FLAG_PREFIXES)]

@@ -37,7 +37,8 @@ The same works for a local named in a macro's body, and for a macro that
 expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
-from .analysis import TASK_STARTERS, callee_name, evaluated_calls
+from .analysis import (callee_name, evaluated_calls, function_values, is_async_call,
+                       value_destination)
 from .diag import Diagnostic
 from .emit import Rewriter, line_directive
 from .expr import ExprLowering
@@ -64,9 +65,15 @@ def lower(unit, async_names):
     for what cannot be ripped."""
     rw = Rewriter(unit.source)
     lowering = _Lowering(unit, async_names, rw)
+    for g in unit.globals:
+        lowering.prototypes_for(g, g.line)
+        lowering.function_values(g)
+        lowering.apply_aliases(g)
     for f in unit.functions:
         if not f.in_main:
             continue
+        if f.body is not None:
+            lowering.prototypes_for(f.body, f.line)
         if f.is_definition and f.name in async_names:
             lowering.async_function(f)
         elif f.is_definition:
@@ -109,6 +116,7 @@ class _Lowering:
         self.async_names = async_names
         self.rw = rw
         self.aliases = {}           # macro invocation -> {name: (new text, reference)}
+        self.declared = set()       # header async functions whose constructor is declared
 
     # -- helpers ------------------------------------------------------------
 
@@ -183,31 +191,50 @@ class _Lowering:
 
     def plain_function(self, f):
         for call in evaluated_calls(f.body):
-            name = callee_name(call)
-            if name in self.async_names:
-                raise self.error(call, "'%s' calls async function '%s' outside a task" % (f.name, name),
+            if self.is_async_call(call):
+                raise self.error(call, "'%s' calls async function '%s' outside a task"
+                                 % (f.name, callee_name(call) or "through a pointer"),
                                  hint="start the work as a task with rip_run or rip_spawn")
         self.function_values(f.body)
         self.apply_aliases(f.body)
 
-    def function_values(self, body):
-        """Rename async functions used as values; only a task argument may be one."""
-        for n in body.walk():
+    def function_values(self, node):
+        """An async function used as a value becomes its frame constructor;
+        it may only go where an async function type (RIP_ASYNC_FN) is expected."""
+        for ref in function_values(node):
+            name = ref.ref[3:]
+            dest = value_destination(ref)
+            if name in self.async_names:
+                if dest is not None and not dest.async_fn:
+                    raise self.error(ref, "async function '%s' used where a plain function "
+                                     "pointer ('%s') is expected" % (name, dest.spelling),
+                                     hint="a function that may suspend cannot be called from "
+                                     "code that does not expect it (a qsort comparator); "
+                                     "declare the pointer's type with RIP_ASYNC_FN")
+                self.rename(ref, name + "__rip")
+            elif dest is not None and dest.async_fn:
+                raise self.error(ref, "'%s' is not async but is used as an async function "
+                                 "('%s')" % (name, dest.spelling),
+                                 hint="mark its declaration RIP_ASYNC, or define it in this file")
+
+    def prototypes_for(self, node, line):
+        """Declare, before `line`, the constructors of async functions that
+        `node` uses but the main file never declares (they live in a header)."""
+        main_declared = {f.name for f in self.unit.functions if f.in_main}
+        headers = {f.name: f for f in self.unit.functions if not f.in_main}
+        lines = []
+        for n in node.walk():
             if n.kind != "DECL_REF_EXPR" or not n.ref or not n.ref.startswith("fn:"):
                 continue
             name = n.ref[3:]
-            if name not in self.async_names:
-                continue
-            use = _unwrap_up(n)
-            p = use.parent
-            if p is not None and p.kind == "CALL_EXPR" and use is p.children[0]:
-                continue            # a call: handled by the call's lowering
-            if p is not None and p.kind == "CALL_EXPR" and callee_name(p) in TASK_STARTERS \
-                    and len(p.children) > 1 and use is p.children[1]:
-                self.rename(n, name + "__rip")
-                continue
-            raise self.error(n, "async function '%s' used as a value" % name,
-                             hint="only rip_spawn and rip_run may take an async function")
+            if name in self.async_names and name not in main_declared and \
+                    name not in self.declared and not name.startswith("rip_"):
+                f = headers[name]
+                params = ", ".join("__typeof__(%s)" % t.spelling for t in f.param_types) or "void"
+                lines.append("struct rip_frame *%s__rip(%s);" % (name, params))
+                self.declared.add(name)
+        if lines:
+            self.rw.insert_lines(line, lines)
 
     def prototype(self, f):
         static = "static " if f.static else ""
@@ -240,7 +267,8 @@ class _Lowering:
         self.function_values(f.body)
         calls = [c for c in evaluated_calls(f.body) if self.is_async_call(c)]
         for call in calls:
-            self.rename_callee(call)
+            if callee_name(call) in self.async_names:
+                self.rename_callee(call)
         self.apply_aliases(f.body)
         self.points = {id(c): i for i, c in enumerate(calls, 1)}
         self.expr = ExprLowering(self)
@@ -318,7 +346,7 @@ class _Lowering:
     # -- the interface expr.py uses -----------------------------------------
 
     def is_async_call(self, node):
-        return node.kind == "CALL_EXPR" and callee_name(node) in self.async_names
+        return is_async_call(node, self.async_names)
 
     def new_field(self, base, decl_type):
         """A new frame temporary; returns its C expression."""

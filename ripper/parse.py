@@ -40,6 +40,7 @@ class TypeInfo:
     unqualified: str    # without top-level const/volatile (a frame field's type)
     kind: str           # clang TypeKind name: "INT", "CONSTANTARRAY", "VOID", ...
     local: bool         # names a type declared in a function, or an unnamed one
+    async_fn: bool = False  # an async function type (RIP_ASYNC_FN typedef) or a pointer to one
 
 
 @dataclass
@@ -57,6 +58,8 @@ class Node:
     in_macro: bool = False          # the node comes (partly) from a macro expansion
     op: str = ""                    # operator token, for operators and sizeof
     storage: str = ""               # VAR_DECL: "static", "extern" or ""
+    callee_async: bool = False      # CALL_EXPR through a pointer of an async function type
+    param_types: Optional[list] = None  # CALL_EXPR: the callee's parameter types, if known
     children: List["Node"] = field(default_factory=list)
     parent: Optional["Node"] = field(default=None, repr=False)
 
@@ -80,7 +83,8 @@ class Function:
     start: int = 0                  # main file: the declaration's text
     end: int = 0
     result: Optional[TypeInfo] = None
-    params: List[Node] = field(default_factory=list)   # PARM_DECL nodes
+    param_types: List[TypeInfo] = field(default_factory=list)  # every declaration
+    params: List[Node] = field(default_factory=list)   # PARM_DECL nodes (main file)
     body: Optional[Node] = None     # COMPOUND_STMT of a definition
 
 
@@ -91,6 +95,7 @@ class Unit:
     functions: List[Function]       # every function declaration, in order
     macros: List[tuple]             # (start, end) of macro invocations in the main file
     macro_names: set = field(default_factory=set)  # every macro defined, headers too
+    globals: List[Node] = field(default_factory=list)  # main file's file-scope VAR_DECLs
 
 
 def builtin_include_dir():
@@ -146,7 +151,45 @@ def _type_info(t):
     u = _lib().clang_getUnqualifiedType(t)
     u._tu = t._tu
     return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
-                    kind=t.kind.name, local=_is_local_type(t))
+                    kind=t.kind.name, local=_is_local_type(t), async_fn=_is_async_fn(t))
+
+
+def _is_async_fn(t, depth=0):
+    """Is `t` a typedef made with RIP_ASYNC_FN, or a pointer to one?"""
+    while depth < 20:
+        depth += 1
+        if t.kind == ci.TypeKind.ELABORATED:
+            t = t.get_named_type()
+        elif t.kind == ci.TypeKind.POINTER:
+            t = t.get_pointee()
+        elif t.kind == ci.TypeKind.TYPEDEF:
+            decl = t.get_declaration()
+            if any(ch.kind == ci.CursorKind.ANNOTATE_ATTR and ch.spelling == RIP_ASYNC_ANNOTATION
+                   for ch in decl.get_children()):
+                return True
+            t = decl.underlying_typedef_type
+        else:
+            return False
+    return False
+
+
+def _param_types(fn_type):
+    """Parameter types of a function or function pointer type, or None."""
+    t = fn_type
+    for _ in range(20):             # peel sugar, keeping the parameters' own spelling
+        if t.kind == ci.TypeKind.POINTER:
+            t = t.get_pointee()
+        elif t.kind == ci.TypeKind.ELABORATED:
+            t = t.get_named_type()
+        elif t.kind == ci.TypeKind.TYPEDEF:
+            t = t.get_declaration().underlying_typedef_type
+        else:
+            break
+    if t.kind != ci.TypeKind.FUNCTIONPROTO:
+        t = t.get_canonical()
+    if t.kind != ci.TypeKind.FUNCTIONPROTO:
+        return None
+    return [_type_info(a) for a in t.argument_types()]
 
 
 def _is_local_type(t, depth=0):
@@ -230,6 +273,12 @@ class _Builder:
             ref = c.referenced
             if ref is not None:
                 n.ref = _decl_key(ref)
+        if kind == "CALL_EXPR":
+            callee = next(c.get_children(), None)
+            if callee is not None:
+                n.param_types = _param_types(callee.type)
+                n.callee_async = _is_async_fn(callee.type) and \
+                    (ref is None or ref.kind != ci.CursorKind.FUNCTION_DECL)
         n.children = [self.node(ch, n) for ch in c.get_children()]
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR",
                     "UNARY_OPERATOR", "CXX_UNARY_EXPR"):
@@ -266,11 +315,12 @@ class _Builder:
                       variadic=c.type.kind == ci.TypeKind.FUNCTIONPROTO
                       and c.type.is_function_variadic(),
                       static=c.storage_class == ci.StorageClass.STATIC,
-                      line=line, col=col)
+                      line=line, col=col,
+                      result=_type_info(c.result_type),
+                      param_types=_param_types(c.type) or [])
         if in_main:
             n = self.node(c)
             fn.start, fn.end = n.start, n.end
-            fn.result = _type_info(c.result_type)
             fn.params = [ch for ch in n.children if ch.kind == "PARM_DECL"]
             if fn.is_definition:
                 bodies = [ch for ch in n.children if ch.kind == "COMPOUND_STMT"]
@@ -325,8 +375,11 @@ def parse(path, source, extra_args=()):
             _, _, _, s = _file_location(c.extent.start)
             _, _, _, e = _file_location(c.extent.end)
             macros.append((s, e))
+    globals_ = []
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.FUNCTION_DECL:
             functions.append(builder.function(c))
+        elif c.kind == ci.CursorKind.VAR_DECL and builder.in_main(c):
+            globals_.append(builder.node(c))
     return Unit(path=path, source=source, functions=functions, macros=macros,
-                macro_names=macro_names)
+                macro_names=macro_names, globals=globals_)

@@ -178,3 +178,11 @@ int main(void) { return rip_run(task, 0); }
     path = write(tmp_path, "c.c", src)
     r = run([RIPPER, path, "-o", str(tmp_path / "c.rip.c")])
     assert r.returncode == 1 and b"means two things" in r.stderr
+
+
+def test_async_function_as_a_plain_function_pointer_is_an_error(tmp_path):
+    err = unrippable(tmp_path, b"int v[2] = {2, 1}; (void)arg; qsort(v, 2, sizeof v[0], cmp);",
+                     signature=b"#include <stdlib.h>\nstatic int cmp(const void *a, const void *b) "
+                     b"{ rip_yield(); return *(const int *)a - *(const int *)b; }\n"
+                     b"static void task(void *arg)".decode())
+    assert "qsort" in err and "'cmp'" in err

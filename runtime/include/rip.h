@@ -30,13 +30,19 @@ extern "C" {
 #define RIP_ASYNC
 #endif
 
+/* Declares a function type whose functions are async, for pointers to
+ * async functions (struct fields, handler tables, tasks):
+ *     typedef RIP_ASYNC_FN(int, handler_fn, (int fd));
+ *     handler_fn *on_read = my_handler;   ...   n = on_read(fd);
+ * In ripped code such a pointer holds the function's frame constructor
+ * (see runtime/src/rip/rip_frame.h); ripper rewrites names, not types. */
 #ifdef RIP_RIPPED
-/* In ripped code a task function is the constructor of its first frame
- * (see runtime/src/rip/rip_frame.h); ripper rewrites the names. */
-typedef struct rip_frame *rip_task_fn(void *arg);
+#define RIP_ASYNC_FN(ret, name, params) struct rip_frame *name params
 #else
-typedef void rip_task_fn(void *arg);
+#define RIP_ASYNC_FN(ret, name, params) RIP_ASYNC ret name params
 #endif
+
+typedef RIP_ASYNC_FN(void, rip_task_fn, (void *arg)); /* a task's function */
 
 /* Tasks and time. */
 int     rip_run(rip_task_fn *fn, void *arg);   /* run fn(arg) as the first task; 0 when all finished, -1 (message on stderr) if all are blocked forever */
