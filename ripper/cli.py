@@ -195,11 +195,18 @@ def split_ripcc_args(argv):
 
 
 RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [cc flags] files... [-o prog]
+       ripcc --equiv [cc flags] files... [-- program args]
 
 Compile C written in blocking style against the ripper runtime.  With the
 rip backend (the default) every .c file is ripped first; ucontext and
 threads compile the files as they are.  Other flags go to the C compiler
-($CC, default cc); -I, -D, -U and -std also go to ripper."""
+($CC, default cc); -I, -D, -U and -std also go to ripper.
+
+--equiv builds the program for all three backends, runs each with the
+program args, and compares standard output and exit status: rip and
+ucontext must match byte for byte; threads may print the same lines in
+another order (it keeps the meaning of every call, not the order).
+Exit 0 when equivalent, 1 when not."""
 
 
 def ripcc_main(argv=None):
@@ -210,6 +217,8 @@ def ripcc_main(argv=None):
     if argv[0] == "--version":
         print("ripcc " + __version__)
         return 0
+    if argv[0] == "--equiv":
+        return equiv_main(argv[1:])
     backend, sources, rest, output, compile_only = split_ripcc_args(argv)
     if not sources and not any(a.endswith((".o", ".a")) for a in rest):
         print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
@@ -253,6 +262,57 @@ def ripcc_main(argv=None):
         else:
             cmd += ["-o", output or "a.out", runtime_library(backend), "-pthread"]
         return subprocess.run(cmd).returncode
+
+
+def equiv_verdicts(results):
+    """Verdict per backend from {backend: (exit status, stdout bytes)}."""
+    ref_status, ref_out = results["rip"]
+    verdicts = {"rip": "reference"}
+    for backend in ("ucontext", "threads"):
+        status, out = results[backend]
+        if status != ref_status:
+            verdicts[backend] = "DIFFERENT exit status"
+        elif out == ref_out:
+            verdicts[backend] = "same"
+        elif backend == "threads" and sorted(out.splitlines()) == sorted(ref_out.splitlines()):
+            verdicts[backend] = "same lines, other order"
+        else:
+            verdicts[backend] = "DIFFERENT output"
+    return verdicts
+
+
+def equiv_main(argv):
+    """ripcc --equiv: build three ways, run, compare."""
+    prog_args = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, prog_args = argv[:i], argv[i + 1:]
+    if any(a == "-o" or a.startswith("--backend") for a in argv):
+        print("ripcc: error: --equiv picks the backends and outputs itself", file=sys.stderr)
+        return 2
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="ripcc-equiv-") as tmp:
+        for backend in BACKENDS:
+            exe = os.path.join(tmp, backend)
+            status = ripcc_main(["--backend=" + backend] + argv + ["-o", exe])
+            if status != 0:
+                print("ripcc: error: the %s build failed" % backend, file=sys.stderr)
+                return 1
+            try:
+                r = subprocess.run([exe] + prog_args, capture_output=True, timeout=600)
+            except subprocess.TimeoutExpired:
+                print("ripcc: error: the %s build ran for more than 600 s" % backend,
+                      file=sys.stderr)
+                return 1
+            results[backend] = (r.returncode, r.stdout)
+    verdicts = equiv_verdicts(results)
+    print("%-9s %6s %12s  %s" % ("backend", "exit", "stdout bytes", "verdict"))
+    for backend in BACKENDS:
+        status, out = results[backend]
+        print("%-9s %6d %12d  %s" % (backend, status, len(out), verdicts[backend]))
+    ok = not any(v.startswith("DIFFERENT") for v in verdicts.values())
+    print("equivalent" if ok else "NOT equivalent")
+    return 0 if ok else 1
 
 
 def main_ripper():
