@@ -15,7 +15,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test demo clean
+.PHONY: all venv runtime examples test test-deps fuzz demo clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -53,8 +53,29 @@ $(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VE
 	$(VENV)/bin/ripcc --backend=ucontext $(CFLAGS) $< -o $(BUILD)/$*-ucontext
 	$(VENV)/bin/ripcc --backend=threads $(CFLAGS) $< -o $(BUILD)/$*-threads
 
-test: all
+test: all test-deps
 	$(VENV)/bin/python -m pytest -q tests
+
+# Debian packages some tests need (csmith, gdb): installed when missing and
+# running as root; otherwise those tests are skipped with a note.
+test-deps:
+	@missing=""; \
+	command -v gdb >/dev/null || missing="$$missing gdb"; \
+	{ command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ]; } || \
+		missing="$$missing csmith libcsmith-dev"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		else \
+			echo "note: install$$missing for the whole test suite; their tests are skipped"; \
+		fi; \
+	fi
+
+# csmith programs ripped with --all-async against the plain build: N seeds.
+N ?= 200
+fuzz: all test-deps
+	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N)
 
 demo: all
 	@$(VENV)/bin/python bench/demo.py $(BUILD)

@@ -16,6 +16,28 @@ count.  `main` is never async: it starts tasks, it is not one.
 """
 
 UNEVALUATED = ("sizeof", "_Alignof", "alignof", "__alignof__", "__alignof")
+JMP_HINT = "a suspension would leave the saved stack behind; restructure with return codes"
+UNRIPPABLE_CALLS = {
+    "alloca": "allocate with malloc and free before returning",
+    "__builtin_alloca": "allocate with malloc and free before returning",
+    "setjmp": JMP_HINT, "_setjmp": JMP_HINT, "sigsetjmp": JMP_HINT, "__sigsetjmp": JMP_HINT,
+}
+
+
+def unrippable(f):
+    """(node, message, hint) for the first construct that keeps function
+    `f` from being ripped, or None."""
+    for n in f.body.walk():
+        if n.kind == "VAR_DECL" and n.type and n.type.kind == "VARIABLEARRAY" and not n.storage:
+            return (n, "variable-length array '%s' in async function '%s'" % (n.name, f.name),
+                    "give it a constant size, or allocate it with malloc")
+        if n.kind == "CALL_EXPR" and callee_name(n) in UNRIPPABLE_CALLS:
+            return (n, "'%s' in async function '%s'" % (callee_name(n), f.name),
+                    UNRIPPABLE_CALLS[callee_name(n)])
+        if n.kind in ("ADDR_LABEL_EXPR", "INDIRECT_GOTO_STMT"):
+            return (n, "labels as values in async function '%s'" % f.name,
+                    "use a switch on an int instead of computed goto")
+    return None
 
 
 def evaluated_calls(node):
@@ -81,11 +103,16 @@ def is_async_call(call, async_names):
 
 
 def find_async(unit, all_async=False):
-    """The set of names of async functions in `unit`."""
+    """The set of names of async functions in `unit`.
+
+    With all_async (a testing mode), every function defined here is async,
+    `main` too (it runs as the first task), except those that cannot be:
+    variadic, unrippable, or used as a plain function pointer (a qsort
+    comparator), and every function they call."""
     defined = {f.name: f for f in unit.functions if f.in_main and f.is_definition}
     result = {f.name for f in unit.functions if f.marked_async}
     if all_async:
-        result |= set(defined) - {"main"}
+        result |= set(defined) - plain_for_all_async(unit, defined)
     callees = {}
     bodies = [f.body for f in defined.values() if f.body] + list(unit.globals)
     for body in bodies:
@@ -106,3 +133,22 @@ def find_async(unit, all_async=False):
                 result.add(name)
                 changed = True
     return result
+
+
+def plain_for_all_async(unit, defined):
+    """Functions that --all-async must leave plain, and all they call."""
+    plain = {name for name, f in defined.items() if f.variadic or unrippable(f)}
+    for body in [f.body for f in defined.values()] + list(unit.globals):
+        for ref in function_values(body):
+            dest = value_destination(ref)
+            if dest is None or not dest.async_fn:
+                plain.add(ref.ref[3:])
+    calls = {name: {callee_name(c) for c in evaluated_calls(f.body)} & set(defined)
+             for name, f in defined.items()}
+    todo = list(plain)
+    while todo:
+        for callee in calls.get(todo.pop(), ()):
+            if callee not in plain:
+                plain.add(callee)
+                todo.append(callee)
+    return plain

@@ -29,11 +29,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARSE_FLAG_PREFIXES = ("-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-f")
 
 
-def rip_source(path, source, clang_args=()):
+def rip_source(path, source, clang_args=(), all_async=False):
     """The ripped text (bytes) of `source`, or raise Diagnostic."""
     unit = parse(path, source, clang_args)
-    async_names = find_async(unit)
-    rw = lower(unit, async_names)
+    async_names = find_async(unit, all_async)
+    rw = lower(unit, async_names, all_async)
     prologue = ("/* Ripped by ripper %s from %s: edit the original, not this file. */\n"
                 "#include \"rip_frame.h\"\n" % (__version__, os.path.basename(path)))
     return rw.render(path, prologue)
@@ -107,6 +107,10 @@ def ripper_main(argv=None):
                     help="define a macro")
     ap.add_argument("-p", dest="build_dir", metavar="BUILD_DIR",
                     help="take flags from BUILD_DIR/compile_commands.json")
+    ap.add_argument("--all-async", action="store_true",
+                    help="testing mode: every function defined in the input is async and "
+                         "yields once on entry, and main runs as the first task; any valid "
+                         "C program must behave exactly as before")
     ap.add_argument("--version", action="version", version="ripper " + __version__)
     args = ap.parse_args(argv)
 
@@ -124,7 +128,7 @@ def ripper_main(argv=None):
     try:
         if args.build_dir:
             flags = compile_commands_flags(args.build_dir, args.input) + flags
-        out = rip_source_reporting(path, source, flags + clang_args)
+        out = rip_source_reporting(path, source, flags + clang_args, args.all_async)
         write_atomically(args.output, out)
     except Diagnostic as d:
         print(d.format(), file=sys.stderr)
@@ -135,11 +139,11 @@ def ripper_main(argv=None):
     return 0
 
 
-def rip_source_reporting(path, source, clang_args):
+def rip_source_reporting(path, source, clang_args, all_async=False):
     """rip_source, with a bug in ripper itself reported as a diagnostic
     (RIPPER_DEBUG=1 shows the traceback)."""
     try:
-        return rip_source(path, source, clang_args)
+        return rip_source(path, source, clang_args, all_async)
     except Diagnostic:
         raise
     except Exception as e:
@@ -172,6 +176,8 @@ def split_ripcc_args(argv):
     output, compile_only = None, False
     it = iter(argv)
     for a in it:
+        if a == "--all-async":
+            continue                # read by ripcc_main
         if a.startswith("--backend="):
             backend = a.split("=", 1)[1]
         elif a == "--backend":
@@ -194,7 +200,7 @@ def split_ripcc_args(argv):
     return backend, sources, rest, output, compile_only
 
 
-RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [cc flags] files... [-o prog]
+RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [cc flags] files... [-o prog]
        ripcc --equiv [cc flags] files... [-- program args]
 
 Compile C written in blocking style against the ripper runtime.  With the
@@ -206,7 +212,11 @@ threads compile the files as they are.  Other flags go to the C compiler
 program args, and compares standard output and exit status: rip and
 ucontext must match byte for byte; threads may print the same lines in
 another order (it keeps the meaning of every call, not the order).
-Exit 0 when equivalent, 1 when not."""
+Exit 0 when equivalent, 1 when not.
+
+--all-async (a testing mode, rip backend) rips every function defined in
+the files into an async one that yields once on entry, with main as the
+first task: any valid C program must behave exactly as before."""
 
 
 def ripcc_main(argv=None):
@@ -219,6 +229,7 @@ def ripcc_main(argv=None):
         return 0
     if argv[0] == "--equiv":
         return equiv_main(argv[1:])
+    all_async = "--all-async" in argv
     backend, sources, rest, output, compile_only = split_ripcc_args(argv)
     if not sources and not any(a.endswith((".o", ".a")) for a in rest):
         print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
@@ -235,7 +246,7 @@ def ripcc_main(argv=None):
                 try:
                     with open(src, "rb") as f:
                         text = f.read()
-                    ripped = rip_source_reporting(src, text, parse_flags)
+                    ripped = rip_source_reporting(src, text, parse_flags, all_async)
                 except OSError as e:
                     print("ripcc: error: cannot read %s: %s" % (src, e.strerror), file=sys.stderr)
                     return 1

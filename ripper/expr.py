@@ -86,7 +86,7 @@ class ExprLowering:
             pre.append("%s;" % value)
             return "(void)0"
         t = self.owner.temp(node.type)
-        pre.append("%s = %s;" % (t, value))
+        pre.append("%s;" % self.owner.store(t, node.type, value))
         return t
 
     # -- lowering -----------------------------------------------------------
@@ -162,8 +162,8 @@ class ExprLowering:
             pre.append(code + "rip_frame_free(rip_c);")
             return pre, "(void)0"
         t = self.owner.temp(call.type)
-        pre.append("%s%s = RIP_RESULT(%s, rip_c); rip_frame_free(rip_c);"
-                   % (code, t, call.type.spelling))
+        pre.append("%s%s; rip_frame_free(rip_c);"
+                   % (code, self.owner.store(t, call.type, self.owner.result(call))))
         return pre, t
 
     def logical(self, node):

@@ -38,7 +38,7 @@ expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
 from .analysis import (callee_name, evaluated_calls, function_values, is_async_call,
-                       value_destination)
+                       unrippable, value_destination)
 from .diag import Diagnostic
 from .emit import Rewriter, line_directive
 from .expr import ExprLowering
@@ -50,21 +50,15 @@ STATEMENT_PARENTS = ("COMPOUND_STMT", "IF_STMT", "WHILE_STMT", "DO_STMT",
                      "FOR_STMT", "SWITCH_STMT", "CASE_STMT", "DEFAULT_STMT",
                      "LABEL_STMT")
 RESERVED_FIELDS = ("rip_hdr", "rip_result")
-UNRIPPABLE_CALLS = {
-    "alloca": "allocate with malloc and free before returning",
-    "__builtin_alloca": "allocate with malloc and free before returning",
-    "setjmp": "a suspension would leave the saved stack behind; restructure with return codes",
-    "_setjmp": "a suspension would leave the saved stack behind; restructure with return codes",
-    "sigsetjmp": "a suspension would leave the saved stack behind; restructure with return codes",
-    "__sigsetjmp": "a suspension would leave the saved stack behind; restructure with return codes",
-}
 
 
-def lower(unit, async_names):
+def lower(unit, async_names, all_async=False):
     """Record in a Rewriter every edit that rips `unit`; raise Diagnostic
-    for what cannot be ripped."""
+    for what cannot be ripped.  With all_async, every async function yields
+    once on entry and an async `main` runs as the first task."""
     rw = Rewriter(unit.source)
     lowering = _Lowering(unit, async_names, rw)
+    lowering.all_async = all_async
     for g in unit.globals:
         lowering.prototypes_for(g, g.line)
         lowering.function_values(g)
@@ -80,6 +74,10 @@ def lower(unit, async_names):
             lowering.plain_function(f)
         elif f.name in async_names:
             lowering.prototype(f)
+    main = next((f for f in unit.functions if f.in_main and f.is_definition
+                 and f.name == "main"), None)
+    if main is not None and "main" in async_names:
+        lowering.main_task(main)
     return rw
 
 
@@ -236,6 +234,38 @@ class _Lowering:
         if lines:
             self.rw.insert_lines(line, lines)
 
+    def main_task(self, main):
+        """A new `main` that runs the ripped user main as the first task."""
+        args = ["rip_main_argc", "rip_main_argv", "rip_main_envp"][:len(main.params)]
+        status = "0" if main.result.kind == "VOID" else "RIP_RESULT(int, rip_c)"
+        self.rw.insert(len(self.src), "\n".join([
+            "",
+            "/* --all-async: the program's main runs as the first task. */",
+            "static int rip_main_argc; static char **rip_main_argv, **rip_main_envp;",
+            "static int rip_main_status;",
+            "static void rip_main_resume(rip_frame *rip_self, rip_frame *rip_c) {",
+            "    if (rip_self->state == 0) {",
+            "        rip_self->state = 1;",
+            "        rip_c = main__rip(%s);" % ", ".join(args),
+            "        if (!rip_call(rip_self, rip_c))",
+            "            return;",
+            "    }",
+            "    rip_main_status = %s;" % status,
+            "    rip_frame_free(rip_c);",
+            "    rip_self->state = RIP_DONE;",
+            "}",
+            "static struct rip_frame *rip_main_task(void *arg) {",
+            "    (void)arg;",
+            "    return rip_frame_alloc(sizeof(rip_frame), rip_main_resume);",
+            "}",
+            "int main(int argc, char **argv, char **envp) {",
+            "    rip_main_argc = argc; rip_main_argv = argv; rip_main_envp = envp;",
+            "    if (rip_run(rip_main_task, 0) != 0)",
+            "        return 1;",
+            "    return rip_main_status;",
+            "}",
+            ""]))
+
     def prototype(self, f):
         static = "static " if f.static else ""
         self.rw.replace(f.start, f.end, "%sstruct rip_frame *%s__rip(%s)"
@@ -285,17 +315,10 @@ class _Lowering:
         self.frame(f, fields, len(calls))
 
     def check_unrippable(self, f):
-        for n in f.body.walk():
-            if n.kind == "VAR_DECL" and n.type and n.type.kind == "VARIABLEARRAY" and not n.storage:
-                raise self.error(n, "variable-length array '%s' in async function '%s'"
-                                 % (n.name, f.name),
-                                 hint="give it a constant size, or allocate it with malloc")
-            if n.kind == "CALL_EXPR" and callee_name(n) in UNRIPPABLE_CALLS:
-                raise self.error(n, "'%s' in async function '%s'" % (callee_name(n), f.name),
-                                 hint=UNRIPPABLE_CALLS[callee_name(n)])
-            if n.kind in ("ADDR_LABEL_EXPR", "INDIRECT_GOTO_STMT"):
-                raise self.error(n, "labels as values in async function '%s'" % f.name,
-                                 hint="use a switch on an int instead of computed goto")
+        found = unrippable(f)
+        if found:
+            node, message, hint = found
+            raise self.error(node, message, hint=hint)
 
     def frame_fields(self, f):
         """(key, field name, type) of every parameter and automatic local."""
@@ -326,8 +349,10 @@ class _Lowering:
             members.append("__typeof__(%s) rip_result;" % f.result.unqualified)
         members += ["__typeof__(%s) %s;" % (t.unqualified, name) for _, name, t in fields]
         members += [decl for _, decl in self.temps]
-        stores = " ".join("rip_F->%s = %s;" % (name, name)
-                          for key, name, _ in fields[:len(f.params)])
+        stores = " ".join("%s;" % self.store("rip_F->" + name, t, name)
+                          for key, name, t in fields[:len(f.params)])
+        if f.name == "main" and f.result.kind != "VOID":
+            stores = ("rip_F->rip_result = 0; " + stores).strip()   # main may end without return
         resume = "static void %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
         self.rw.insert_lines(self.unit.source.count(b"\n", 0, f.start) + 1, [
             "struct %s { %s };" % (fr, " ".join(members)),
@@ -336,10 +361,15 @@ class _Lowering:
             "%s__resume); %s%sreturn &rip_F->rip_hdr; }"
             % (static, f.name, self.param_list(f), fr, f.name, stores, " " if stores else ""),
         ])
+        entry = ""
+        if self.all_async:          # the testing mode: a suspension on entry
+            points += 1
+            entry = (" rip_self->state = %d; rip_c = rip_yield__rip(); if (!rip_call(rip_self, "
+                     "rip_c)) return; rip_resume_%d: rip_frame_free(rip_c);" % (points, points))
         cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
         head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; "
-                "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }"
-                % (resume, fr, fr, cases, " " if cases else ""))
+                "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }%s"
+                % (resume, fr, fr, cases, " " if cases else "", entry))
         self.rw.replace(f.start, f.body.start + 1, head)
         self.rw.replace(f.body.end - 1, f.body.end, "rip_self->state = RIP_DONE; }")
 
@@ -395,6 +425,18 @@ class _Lowering:
     def result(self, call):
         return "RIP_RESULT(%s, rip_c)" % call.type.spelling
 
+    def simple_call(self, node):
+        """An async call whose arguments hold no async call."""
+        return self.is_async_call(node) and \
+            not any(self.expr.has_async(a) for a in node.children[1:])
+
+    def store(self, target, type_info, value):
+        """`target = value`, also for structs with const members (a copy)."""
+        if type_info is None or type_info.assignable:
+            return "%s = %s" % (target, value)
+        return "__builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
+            target, "__typeof__(%s)" % type_info.unqualified, value, target)
+
     def lower_statement_of(self, call):
         """Lower the statement, or the statement's condition, holding `call`."""
         x = call
@@ -417,12 +459,12 @@ class _Lowering:
     def expression_statement(self, stmt):
         end = self.stmt_end(stmt)
         call = _unwrap_down(stmt)
-        if self.is_async_call(call):            # f(...);
+        if self.simple_call(call):              # f(...);
             code = self.call_code(call, self.text(call))
             self.rw.replace(stmt.start, end, "{ %srip_frame_free(rip_c); }" % code)
             return
         if stmt.kind == "BINARY_OPERATOR" and stmt.op == "=" and \
-                self.is_async_call(_unwrap_down(stmt.children[1])) and \
+                self.simple_call(_unwrap_down(stmt.children[1])) and \
                 not self.expr.has_async(stmt.children[0]):     # lhs = f(...);
             call = _unwrap_down(stmt.children[1])
             code = self.call_code(call, self.text(call))
@@ -580,10 +622,10 @@ class _Lowering:
         for d, init in self.inits([d for d in stmt.children if d.kind == "VAR_DECL"]):
             value = _unwrap_down(init)
             target = "rip_F->" + self.names[d.key]
-            if self.is_async_call(value):
+            if self.simple_call(value):
                 code = self.call_code(value, self.text(value))
-                parts.append("{ %s%s = %s; rip_frame_free(rip_c); }"
-                             % (code, target, self.result(value)))
+                parts.append("{ %s%s; rip_frame_free(rip_c); }"
+                             % (code, self.store(target, d.type, self.result(value))))
             elif self.expr.has_async(init):
                 pre, v = self.expr.lower(init)
                 parts.append("{ %s %s; }" % (" ".join(pre), self.init_code(d, init, v)))
@@ -601,6 +643,8 @@ class _Lowering:
                 text = "{" + text + "}"
             return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
                 target, decl.type.unqualified, text, target)
+        if not decl.type.assignable:
+            return self.store(target, decl.type, text)
         if init.kind == "INIT_LIST_EXPR":
             return "%s = (%s)%s" % (target, decl.type.unqualified, text)
         return "%s = %s" % (target, text)
@@ -614,13 +658,15 @@ class _Lowering:
             else:
                 expr = ret.children[0]
                 value = _unwrap_down(expr)
-                if self.is_async_call(value):
+                if self.simple_call(value):
                     call_code = self.call_code(value, self.text(value))
-                    store = "" if void else "rip_F->rip_result = %s; " % self.result(value)
+                    store = "" if void else "%s; " % self.store("rip_F->rip_result", f.result,
+                                                                self.result(value))
                     code = "{ %s%srip_frame_free(rip_c); %s" % (call_code, store, done)
                 else:
                     pre, v = self.expr.lower(expr)
-                    store = "%s;" % v if void else "rip_F->rip_result = %s;" % v
+                    store = "%s;" % v if void else "%s;" % self.store("rip_F->rip_result",
+                                                                     f.result, v)
                     code = "{ %s %s %s" % (" ".join(pre), store, done)
             self.rw.replace(ret.start, self.stmt_end(ret), code)
 

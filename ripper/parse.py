@@ -41,6 +41,7 @@ class TypeInfo:
     kind: str           # clang TypeKind name: "INT", "CONSTANTARRAY", "VOID", ...
     local: bool         # names a type declared in a function, or an unnamed one
     async_fn: bool = False  # an async function type (RIP_ASYNC_FN typedef) or a pointer to one
+    assignable: bool = True  # `x = y` works: no const member in a struct or union
 
 
 @dataclass
@@ -151,7 +152,38 @@ def _type_info(t):
     u = _lib().clang_getUnqualifiedType(t)
     u._tu = t._tu
     return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
-                    kind=t.kind.name, local=_is_local_type(t), async_fn=_is_async_fn(t))
+                    kind=t.kind.name, local=_is_local_type(t), async_fn=_is_async_fn(t),
+                    assignable=not _has_const_member(t.get_canonical()))
+
+
+def _has_const_member(t, depth=0):
+    """Does record type `t` have a const member, at any depth?"""
+    if depth > 10:
+        return False
+    if t.kind == ci.TypeKind.CONSTANTARRAY:
+        return _has_const_member(t.element_type.get_canonical(), depth + 1)
+    if t.kind != ci.TypeKind.RECORD:
+        return False
+    for f in t.get_fields():
+        ft = f.type.get_canonical()
+        if ft.is_const_qualified() or _has_const_member(ft, depth + 1):
+            return True
+    return False
+
+
+def _decayed(t, info):
+    """A parameter's type as the function sees it: arrays and functions
+    become pointers (`char *argv[]` is a `char **`)."""
+    if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
+                  ci.TypeKind.VARIABLEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY):
+        inner = _type_info(t.element_type)
+    elif t.kind in (ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO):
+        inner = info
+    else:
+        return info
+    pointer = "__typeof__(%s) *" % inner.spelling
+    return TypeInfo(spelling=pointer, unqualified=pointer, kind="POINTER",
+                    local=inner.local, async_fn=info.async_fn)
 
 
 def _is_async_fn(t, depth=0):
@@ -264,6 +296,8 @@ class _Builder:
         if kind in ("VAR_DECL", "PARM_DECL"):
             n.key = _decl_key(c)
             n.type = _type_info(c.type)
+            if kind == "PARM_DECL":
+                n.type = _decayed(c.type, n.type)
             sc = c.storage_class
             n.storage = {ci.StorageClass.STATIC: "static",
                          ci.StorageClass.EXTERN: "extern"}.get(sc, "")
