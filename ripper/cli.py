@@ -29,11 +29,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARSE_FLAG_PREFIXES = ("-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-f")
 
 
-def rip_source(path, source, clang_args=(), all_async=False):
-    """The ripped text (bytes) of `source`, or raise Diagnostic."""
+def rip_source(path, source, clang_args=(), all_async=False, stats=None):
+    """The ripped text (bytes) of `source`, or raise Diagnostic.  `stats`, a
+    list, receives a FrameStats per async function."""
     unit = parse(path, source, clang_args)
     async_names = find_async(unit, all_async)
-    rw = lower(unit, async_names, all_async)
+    rw = lower(unit, async_names, all_async, stats)
     prologue = ("/* Ripped by ripper %s from %s: edit the original, not this file. */\n"
                 "#include \"rip_frame.h\"\n" % (__version__, os.path.basename(path)))
     return rw.render(path, prologue)
@@ -111,6 +112,9 @@ def ripper_main(argv=None):
                     help="testing mode: every function defined in the input is async and "
                          "yields once on entry, and main runs as the first task; any valid "
                          "C program must behave exactly as before")
+    ap.add_argument("--stats", action="store_true",
+                    help="print, per async function, its frame size, suspension points, "
+                         "variables in the frame and locals left as C locals (on stderr)")
     ap.add_argument("--version", action="version", version="ripper " + __version__)
     args = ap.parse_args(argv)
 
@@ -128,8 +132,11 @@ def ripper_main(argv=None):
     try:
         if args.build_dir:
             flags = compile_commands_flags(args.build_dir, args.input) + flags
-        out = rip_source_reporting(path, source, flags + clang_args, args.all_async)
+        stats = []
+        out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats)
         write_atomically(args.output, out)
+        if args.stats:
+            print_stats(stats)
     except Diagnostic as d:
         print(d.format(), file=sys.stderr)
         return 1
@@ -139,11 +146,19 @@ def ripper_main(argv=None):
     return 0
 
 
-def rip_source_reporting(path, source, clang_args, all_async=False):
+def print_stats(stats):
+    print("%-24s %11s %11s %9s %8s" % ("async function", "frame bytes", "suspensions",
+                                        "in frame", "C locals"), file=sys.stderr)
+    for st in stats:
+        print("%-24s %11d %11d %9d %8d" % (st.name, st.frame_bytes, st.suspensions,
+                                            st.in_frame, st.c_locals), file=sys.stderr)
+
+
+def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
     """rip_source, with a bug in ripper itself reported as a diagnostic
     (RIPPER_DEBUG=1 shows the traceback)."""
     try:
-        return rip_source(path, source, clang_args, all_async)
+        return rip_source(path, source, clang_args, all_async, stats)
     except Diagnostic:
         raise
     except Exception as e:

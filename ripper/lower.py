@@ -42,6 +42,7 @@ from .analysis import (callee_name, evaluated_calls, function_values, is_async_c
 from .diag import Diagnostic
 from .emit import Rewriter, line_directive
 from .expr import ExprLowering
+from .liveness import frame_variables
 
 # Wrappers clang puts between a call and the place that uses its value.
 TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
@@ -50,15 +51,29 @@ STATEMENT_PARENTS = ("COMPOUND_STMT", "IF_STMT", "WHILE_STMT", "DO_STMT",
                      "FOR_STMT", "SWITCH_STMT", "CASE_STMT", "DEFAULT_STMT",
                      "LABEL_STMT")
 RESERVED_FIELDS = ("rip_hdr", "rip_result")
+FRAME_HEADER = 32                   # sizeof(rip_frame), 16-aligned
 
 
-def lower(unit, async_names, all_async=False):
+class FrameStats:
+    """What ripper --stats prints for one async function."""
+
+    def __init__(self, name, frame_bytes, suspensions, in_frame, c_locals):
+        self.name = name                # the function
+        self.frame_bytes = frame_bytes  # sizeof its frame struct
+        self.suspensions = suspensions  # resume points
+        self.in_frame = in_frame        # variables in the frame (parameters included)
+        self.c_locals = c_locals        # locals left as C locals of the resume entry
+
+
+def lower(unit, async_names, all_async=False, stats=None):
     """Record in a Rewriter every edit that rips `unit`; raise Diagnostic
     for what cannot be ripped.  With all_async, every async function yields
-    once on entry and an async `main` runs as the first task."""
+    once on entry and an async `main` runs as the first task.  `stats`, a
+    list, receives a FrameStats per async function."""
     rw = Rewriter(unit.source)
     lowering = _Lowering(unit, async_names, rw)
     lowering.all_async = all_async
+    lowering.stats = stats if stats is not None else []
     for g in unit.globals:
         lowering.prototypes_for(g, g.line)
         lowering.function_values(g)
@@ -285,10 +300,13 @@ class _Lowering:
                              "async function '%s' is variadic" % f.name,
                              hint="take a va_list or an array instead")
         self.check_unrippable(f)
-        fields = self.frame_fields(f)
+        locals_ = [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.name]
+        in_frame = frame_variables(f.body, {d.key: d.type for d in locals_}, self.is_async_call)
+        fields = self.frame_fields(f, in_frame)
+        self.c_local_count = len(locals_) - len(fields) + len([p for p in f.params if p.name])
         self.names = {key: field for key, field, _ in fields}
         self.used_fields = set(RESERVED_FIELDS) | set(self.names.values())
-        self.temps = []             # (field, declaration) of temporaries
+        self.temps = []             # (field, declaration, size, align) of temporaries
         self.labels = 0             # rip_cont_N labels made so far
         self.handled = set()        # ids of async calls lowered
         for n in f.body.walk():
@@ -320,12 +338,13 @@ class _Lowering:
             node, message, hint = found
             raise self.error(node, message, hint=hint)
 
-    def frame_fields(self, f):
-        """(key, field name, type) of every parameter and automatic local."""
+    def frame_fields(self, f, in_frame):
+        """(key, field name, type) of the parameters and of the locals that
+        live in the frame."""
         used = set(RESERVED_FIELDS)
         fields = []
-        decls = list(f.params) + [n for n in f.body.walk()
-                                  if n.kind == "VAR_DECL" and not n.storage]
+        decls = list(f.params) + [n for n in f.body.walk() if n.kind == "VAR_DECL"
+                                  and not n.storage and n.key in in_frame]
         for d in decls:
             if not d.name:
                 continue
@@ -348,7 +367,12 @@ class _Lowering:
         if f.result.kind != "VOID":
             members.append("__typeof__(%s) rip_result;" % f.result.unqualified)
         members += ["__typeof__(%s) %s;" % (t.unqualified, name) for _, name, t in fields]
-        members += [decl for _, decl in self.temps]
+        members += [decl for _, decl, _, _ in self.temps]
+        layout = [(f.result.size, f.result.align)] if f.result.kind != "VOID" else []
+        layout += [(t.size, t.align) for _, _, t in fields]
+        layout += [(size, align) for _, _, size, align in self.temps]
+        self.stats.append(FrameStats(f.name, frame_size(layout), points + self.all_async,
+                                     len(fields), self.c_local_count))
         stores = " ".join("%s;" % self.store("rip_F->" + name, t, name)
                           for key, name, t in fields[:len(f.params)])
         if f.name == "main" and f.result.kind != "VOID":
@@ -378,24 +402,25 @@ class _Lowering:
     def is_async_call(self, node):
         return is_async_call(node, self.async_names)
 
-    def new_field(self, base, decl_type):
+    def new_field(self, decl_type, size, align):
         """A new frame temporary; returns its C expression."""
         i = len(self.temps) + 1
-        while "%s%d" % (base, i) in self.used_fields:
+        while "rip_t%d" % i in self.used_fields:
             i += 1
-        name = "%s%d" % (base, i)
+        name = "rip_t%d" % i
         self.used_fields.add(name)
-        self.temps.append((name, decl_type % name))
+        self.temps.append((name, decl_type % name, size, align))
         return "rip_F->" + name
 
     def temp(self, type_info):
-        return self.new_field("rip_t", "__typeof__(%s) %%s;" % type_info.unqualified)
+        return self.new_field("__typeof__(%s) %%s;" % type_info.unqualified,
+                              type_info.size, type_info.align)
 
     def temp_int(self):
-        return self.new_field("rip_t", "int %s;")
+        return self.new_field("int %s;", 4, 4)
 
     def temp_pointer(self, type_info):
-        return self.new_field("rip_t", "__typeof__(%s) *%%s;" % type_info.spelling)
+        return self.new_field("__typeof__(%s) *%%s;" % type_info.spelling, 8, 8)
 
     def call_code(self, call, text):
         """Start the callee; suspend if it does; the resume point after it."""
@@ -524,39 +549,12 @@ class _Lowering:
                         % (label, " ".join(pre), value))
 
     def for_parts(self, stmt):
-        """(init, cond, inc, body) nodes of a for statement, None if absent."""
-        i = self.skip_space(stmt.start + 3)
-        if self.src[i:i + 1] != b"(":
-            raise self.error(stmt, "cannot find the header of this for statement")
-        semis, depth, j = [], 0, i
-        while len(semis) < 2 and j < len(self.src):
-            c = self.src[j:j + 1]
-            if c in (b"(", b"[", b"{"):
-                depth += 1
-            elif c in (b")", b"]", b"}"):
-                depth -= 1
-            elif c == b";" and depth == 1:
-                semis.append(j)
-            elif c in (b'"', b"'"):
-                j = self.skip_literal(j)
-            j += 1
-        body = stmt.children[-1]
-        init = cond = inc = None
-        for ch in stmt.children[:-1]:
-            if ch.start < semis[0] or (ch.kind == "DECL_STMT" and ch.start <= semis[0]):
-                init = ch
-            elif ch.start < semis[1]:
-                cond = ch
-            else:
-                inc = ch
-        return init, cond, inc, body, semis
-
-    def skip_literal(self, j):
-        quote = self.src[j:j + 1]
-        j += 1
-        while j < len(self.src) and self.src[j:j + 1] != quote:
-            j += 2 if self.src[j:j + 1] == b"\\" else 1
-        return j
+        """(init, cond, inc, body, (offsets of the two ';')) of a for statement."""
+        if stmt.for_parts is None:
+            raise self.error(stmt, "async call in a for statement whose header a macro builds",
+                             hint="write the header's three parts out")
+        init, cond, inc, semi1, semi2, _ = stmt.for_parts
+        return init, cond, inc, stmt.children[-1], (semi1, semi2)
 
     def for_loop(self, stmt):
         init, cond, inc, body, semis = self.for_parts(stmt)
@@ -600,14 +598,25 @@ class _Lowering:
         return None
 
     def lower_declarations(self, f):
+        """Frame variables' declarations become stores into the frame; C
+        locals keep their declarations (regenerated only when they share one
+        with frame variables or wait for an async initializer)."""
         for stmt in [n for n in f.body.walk() if n.kind == "DECL_STMT"]:
             decls = [d for d in stmt.children if d.kind == "VAR_DECL"]
             if not decls or any(d.storage for d in decls):
                 continue
+            in_frame = [d for d in decls if d.key in self.names]
+            waits = any(self.expr.has_async(i) for _, i in self.inits(decls))
+            if not in_frame and not waits:
+                continue            # plain C locals: untouched
             loop = stmt.parent
             if loop is not None and loop.kind == "FOR_STMT":
-                if any(self.expr.has_async(c) for c in loop.children[:-1]):
+                header = loop.for_parts[:3] if loop.for_parts else loop.children[:-1]
+                if any(p is not None and self.expr.has_async(p) for p in header):
                     continue        # the whole header is lowered with the loop
+                if len(in_frame) < len(decls):
+                    self.for_loop(loop)     # declares C locals before the loop
+                    continue
                 inits = [self.init_code(d, i) for d, i in self.inits(decls)]
                 self.rw.replace(stmt.start, self.stmt_end(stmt), ", ".join(inits) + ";")
                 continue
@@ -617,21 +626,45 @@ class _Lowering:
         return [(d, self.initializer(d)) for d in decls if self.initializer(d) is not None]
 
     def declaration_code(self, stmt):
-        """Statements that initialize the frame fields of a declaration."""
+        """Statements that initialize a declaration's frame fields and
+        declare its C locals, in order."""
         parts = []
-        for d, init in self.inits([d for d in stmt.children if d.kind == "VAR_DECL"]):
+        for d in [d for d in stmt.children if d.kind == "VAR_DECL"]:
+            init = self.initializer(d)
+            if d.key in self.names:
+                target = "rip_F->" + self.names[d.key]
+            else:
+                target = d.name
+                if init is None or not self.expr.has_async(init):
+                    parts.append("__typeof__(%s) %s%s;" % (
+                        d.type.spelling, d.name, "" if init is None else " = " + self.text(init)))
+                    continue
+                parts.append("%s;" % self.c_local_declaration(stmt, d))
+            if init is None:
+                continue
             value = _unwrap_down(init)
-            target = "rip_F->" + self.names[d.key]
             if self.simple_call(value):
                 code = self.call_code(value, self.text(value))
                 parts.append("{ %s%s; rip_frame_free(rip_c); }"
                              % (code, self.store(target, d.type, self.result(value))))
             elif self.expr.has_async(init):
                 pre, v = self.expr.lower(init)
-                parts.append("{ %s %s; }" % (" ".join(pre), self.init_code(d, init, v)))
+                code = self.init_code(d, init, v) if d.key in self.names else \
+                    self.store(target, d.type, v)
+                parts.append("{ %s %s; }" % (" ".join(pre), code))
             else:
                 parts.append(self.init_code(d, init) + ";")
         return " ".join(parts) or ";"
+
+    def c_local_declaration(self, stmt, d):
+        """`T name` for a C local whose initializer is lowered apart: the
+        user's own text when it is a lone unqualified declarator."""
+        own = self.rw.text(stmt.start, d.loc + len(d.name.encode()))
+        lone = len([c for c in stmt.children if c.kind == "VAR_DECL"]) == 1
+        if lone and d.type.spelling == d.type.unqualified and own.endswith(d.name) and \
+                stmt.start <= d.loc and "=" not in own:
+            return own
+        return "__typeof__(%s) %s" % (d.type.unqualified, d.name)
 
     def init_code(self, decl, init, text=None):
         """An expression that initializes the frame field of `decl`."""
@@ -669,6 +702,16 @@ class _Lowering:
                                                                      f.result, v)
                     code = "{ %s %s %s" % (" ".join(pre), store, done)
             self.rw.replace(ret.start, self.stmt_end(ret), code)
+
+
+def frame_size(layout):
+    """sizeof a frame: the header, then members of (size, align) in order."""
+    offset, biggest = FRAME_HEADER, 16
+    for size, align in layout:
+        size, align = (size, align) if size > 0 and align > 0 else (8, 8)
+        offset = (offset + align - 1) // align * align + size
+        biggest = max(biggest, align)
+    return (offset + biggest - 1) // biggest * biggest
 
 
 def _own_continues(node):

@@ -42,6 +42,8 @@ class TypeInfo:
     local: bool         # names a type declared in a function, or an unnamed one
     async_fn: bool = False  # an async function type (RIP_ASYNC_FN typedef) or a pointer to one
     assignable: bool = True  # `x = y` works: no const member in a struct or union
+    size: int = -1          # bytes (clang's layout for the target), -1 if unknown
+    align: int = -1         # alignment in bytes, -1 if unknown
 
 
 @dataclass
@@ -61,6 +63,8 @@ class Node:
     storage: str = ""               # VAR_DECL: "static", "extern" or ""
     callee_async: bool = False      # CALL_EXPR through a pointer of an async function type
     param_types: Optional[list] = None  # CALL_EXPR: the callee's parameter types, if known
+    for_parts: Optional[tuple] = None   # FOR_STMT: (init, cond, inc) child nodes or None each,
+                                        # then the offsets of its two ';' and its ')'
     children: List["Node"] = field(default_factory=list)
     parent: Optional["Node"] = field(default=None, repr=False)
 
@@ -153,7 +157,20 @@ def _type_info(t):
     u._tu = t._tu
     return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
                     kind=t.kind.name, local=_is_local_type(t), async_fn=_is_async_fn(t),
-                    assignable=not _has_const_member(t.get_canonical()))
+                    assignable=not _has_const_member(t.get_canonical()),
+                    size=_layout(t, "get_size"), align=_layout(t, "get_align"))
+
+
+# libclang traps (SIGILL) asked the size of a builtin's function type.
+_NO_LAYOUT = (ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO, ci.TypeKind.VOID,
+              ci.TypeKind.INVALID, ci.TypeKind.UNEXPOSED)
+
+
+def _layout(t, what):
+    """Size or alignment of an object type, -1 for any other type."""
+    if t.get_canonical().kind in _NO_LAYOUT:
+        return -1
+    return getattr(t, what)()
 
 
 def _has_const_member(t, depth=0):
@@ -183,7 +200,7 @@ def _decayed(t, info):
         return info
     pointer = "__typeof__(%s) *" % inner.spelling
     return TypeInfo(spelling=pointer, unqualified=pointer, kind="POINTER",
-                    local=inner.local, async_fn=info.async_fn)
+                    local=inner.local, async_fn=info.async_fn, size=8, align=8)
 
 
 def _is_async_fn(t, depth=0):
@@ -317,7 +334,36 @@ class _Builder:
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR",
                     "UNARY_OPERATOR", "CXX_UNARY_EXPR"):
             n.op = self.operator(c, n)
+        if kind == "FOR_STMT":
+            n.for_parts = self.for_parts(c, n)
         return n
+
+    def for_parts(self, c, n):
+        """Tell a for statement's init, cond and inc apart by the ';'s of its
+        header (clang lists only the parts that are present)."""
+        depth, semis, close = 0, [], None
+        for t in c.get_tokens():
+            sp = t.spelling
+            if sp in ("(", "[", "{"):
+                depth += 1
+            elif sp in (")", "]", "}"):
+                depth -= 1
+                if depth == 0:
+                    close = t.extent.start.offset
+                    break
+            elif sp == ";" and depth == 1:
+                semis.append(t.extent.start.offset)
+        if len(semis) != 2 or close is None:
+            return None             # a header built by macros
+        init = cond = inc = None
+        for ch in n.children[:-1]:
+            if ch.start < semis[0] or (ch.kind == "DECL_STMT" and ch.start <= semis[0]):
+                init = ch
+            elif ch.start < semis[1]:
+                cond = ch
+            else:
+                inc = ch
+        return (init, cond, inc, semis[0], semis[1], close)
 
     def operator(self, c, n):
         """The operator token: after the left operand, or the first/last token."""

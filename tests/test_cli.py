@@ -186,3 +186,14 @@ def test_async_function_as_a_plain_function_pointer_is_an_error(tmp_path):
                      b"{ rip_yield(); return *(const int *)a - *(const int *)b; }\n"
                      b"static void task(void *arg)".decode())
     assert "qsort" in err and "'cmp'" in err
+
+
+def test_stats_prints_frame_size_and_suspension_points(tmp_path):
+    src = write(tmp_path, "s.c", GOOD)
+    r = run([RIPPER, "--stats", src, "-o", str(tmp_path / "s.rip.c")])
+    assert r.returncode == 0
+    lines = r.stderr.decode().splitlines()
+    assert lines[0].split()[:2] == ["async", "function"]
+    name, frame_bytes, suspensions, in_frame, c_locals = lines[1].split()
+    # task: arg (a parameter) and n (read after rip_yield) in a 32-byte-header frame
+    assert (name, frame_bytes, suspensions, in_frame, c_locals) == ("task", "48", "1", "2", "0")
