@@ -15,7 +15,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps fuzz demo clean
+.PHONY: all venv runtime examples test test-deps fuzz demo bench-ripper clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -76,6 +76,10 @@ test-deps:
 N ?= 200
 fuzz: all test-deps
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N)
+
+# How fast ripper rips a generated 10,000-line file, beside a bare parse.
+bench-ripper: venv
+	$(VENV)/bin/python bench/rip_speed.py 10000
 
 demo: all
 	@$(VENV)/bin/python bench/demo.py $(BUILD)

@@ -15,6 +15,8 @@ count.  `main` is never async: it starts tasks, it is not one.
     int main(void) { return rip_run(task, 0); }     -> not async
 """
 
+import bisect
+
 UNEVALUATED = ("sizeof", "_Alignof", "alignof", "__alignof__", "__alignof")
 JMP_HINT = "a suspension would leave the saved stack behind; restructure with return codes"
 UNRIPPABLE_CALLS = {
@@ -41,12 +43,21 @@ def unrippable(f):
 
 
 def evaluated_calls(node):
-    """CALL_EXPR nodes under `node` that C evaluates (not inside sizeof)."""
+    """CALL_EXPR nodes under `node` that C evaluates: not in the operand of
+    sizeof, a typeof in a declaration's type, or _Generic's controlling
+    expression."""
     if node.kind == "CXX_UNARY_EXPR" and node.op in UNEVALUATED:
+        return
+    if node.kind == "TYPEDEF_DECL":
         return
     if node.kind == "CALL_EXPR":
         yield node
-    for child in node.children:
+    children = node.children
+    if node.kind == "VAR_DECL":
+        children = [node.init] if node.init is not None else []
+    elif node.kind == "GENERIC_SELECTION_EXPR":
+        children = children[1:]
+    for child in children:
         yield from evaluated_calls(child)
 
 
@@ -152,3 +163,12 @@ def plain_for_all_async(unit, defined):
                 plain.add(callee)
                 todo.append(callee)
     return plain
+
+
+def invocation_at(macros, offset):
+    """The outermost macro invocation (start, end) holding `offset`, or None
+    (`macros`: sorted, disjoint, as Unit.macros)."""
+    i = bisect.bisect_right(macros, (offset, float("inf"))) - 1
+    if i >= 0 and macros[i][0] <= offset < macros[i][1]:
+        return macros[i]
+    return None

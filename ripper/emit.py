@@ -40,37 +40,52 @@ class Rewriter:
         if end <= start:
             raise AssertionError("empty replacement at %d" % start)
         data = text.encode(*ENCODING)
-        keep_keys, keep = [], []
-        for key, (s, e, d) in zip(self.keys, self.edits):
+        i = bisect.bisect_left(self.keys, (start,))
+        if i > 0:
+            s, e, _ = self.edits[i - 1]
+            if s < e and e > start:
+                raise AssertionError("overlapping edits at %d and %d" % (s, start))
+        j, drop = i, []
+        while j < len(self.edits) and self.edits[j][0] < end:
+            s, e, d = self.edits[j]
             if (s, e, d) == (start, end, data):
                 return              # the same edit twice (a name in a macro used twice)
-            inside = start <= s and e <= end and (s < e or start < s < end)
-            if inside:
-                continue
-            if s < e and s < end and start < e:
+            if e > end:
                 raise AssertionError("overlapping edits at %d and %d" % (s, start))
-            keep_keys.append(key)
-            keep.append((s, e, d))
-        self.keys, self.edits = keep_keys, keep
+            if not (s == e == start):       # an insertion at `start` stays in front
+                drop.append(j)
+            j += 1
+        for k in reversed(drop):
+            del self.keys[k]
+            del self.edits[k]
         self._insert_sorted((start, 1, 0), (start, end, data))
 
     def insert(self, offset, text, depth=0):
         """Insert `text` at `offset`.  Several at one offset come out deepest
         first (the inner statement's closing brace before the outer's)."""
-        for s, e, _ in self.edits:
-            if s < offset < e:
-                raise AssertionError("insertion inside an edit at %d" % offset)
+        i = bisect.bisect_left(self.keys, (offset,))
+        if i > 0 and self.edits[i - 1][0] < offset < self.edits[i - 1][1]:
+            raise AssertionError("insertion inside an edit at %d" % offset)
         self._insert_sorted((offset, 0, -depth), (offset, offset, text.encode(*ENCODING)))
 
     def text(self, start, end):
         """source[start:end] with the edits inside it applied."""
         out = []
         pos = start
-        for s, e, d in self.edits:
-            if s < start or e > end or (s == e and (s == start or s == end)):
-                if s < end < e or s < start < e:
-                    raise AssertionError("edit crosses a range boundary at %d" % s)
+        i = bisect.bisect_left(self.keys, (start,))
+        if i > 0:
+            s, e, _ = self.edits[i - 1]
+            if s < start < e:
+                raise AssertionError("edit crosses a range boundary at %d" % s)
+        while i < len(self.edits) and self.edits[i][0] <= end:
+            s, e, d = self.edits[i]
+            i += 1
+            if s == e and (s == start or s == end):
+                continue            # insertions at the boundaries belong outside
+            if s == end:
                 continue
+            if e > end:
+                raise AssertionError("edit crosses a range boundary at %d" % s)
             out.append(self.source[pos:s])
             out.append(d)
             pos = e

@@ -20,7 +20,7 @@ temporary before the call).
     value: rip_F->ok = rip_F->rip_t1
 """
 
-from .analysis import UNEVALUATED, callee_name
+from .analysis import UNEVALUATED, callee_name, evaluated_calls
 
 # Nodes whose value is their only child's (implicit casts, parentheses).
 TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
@@ -34,6 +34,15 @@ def is_expression(node):
     return node.kind.endswith(("_EXPR", "_OPERATOR", "_LITERAL"))
 
 
+def designated_value(node):
+    """The value of a designated initializer (`.x = v`, `[i] = v`), or None."""
+    if node.kind == "UNEXPOSED_EXPR" and node.type is not None and node.type.kind == "VOID" \
+            and len(node.children) >= 2 and node.children[0].kind in (
+                "MEMBER_REF", "INTEGER_LITERAL", "UNEXPOSED_EXPR", "DECL_REF_EXPR"):
+        return node.children[-1]
+    return None
+
+
 class ExprLowering:
     """Lowers expressions of one async function.  `owner` supplies:
     rw (the Rewriter), temp(type) -> a new frame field expression,
@@ -43,15 +52,16 @@ class ExprLowering:
     def __init__(self, owner):
         self.owner = owner
         self.rw = owner.rw
+        self.memo = {}              # id(node) -> has_async(node)
 
     # -- queries ------------------------------------------------------------
 
     def has_async(self, node):
-        if node.kind == "CXX_UNARY_EXPR" and node.op in UNEVALUATED:
-            return False
-        if self.owner.is_async_call(node):
-            return True
-        return any(self.has_async(c) for c in node.children)
+        """Does C evaluate an async call inside `node`?  (Memoized.)"""
+        key = id(node)
+        if key not in self.memo:
+            self.memo[key] = any(self.owner.is_async_call(c) for c in evaluated_calls(node))
+        return self.memo[key]
 
     def has_side_effects(self, node):
         if node.kind in ("CALL_EXPR", "COMPOUND_ASSIGNMENT_OPERATOR", "STMT_EXPR"):
@@ -120,25 +130,35 @@ class ExprLowering:
 
     def operands(self, node, children):
         """Any other node: its operands left to right, each one left of an
-        async call saved first; then the node with the operands' values."""
+        async call saved first; then the node with the operands' values.
+        A designated initializer (`.x = v`, `[3] = v`) keeps its designator
+        as text; only its value is an operand."""
         pre, values = [], {}
-        lowered = [self.lower(c) for c in children]
+        operands = [designated_value(c) or c for c in children]
+        lowered = [self.lower(c) for c in operands]
         last_async = max((i for i, (p, _) in enumerate(lowered) if p), default=-1)
-        for i, (child, (p, v)) in enumerate(zip(children, lowered)):
+        for i, (child, operand, (p, v)) in enumerate(zip(children, operands, lowered)):
             pre += p
-            if i < last_async and self.must_save(child, v):
-                v = self.save(child, v, pre)
-            if p or v != self.rw.text(child.start, child.end):
-                values[id(child)] = v
+            if i < last_async and self.must_save(operand, v):
+                v = self.save(operand, v, pre)
+            if p or v != self.rw.text(operand.start, operand.end):
+                values[id(child)] = v if operand is child else \
+                    self.splice(child, {id(operand): v})
         return pre, self.splice(node, values)
+
+    @staticmethod
+    def is_temp(value):
+        return value.startswith("rip_F->rip_t") and value[12:].isdigit()
 
     def must_save(self, node, value):
         """Must an operand evaluated before a later async call be kept in a
         temporary?  Not constants, function names, or a temporary already."""
-        if value.startswith("rip_F->rip_t") and value[12:].isdigit():
+        if self.is_temp(value):
             return False
         if not is_expression(node) or node.kind in CONSTANT or self.is_function_name(node):
             return False
+        if node.kind == "INIT_LIST_EXPR":
+            return False            # a brace list is no value; its elements were handled
         return True
 
     def is_function_name(self, node):

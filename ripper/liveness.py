@@ -143,21 +143,20 @@ class _Builder:
                          uses_after=uses_after)
 
     def declaration_step(self, node, succ):
-        uses, kills, suspends, simple = set(), set(), False, True
-        for d in node.children:
-            if d.kind != "VAR_DECL" or not d.children:
-                continue
-            init = d.children[-1]
-            u, s = self.scan(init)
-            uses |= u - kills
-            suspends |= s
-            if s and not (_unwrap(init).kind == "CALL_EXPR" and
-                          not any(self.scan(a)[1] for a in _unwrap(init).children[1:])):
-                simple = False
-            if d.key in self.candidates:
-                kills.add(d.key)
-        return self.step([succ], uses=uses, kills=kills, suspends=suspends,
-                         uses_after=set() if simple else None)
+        """One step per declarator, in order: `int t = x, u = f(t);` writes t
+        before the suspension in u's initializer, and t must survive it."""
+        for d in reversed([d for d in node.children if d.kind == "VAR_DECL"]):
+            init = d.init
+            if init is None:
+                continue            # nothing read, nothing surely written
+            uses, suspends = self.scan(init)
+            top = _unwrap(init)
+            simple = suspends and top.kind == "CALL_EXPR" and \
+                not any(self.scan(a)[1] for a in top.children[1:])
+            kills = {d.key} if d.key in self.candidates else set()
+            succ = self.step([succ], uses=uses, kills=kills, suspends=suspends,
+                             uses_after=set() if simple else None)
+        return succ
 
     # -- statements ----------------------------------------------------------
 

@@ -37,8 +37,8 @@ The same works for a local named in a macro's body, and for a macro that
 expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
-from .analysis import (callee_name, evaluated_calls, function_values, is_async_call,
-                       unrippable, value_destination)
+from .analysis import (callee_name, evaluated_calls, function_values, invocation_at,
+                       is_async_call, unrippable, value_destination)
 from .diag import Diagnostic
 from .emit import Rewriter, line_directive
 from .expr import ExprLowering
@@ -141,11 +141,7 @@ class _Lowering:
 
     def invocation(self, offset):
         """The outermost macro invocation (start, end) around `offset`, or None."""
-        outer = None
-        for ms, me in self.unit.macros:
-            if ms <= offset < me and (outer is None or ms < outer[0] or me > outer[1]):
-                outer = (ms, me)
-        return outer
+        return invocation_at(self.unit.macros, offset)
 
     def rename(self, ref, new):
         """Make the name `ref` refers to read as `new` at that reference:
@@ -202,7 +198,20 @@ class _Lowering:
 
     # -- plain functions ----------------------------------------------------
 
+    def unevaluated_calls(self, body):
+        """An async call C never evaluates (sizeof f(x)) keeps only its type."""
+        evaluated = {id(c) for c in evaluated_calls(body)}
+        for n in body.walk():
+            if n.kind == "CALL_EXPR" and id(n) not in evaluated and self.is_async_call(n):
+                if n.in_macro:
+                    raise self.error(n, "unevaluated async call to '%s' inside a macro"
+                                     % callee_name(n), hint="write it out")
+                void = n.type is None or n.type.kind == "VOID"
+                self.rw.replace(n.start, n.end, "((void)0)" if void else
+                                "(*(__typeof__(%s) *)0)" % n.type.spelling)
+
     def plain_function(self, f):
+        self.unevaluated_calls(f.body)
         for call in evaluated_calls(f.body):
             if self.is_async_call(call):
                 raise self.error(call, "'%s' calls async function '%s' outside a task"
@@ -300,6 +309,7 @@ class _Lowering:
                              "async function '%s' is variadic" % f.name,
                              hint="take a va_list or an array instead")
         self.check_unrippable(f)
+        self.unevaluated_calls(f.body)
         locals_ = [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.name]
         in_frame = frame_variables(f.body, {d.key: d.type for d in locals_}, self.is_async_call)
         fields = self.frame_fields(f, in_frame)
@@ -362,7 +372,7 @@ class _Lowering:
     def frame(self, f, fields, points):
         """The frame struct, constructor and resume entry around the body."""
         fr = "%s__frame" % f.name
-        static = "static " if f.static else ""
+        static = "static __attribute__((unused)) " if f.static else ""
         members = ["rip_frame rip_hdr;"]
         if f.result.kind != "VOID":
             members.append("__typeof__(%s) rip_result;" % f.result.unqualified)
@@ -477,7 +487,11 @@ class _Lowering:
                 return self.do_loop(p)
             if p.kind == "FOR_STMT" and x is not p.children[-1]:
                 return self.for_loop(p)
-            if p.kind in ("VAR_DECL", "RETURN_STMT", "CASE_STMT"):
+            if p.kind == "DECL_STMT" and p.parent is not None and \
+                    p.parent.kind == "FOR_STMT" and p is not p.parent.children[-1]:
+                return self.for_loop(p.parent)      # a declaration in a for's init
+            if p.kind in ("RETURN_STMT", "CASE_STMT") or \
+                    (p.kind == "DECL_STMT" and p.parent is not None):
                 return              # not ours: left for the final check to report
             x = p
 
@@ -497,7 +511,11 @@ class _Lowering:
                             % (code, self.text(stmt.children[0]), self.result(call)))
             return
         pre, value = self.expr.lower(stmt)
-        self.rw.replace(stmt.start, end, "{ %s %s; }" % (" ".join(pre), value))
+        if value == "(void)0" or self.expr.is_temp(value):
+            value = ""              # its value is discarded: nothing left to do
+        else:
+            value += ";"
+        self.rw.replace(stmt.start, end, "{ %s %s }" % (" ".join(pre), value))
 
     # -- control statements with async calls in their header -----------------
 
@@ -532,12 +550,16 @@ class _Lowering:
         self.close_after(stmt, " }")
 
     def continue_label(self, loop, body):
-        """Point every `continue` of `loop` at a new label; return it."""
+        """Point every `continue` of `loop` at a new label; return the
+        label's definition ("" when nothing continues)."""
+        continues = list(_own_continues(body))
+        if not continues:
+            return ""
         self.labels += 1
         label = "rip_cont_%d" % self.labels
-        for n in _own_continues(body):
+        for n in continues:
             self.rw.replace(n.start, n.end, "goto " + label)
-        return label
+        return label + ": ;"
 
     def do_loop(self, stmt):
         body, cond = stmt.children[0], stmt.children[-1]
@@ -545,7 +567,7 @@ class _Lowering:
         label = self.continue_label(stmt, body)
         self.rw.replace(stmt.start, stmt.start + 2, "for (;;) {")
         body_end = self.stmt_end(body)
-        self.rw.replace(body_end, self.stmt_end(stmt), " %s: ; %s if (!(%s)) break; }"
+        self.rw.replace(body_end, self.stmt_end(stmt), " %s %s if (!(%s)) break; }"
                         % (label, " ".join(pre), value))
 
     def for_parts(self, stmt):
@@ -576,7 +598,7 @@ class _Lowering:
             pre, value = self.expr.lower(cond)
             code += pre + ["if (!(%s)) break;" % value]
         label = self.continue_label(stmt, body)
-        tail = [" %s: ;" % label]
+        tail = [" " + label] if label else [""]
         if inc is not None:
             pre, value = self.expr.lower(inc)
             tail += pre + ["%s;" % value]
@@ -589,13 +611,7 @@ class _Lowering:
 
     def initializer(self, decl):
         """The initializer of a VAR_DECL, or None."""
-        if not decl.children:
-            return None
-        init = decl.children[-1]
-        name_end = decl.loc + len(decl.name.encode())
-        if init.start >= name_end and b"=" in self.src[name_end:init.start]:
-            return init
-        return None
+        return decl.init
 
     def lower_declarations(self, f):
         """Frame variables' declarations become stores into the frame; C
@@ -633,13 +649,21 @@ class _Lowering:
             init = self.initializer(d)
             if d.key in self.names:
                 target = "rip_F->" + self.names[d.key]
-            else:
-                target = d.name
-                if init is None or not self.expr.has_async(init):
-                    parts.append("__typeof__(%s) %s%s;" % (
-                        d.type.spelling, d.name, "" if init is None else " = " + self.text(init)))
-                    continue
-                parts.append("%s;" % self.c_local_declaration(stmt, d))
+            elif init is None or not self.expr.has_async(init):
+                parts.append("__typeof__(%s) %s%s;" % (
+                    d.type.spelling, d.name, "" if init is None else " = " + self.text(init)))
+                continue
+            else:                   # a C local waiting for its initializer
+                value = _unwrap_down(init)
+                if self.simple_call(value):
+                    parts.append("%s; %s = %s; rip_frame_free(rip_c);" % (
+                        self.call_code(value, self.text(value)),
+                        self.c_local_declaration(stmt, d), self.result(value)))
+                else:
+                    pre, v = self.expr.lower(init)
+                    parts.append("%s %s = %s;" % (" ".join(pre),
+                                                  self.c_local_declaration(stmt, d), v))
+                continue
             if init is None:
                 continue
             value = _unwrap_down(init)
@@ -658,13 +682,12 @@ class _Lowering:
 
     def c_local_declaration(self, stmt, d):
         """`T name` for a C local whose initializer is lowered apart: the
-        user's own text when it is a lone unqualified declarator."""
+        user's own text when it is a lone declarator."""
         own = self.rw.text(stmt.start, d.loc + len(d.name.encode()))
         lone = len([c for c in stmt.children if c.kind == "VAR_DECL"]) == 1
-        if lone and d.type.spelling == d.type.unqualified and own.endswith(d.name) and \
-                stmt.start <= d.loc and "=" not in own:
+        if lone and own.endswith(d.name) and stmt.start <= d.loc and "=" not in own:
             return own
-        return "__typeof__(%s) %s" % (d.type.unqualified, d.name)
+        return "__typeof__(%s) %s" % (d.type.spelling, d.name)
 
     def init_code(self, decl, init, text=None):
         """An expression that initializes the frame field of `decl`."""

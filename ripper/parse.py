@@ -27,6 +27,7 @@ from typing import List, Optional
 
 import clang.cindex as ci
 
+from .analysis import invocation_at
 from .diag import Diagnostic
 
 RIP_ASYNC_ANNOTATION = "rip_async"
@@ -63,6 +64,7 @@ class Node:
     storage: str = ""               # VAR_DECL: "static", "extern" or ""
     callee_async: bool = False      # CALL_EXPR through a pointer of an async function type
     param_types: Optional[list] = None  # CALL_EXPR: the callee's parameter types, if known
+    init: Optional["Node"] = field(default=None, repr=False)  # VAR_DECL: its initializer
     for_parts: Optional[tuple] = None   # FOR_STMT: (init, cond, inc) child nodes or None each,
                                         # then the offsets of its two ';' and its ')'
     children: List["Node"] = field(default_factory=list)
@@ -98,9 +100,20 @@ class Unit:
     path: str                       # the main file as named on the command line
     source: bytes                   # its text
     functions: List[Function]       # every function declaration, in order
-    macros: List[tuple]             # (start, end) of macro invocations in the main file
+    macros: List[tuple]             # (start, end) of the outermost macro invocations in
+                                    # the main file, sorted, disjoint
     macro_names: set = field(default_factory=set)  # every macro defined, headers too
     globals: List[Node] = field(default_factory=list)  # main file's file-scope VAR_DECLs
+
+
+def _outermost(ranges):
+    """The ranges not inside another, sorted."""
+    out = []
+    for s, e in sorted(set(ranges), key=lambda r: (r[0], -r[1])):
+        if out and s < out[-1][1]:
+            continue
+        out.append((s, e))
+    return out
 
 
 def builtin_include_dir():
@@ -153,6 +166,8 @@ def _file_location(loc):
 def _type_info(t):
     if t is None or t.kind == ci.TypeKind.INVALID:
         return None
+    if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
+        t = t.get_canonical()
     u = _lib().clang_getUnqualifiedType(t)
     u._tu = t._tu
     return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
@@ -293,11 +308,12 @@ class _Builder:
     def snap(self, start, end):
         """Widen [start, end) to whole macro invocations; say if it had to."""
         cut = False
-        for ms, me in self.macros:
-            if ms <= start < me:
-                start, cut = ms, True
-            if ms < end <= me:
-                end, cut = me, True
+        inv = invocation_at(self.macros, start)
+        if inv is not None:
+            start, cut = inv[0], True
+        inv = invocation_at(self.macros, end - 1) if end > 0 else None
+        if inv is not None and inv[0] < end:
+            end, cut = inv[1], True
         return start, end, cut
 
     def node(self, c, parent=None):
@@ -336,6 +352,11 @@ class _Builder:
             n.op = self.operator(c, n)
         if kind == "FOR_STMT":
             n.for_parts = self.for_parts(c, n)
+        if kind == "VAR_DECL" and n.children:
+            last = n.children[-1]   # the initializer comes last, after an '='
+            name_end = n.loc + len(n.name.encode())
+            if last.start >= name_end and b"=" in self.source[name_end:last.start]:
+                n.init = last
         return n
 
     def for_parts(self, c, n):
@@ -456,6 +477,7 @@ def parse(path, source, extra_args=()):
             _, _, _, e = _file_location(c.extent.end)
             macros.append((s, e))
     globals_ = []
+    macros[:] = _outermost(macros)
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.FUNCTION_DECL:
             functions.append(builder.function(c))

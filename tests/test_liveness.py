@@ -37,6 +37,8 @@ def frame_names(body):
     (b"int k = 0; again: f(k); if (use(k++)) goto again;", ["k"]),
     # a switch case that falls into a read after a suspension: frame
     (b"int v = use(0); switch (v) { case 0: f(0); case 1: use(v); }", ["v"]),
+    # declarators are in order: t is written before the suspension in u's initializer
+    (b"int t = use(1), u = f(t); use(t + u);", ["t"]),
     # written on both branches after the suspension before any read: a C local
     (b"int w; f(0); if (use(1)) w = 1; else w = 2; use(w);", []),
 ])
