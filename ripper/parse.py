@@ -71,10 +71,12 @@ class Node:
     parent: Optional["Node"] = field(default=None, repr=False)
 
     def walk(self):
-        """This node and every node below it, in source order."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """This node and every node below it, in source order (pre-order)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
 
 @dataclass
@@ -163,9 +165,28 @@ def _file_location(loc):
     return f, line.value, col.value, off.value
 
 
+_OPERATORS = {op.encode() for op in (
+    "= += -= *= /= %= <<= >>= &= ^= |= + - * / % << >> < > <= >= == != & ^ | && || , "
+    "++ -- ! ~ sizeof _Alignof alignof __alignof__ __alignof __real__ __imag__ __extension__"
+).split()}
+_NAMED = (ci.TypeKind.ELABORATED, ci.TypeKind.RECORD, ci.TypeKind.TYPEDEF, ci.TypeKind.ENUM)
+_type_cache = {}
+
+
 def _type_info(t):
+    """TypeInfo of a clang type, cached: types repeat on most nodes.  Named
+    types are told apart by their declaration (a local `struct s` is not the
+    global one)."""
     if t is None or t.kind == ci.TypeKind.INVALID:
         return None
+    key = (t.spelling, t.kind, t.get_declaration().hash if t.kind in _NAMED else 0)
+    info = _type_cache.get(key)
+    if info is None:
+        info = _type_cache[key] = _make_type_info(t)
+    return info
+
+
+def _make_type_info(t):
     if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
         t = t.get_canonical()
     u = _lib().clang_getUnqualifiedType(t)
@@ -387,7 +408,23 @@ class _Builder:
         return (init, cond, inc, semis[0], semis[1], close)
 
     def operator(self, c, n):
-        """The operator token: after the left operand, or the first/last token."""
+        """The operator: the text between the operands (or before/after the
+        one operand); the tokens when a macro hides it."""
+        kids = n.children
+        if n.kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and len(kids) == 2:
+            op = self.source[kids[0].end:kids[1].start].strip()
+        elif n.kind == "UNARY_OPERATOR" and len(kids) == 1:
+            before = self.source[n.start:kids[0].start].strip()
+            op = before if before else b"post" + self.source[kids[0].end:n.end].strip()
+        elif n.kind == "CXX_UNARY_EXPR":
+            op = self.source[n.start:n.end].split(b"(")[0].split()[0] if n.end > n.start else b""
+        else:
+            op = b""
+        if op and op.replace(b"post", b"") in _OPERATORS:
+            return op.decode()
+        return self.operator_from_tokens(c, n)
+
+    def operator_from_tokens(self, c, n):
         toks = list(c.get_tokens())
         if not toks:
             return ""
