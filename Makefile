@@ -56,11 +56,12 @@ $(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VE
 test: all test-deps
 	$(VENV)/bin/python -m pytest -q tests
 
-# Debian packages some tests need (csmith, gdb): installed when missing and
-# running as root; otherwise those tests are skipped with a note.
+# Debian packages some tests need (csmith, gdb, clang): installed when
+# missing and running as root; otherwise those tests are skipped with a note.
 test-deps:
 	@missing=""; \
 	command -v gdb >/dev/null || missing="$$missing gdb"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
 	{ command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ]; } || \
 		missing="$$missing csmith libcsmith-dev"; \
 	if [ -n "$$missing" ]; then \

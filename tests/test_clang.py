@@ -1,0 +1,25 @@
+"""Ripped output compiles without warnings under clang too (when installed)."""
+import glob
+import os
+import shutil
+
+import pytest
+
+from conftest import RIPPER, ROOT, run
+
+PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "tests", "programs", "*.c")))
+
+
+@pytest.mark.skipif(shutil.which("clang") is None, reason="clang is not installed (make test-deps)")
+def test_ripped_programs_compile_without_warnings_under_clang(tmp_path):
+    failures = []
+    for src in PROGRAMS:
+        out = str(tmp_path / os.path.basename(src))
+        r = run([RIPPER, src, "-o", out])
+        assert r.returncode == 0, r.stderr.decode()
+        r = run(["clang", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", out, "-o",
+                 out + ".o", "-I", os.path.join(ROOT, "runtime", "include"),
+                 "-I", os.path.join(ROOT, "runtime", "src", "rip")])
+        if r.returncode:
+            failures.append("%s:\n%s" % (src, r.stderr.decode()[-1500:]))
+    assert not failures, "\n".join(failures)
