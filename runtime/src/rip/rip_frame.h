@@ -29,8 +29,10 @@
  * it resumes the parent with the finished frame as `done`, until a frame
  * suspends again or the task's first frame finishes.
  *
- * Costs: a frame is the header plus the callee's locals; a resume is one
- * indirect call plus the dispatch switch on `state`. */
+ * Costs: a frame is the header plus the callee's live locals, rounded to
+ * 16 bytes, from a per-thread free list per size class (pool.c: no lock,
+ * no malloc once warm); a resume is one indirect call plus the dispatch
+ * switch on `state`. */
 #ifndef RIP_FRAME_H
 #define RIP_FRAME_H
 
@@ -52,8 +54,10 @@ struct rip_frame {
 /* The callee's result slot, right after its header. */
 #define RIP_RESULT(T, f) (*(T *)(void *)((rip_frame *)(f) + 1))
 
-void *rip_frame_alloc(size_t size, rip_resume_fn *resume); /* header set, state 0; aborts when out of memory */
-void rip_frame_free(rip_frame *f);                          /* free a finished frame */
+void *rip_frame_alloc(size_t size, rip_resume_fn *resume); /* from the thread's pool; header set, state 0; aborts when out of memory */
+void rip_frame_free(rip_frame *f);                          /* back to the pool */
+void *rip__pool_alloc(size_t size);                         /* a 16-aligned block from the thread's size-class pool */
+void rip__pool_free(void *p, size_t size);                  /* back to it (same size) */
 
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
  * (then the caller must save its state and return too). */

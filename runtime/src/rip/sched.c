@@ -3,21 +3,6 @@
 #include "rip_frame.h"
 #include "core.h"
 
-void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
-    rip_frame *f = malloc(size);
-    if (!f)
-        rip__fatal("out of memory for a %zu-byte frame", size);
-    f->resume = resume;
-    f->parent = NULL;
-    f->state = 0;
-    f->size = (unsigned)size;
-    return f;
-}
-
-void rip_frame_free(rip_frame *f) {
-    free(f);
-}
-
 /* Resume the innermost frame; each finished frame resumes its parent. */
 void rip__backend_run(rip_task *t) {
     rip_frame *f = t->impl, *done = NULL;
@@ -29,7 +14,7 @@ void rip__backend_run(rip_task *t) {
         f = f->parent;
         if (!f) {
             rip_frame_free(done);
-            free(t);
+            rip__pool_free(t, sizeof *t);
             rip__task_ended();
             return;
         }
@@ -37,9 +22,7 @@ void rip__backend_run(rip_task *t) {
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
-    rip_task *t = malloc(sizeof *t);
-    if (!t)
-        rip__fatal("out of memory for a task");
+    rip_task *t = rip__pool_alloc(sizeof *t);
     t->impl = fn(arg);
     rip__task_started(t);
 }
