@@ -59,8 +59,9 @@ static inline rip_waiter *rip__wl_pop(rip_waitlist *l) {
 
 typedef struct rip_timer rip_timer;
 struct rip_timer {
-    rip_timer *next;                /* later deadline (or same, begun later) */
     int64_t deadline_ms;            /* rip_now_ms() value at which to wake */
+    uint64_t seq;                   /* order the sleeps began: ties wake in it */
+    size_t index;                   /* place in the timer heap */
     rip_task *task;                 /* the sleeping task */
 };
 

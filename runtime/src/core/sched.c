@@ -1,7 +1,7 @@
 /* sched.c -- the FIFO run queue, timers and scheduler loop of the rip and
- * ucontext backends.  Timers are a list sorted by deadline (ties in the
- * order the sleeps began); the clock and the event loop are consulted only
- * when the run queue is empty or every RIP_TIMER_CHECK runs. */
+ * ucontext backends.  Timers are a binary heap on (deadline, order the
+ * sleeps began): O(log n) each.  The clock and the event loop are consulted
+ * only when the run queue is empty or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
 #include <stdarg.h>
 #include <time.h>
@@ -12,7 +12,10 @@
 static struct {
     rip_task *head, *tail;          /* the run queue */
     rip_task *current;              /* the running task */
-    rip_timer *timers;              /* sleeping tasks, earliest deadline first */
+    rip_timer **timers;             /* heap of sleeping tasks, earliest first */
+    size_t ntimers;                 /* timers in the heap */
+    size_t timer_cap;               /* its capacity */
+    uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */
 } S;
 
@@ -58,23 +61,70 @@ void rip__task_ended(void) {
     S.live--;
 }
 
+static int timer_before(const rip_timer *a, const rip_timer *b) {
+    return a->deadline_ms < b->deadline_ms ||
+           (a->deadline_ms == b->deadline_ms && a->seq < b->seq);
+}
+
+static void timer_place(size_t i, rip_timer *tm) {
+    S.timers[i] = tm;
+    tm->index = i;
+}
+
+static void timer_up(size_t i) {
+    rip_timer *tm = S.timers[i];
+    while (i > 0 && timer_before(tm, S.timers[(i - 1) / 2])) {
+        timer_place(i, S.timers[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    timer_place(i, tm);
+}
+
+static void timer_down(size_t i) {
+    rip_timer *tm = S.timers[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= S.ntimers)
+            break;
+        if (c + 1 < S.ntimers && timer_before(S.timers[c + 1], S.timers[c]))
+            c++;
+        if (!timer_before(S.timers[c], tm))
+            break;
+        timer_place(i, S.timers[c]);
+        i = c;
+    }
+    timer_place(i, tm);
+}
+
 void rip__sleep_begin(rip_timer *tm, int64_t ms) {
-    rip_timer **p = &S.timers;
+    if (S.ntimers == S.timer_cap) {
+        size_t cap = S.timer_cap ? 2 * S.timer_cap : 64;
+        rip_timer **grown = realloc(S.timers, cap * sizeof *grown);
+        if (!grown)
+            rip__fatal("out of memory for timers");
+        S.timers = grown;
+        S.timer_cap = cap;
+    }
     tm->deadline_ms = rip_now_ms() + (ms > 0 ? ms : 0);
+    tm->seq = S.timer_seq++;
     tm->task = S.current;
-    while (*p && (*p)->deadline_ms <= tm->deadline_ms)
-        p = &(*p)->next;
-    tm->next = *p;
-    *p = tm;
+    S.timers[S.ntimers] = tm;
+    timer_up(S.ntimers++);
+}
+
+static rip_timer *timer_pop(void) {
+    rip_timer *first = S.timers[0];
+    if (--S.ntimers > 0) {
+        S.timers[0] = S.timers[S.ntimers];
+        timer_down(0);
+    }
+    return first;
 }
 
 /* Wake, in deadline order, every timer due at `now`. */
 static void expire_timers(int64_t now) {
-    while (S.timers && S.timers->deadline_ms <= now) {
-        rip_timer *tm = S.timers;
-        S.timers = tm->next;
-        rip__ready(tm->task);
-    }
+    while (S.ntimers && S.timers[0]->deadline_ms <= now)
+        rip__ready(timer_pop()->task);
 }
 
 static void sleep_until(int64_t deadline_ms) {
@@ -98,13 +148,13 @@ int rip__sched_loop(void) {
         rip_task *t = S.head;
         if (!t) {
             if (rip__fd_waiting()) {
-                rip__poll(S.timers ? poll_timeout(S.timers->deadline_ms) : -1);
-                if (S.timers)
+                rip__poll(S.ntimers ? poll_timeout(S.timers[0]->deadline_ms) : -1);
+                if (S.ntimers)
                     expire_timers(rip_now_ms());
                 continue;
             }
-            if (S.timers) {
-                sleep_until(S.timers->deadline_ms);
+            if (S.ntimers) {
+                sleep_until(S.timers[0]->deadline_ms);
                 expire_timers(rip_now_ms());
                 continue;
             }
@@ -124,7 +174,7 @@ int rip__sched_loop(void) {
         if (++runs % RIP_TIMER_CHECK == 0) {
             if (rip__fd_waiting())
                 rip__poll(0);
-            if (S.timers)
+            if (S.ntimers)
                 expire_timers(rip_now_ms());
         }
     }
