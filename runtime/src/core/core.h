@@ -87,8 +87,8 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT
 #define RIP_FD_REGISTERED 1u        /* in the epoll set */
 #define RIP_FD_NONBLOCK 2u          /* O_NONBLOCK set by us */
 #define RIP_FD_NOTSOCK 4u           /* send() said ENOTSOCK: use write() */
-void rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready for dir */
-void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters, unregister */
+void rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF) */
+void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
 long rip__fd_waiting(void);                   /* waiters queued on fds */
@@ -106,6 +106,7 @@ typedef struct {
     socklen_t *addrlen;             /* accept: its length in/out */
     const struct sockaddr *caddr;   /* connect: address */
     socklen_t caddrlen;             /* connect: its length */
+    int waited;                     /* queued on the fd at least once */
     ssize_t result;                 /* when done: the call's result */
     int err;                        /* when done: its errno */
 } rip_io;

@@ -62,6 +62,11 @@ static ssize_t attempt(rip_io *op) {
 }
 
 int rip__io_step(rip_io *op, rip_waiter *w) {
+    if (op->waited && w->status) {  /* rip_close'd while we waited */
+        op->result = -1;
+        op->err = w->status;
+        return 1;
+    }
     if (make_nonblocking(op->fd) == -1) {
         op->result = -1;
         op->err = errno;
@@ -74,6 +79,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             rip__fd_wait(op->fd, op->kind == RIP_IO_READ || op->kind == RIP_IO_ACCEPT
                                      ? RIP_FD_READ : RIP_FD_WRITE, w);
+            op->waited = 1;
             return 0;
         }
         if (n == -1) {

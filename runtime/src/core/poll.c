@@ -57,14 +57,16 @@ void rip__fd_wait(int fd, int dir, rip_waiter *w) {
         s->flags |= RIP_FD_REGISTERED;
     }
     w->task = rip__current();
+    w->status = 0;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
     P.waiting++;
 }
 
-static void wake_all(rip_waitlist *l) {
+static void wake_all(rip_waitlist *l, int status) {
     rip_waiter *w;
     while ((w = rip__wl_pop(l))) {
         P.waiting--;
+        w->status = status;
         rip__ready(w->task);
     }
 }
@@ -75,8 +77,8 @@ void rip__fd_forget(int fd) {
     fd_state *s = &P.fds[fd];
     if (s->flags & RIP_FD_REGISTERED)
         epoll_ctl(P.epfd, EPOLL_CTL_DEL, fd, NULL);
-    wake_all(&s->readers);          /* their retry fails with EBADF */
-    wake_all(&s->writers);
+    wake_all(&s->readers, EBADF);   /* never retried: the number may be reused */
+    wake_all(&s->writers, EBADF);
     s->flags = 0;
 }
 
@@ -95,8 +97,8 @@ void rip__poll(int timeout_ms) {
         fd_state *s = state(events[i].data.fd);
         uint32_t ev = events[i].events;
         if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-            wake_all(&s->readers);
+            wake_all(&s->readers, 0);
         if (ev & (EPOLLOUT | EPOLLHUP | EPOLLERR))
-            wake_all(&s->writers);
+            wake_all(&s->writers, 0);
     }
 }

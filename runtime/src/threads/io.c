@@ -1,19 +1,52 @@
 /* io.c -- file descriptor calls for the `threads` backend.
  *
- * Plain blocking system calls, retried on EINTR.  While inside one the task
- * counts as busy, so rip_run does not call a wait for I/O a deadlock. */
+ * Blocking system calls, retried on EINTR.  While inside one the task
+ * counts as busy, so rip_run does not call a wait for I/O a deadlock.
+ * Before blocking, a call waits in poll() in short slices and watches the
+ * fd's close generation: rip_close on an fd another task waits on makes
+ * that task fail with EBADF, as on the other backends (a thread blocked in
+ * read(2) is not woken by close(2)). */
 #include <errno.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include "threads.h"
 
+#define CLOSE_SLOTS 65536           /* fds watched for rip_close (higher: not watched) */
+#define POLL_SLICE_MS 100           /* how soon a waiter notices a close */
+
+static _Atomic unsigned close_gen[CLOSE_SLOTS]; /* bumped by rip_close(fd) */
+
+static unsigned generation(int fd) {
+    return fd >= 0 && fd < CLOSE_SLOTS ? atomic_load(&close_gen[fd]) : 0;
+}
+
+/* Wait until fd is ready for `events`: 0, or -1 with EBADF if rip_close'd. */
+static int wait_ready(int fd, short events, unsigned gen) {
+    struct pollfd pfd = { .fd = fd, .events = events, .revents = 0 };
+    for (;;) {
+        int n = poll(&pfd, 1, POLL_SLICE_MS);
+        if (generation(fd) != gen || (n > 0 && (pfd.revents & POLLNVAL))) {
+            errno = EBADF;
+            return -1;
+        }
+        if (n > 0)
+            return 0;
+        if (n < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
 ssize_t rip_read(int fd, void *buf, size_t len) {
-    ssize_t n;
+    ssize_t n = -1;
+    unsigned gen = generation(fd);
     rip_thr_busy_begin();
-    do
-        n = read(fd, buf, len);
-    while (n < 0 && errno == EINTR);
+    if (wait_ready(fd, POLLIN, gen) == 0) {
+        do
+            n = read(fd, buf, len);
+        while (n < 0 && errno == EINTR);
+    }
     int saved = errno;
     rip_thr_busy_end();
     errno = saved;
@@ -46,11 +79,14 @@ ssize_t rip_write(int fd, const void *buf, size_t len) {
 }
 
 int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
-    int s;
+    int s = -1;
+    unsigned gen = generation(fd);
     rip_thr_busy_begin();
-    do
-        s = accept(fd, addr, len);
-    while (s < 0 && errno == EINTR);
+    if (wait_ready(fd, POLLIN, gen) == 0) {
+        do
+            s = accept(fd, addr, len);
+        while (s < 0 && errno == EINTR);
+    }
     int saved = errno;
     rip_thr_busy_end();
     errno = saved;
@@ -88,5 +124,7 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
 }
 
 int rip_close(int fd) {
+    if (fd >= 0 && fd < CLOSE_SLOTS)
+        atomic_fetch_add(&close_gen[fd], 1);
     return close(fd);
 }
