@@ -13,6 +13,7 @@ import json
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -41,16 +42,34 @@ def rip_source(path, source, clang_args=(), all_async=False, stats=None):
 
 
 def write_atomically(path, data):
-    """Write `data` to `path` whole, or not at all."""
+    """Write `data` to `path` whole, or not at all.  A regular file (or a
+    new one) is replaced by a rename, keeping its mode; a device or FIFO
+    (/dev/null, a pipe) is written to as it is, never replaced; a symlink
+    is followed."""
     if path == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".ripper-", dir=directory)
+    path = os.path.realpath(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "wb") as f:
+            f.write(data)
+        return
+    if st is not None:
+        mode = stat.S_IMODE(st.st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=".ripper-", dir=os.path.dirname(path))
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)

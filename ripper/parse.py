@@ -22,6 +22,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -45,6 +46,8 @@ class TypeInfo:
     assignable: bool = True  # `x = y` works: no const member in a struct or union
     size: int = -1          # bytes (clang's layout for the target), -1 if unknown
     align: int = -1         # alignment in bytes, -1 if unknown
+    canonical_kind: str = ""  # TypeKind of the canonical type: "CONSTANTARRAY", "RECORD"...
+    members: Optional[list] = None  # RECORD: [(field name, TypeInfo)]; arrays: [("", element)]
 
 
 @dataclass
@@ -151,6 +154,9 @@ def _lib():
         lib.clang_getFileLocation.restype = None
         lib.clang_getUnqualifiedType.argtypes = [ci.Type]
         lib.clang_getUnqualifiedType.restype = ci.Type
+        for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind"):
+            getattr(lib, name).argtypes = [ci.Cursor]
+            getattr(lib, name).restype = ctypes.c_int
         lib._ripper_ready = True
     return lib
 
@@ -165,10 +171,12 @@ def _file_location(loc):
     return f, line.value, col.value, off.value
 
 
-_OPERATORS = {op.encode() for op in (
-    "= += -= *= /= %= <<= >>= &= ^= |= + - * / % << >> < > <= >= == != & ^ | && || , "
-    "++ -- ! ~ sizeof _Alignof alignof __alignof__ __alignof __real__ __imag__ __extension__"
-).split()}
+# libclang's CXBinaryOperatorKind and CXUnaryOperatorKind, in order.
+_BINARY_OPS = ("", ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<", ">", "<=",
+               ">=", "==", "!=", "&", "^", "|", "&&", "||", "=", "*=", "/=", "%=", "+=",
+               "-=", "<<=", ">>=", "&=", "^=", "|=", ",")
+_UNARY_OPS = ("", "post++", "post--", "++", "--", "&", "*", "+", "-", "~", "!",
+              "__real__", "__imag__", "__extension__", "co_await")
 _NAMED = (ci.TypeKind.ELABORATED, ci.TypeKind.RECORD, ci.TypeKind.TYPEDEF, ci.TypeKind.ENUM)
 _type_cache = {}
 
@@ -183,6 +191,7 @@ def _type_info(t):
     info = _type_cache.get(key)
     if info is None:
         info = _type_cache[key] = _make_type_info(t)
+        _members(info, t)
     return info
 
 
@@ -194,7 +203,18 @@ def _make_type_info(t):
     return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
                     kind=t.kind.name, local=_is_local_type(t), async_fn=_is_async_fn(t),
                     assignable=not _has_const_member(t.get_canonical()),
-                    size=_layout(t, "get_size"), align=_layout(t, "get_align"))
+                    size=_layout(t, "get_size"), align=_layout(t, "get_align"),
+                    canonical_kind=t.get_canonical().kind.name)
+
+
+def _members(info, t):
+    """Fill in the member types of a record or array type (for the
+    destination of a function named in a brace initializer)."""
+    c = t.get_canonical()
+    if c.kind == ci.TypeKind.RECORD:
+        info.members = [(f.spelling, _type_info(f.type)) for f in c.get_fields()]
+    elif c.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        info.members = [("", _type_info(c.element_type))]
 
 
 # libclang traps (SIGILL) asked the size of a builtin's function type.
@@ -408,39 +428,15 @@ class _Builder:
         return (init, cond, inc, semis[0], semis[1], close)
 
     def operator(self, c, n):
-        """The operator: the text between the operands (or before/after the
-        one operand); the tokens when a macro hides it."""
-        kids = n.children
-        if n.kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and len(kids) == 2:
-            op = self.source[kids[0].end:kids[1].start].strip()
-        elif n.kind == "UNARY_OPERATOR" and len(kids) == 1:
-            before = self.source[n.start:kids[0].start].strip()
-            op = before if before else b"post" + self.source[kids[0].end:n.end].strip()
-        elif n.kind == "CXX_UNARY_EXPR":
-            op = self.source[n.start:n.end].split(b"(")[0].split()[0] if n.end > n.start else b""
-        else:
-            op = b""
-        if op and op.replace(b"post", b"") in _OPERATORS:
-            return op.decode()
-        return self.operator_from_tokens(c, n)
-
-    def operator_from_tokens(self, c, n):
-        toks = list(c.get_tokens())
-        if not toks:
-            return ""
-        if n.kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and n.children:
-            lhs_end = n.children[0].end
-            for t in toks:
-                if t.extent.start.offset >= lhs_end and t.kind == ci.TokenKind.PUNCTUATION:
-                    return t.spelling
-            return ""
-        if n.kind == "UNARY_OPERATOR" and n.children and toks[0].extent.start.offset >= n.children[0].end:
-            return toks[-1].spelling
-        first = toks[0].spelling
-        if n.kind == "UNARY_OPERATOR" and n.children and toks[-1].extent.start.offset >= n.children[0].end \
-                and toks[-1].spelling in ("++", "--"):
-            return "post" + toks[-1].spelling
-        return first
+        """The operator's spelling ("post++" for a postfix one), from clang."""
+        if n.kind == "CXX_UNARY_EXPR":
+            text = self.source[n.start:n.end].split(b"(")[0].split()
+            return text[0].decode() if text else ""
+        if n.kind == "UNARY_OPERATOR":
+            k = _lib().clang_getCursorUnaryOperatorKind(c)
+            return _UNARY_OPS[k] if 0 <= k < len(_UNARY_OPS) else ""
+        k = _lib().clang_getCursorBinaryOperatorKind(c)
+        return _BINARY_OPS[k] if 0 <= k < len(_BINARY_OPS) else ""
 
     def function(self, c):
         in_main = self.in_main(c)
@@ -459,7 +455,9 @@ class _Builder:
         if in_main:
             n = self.node(c)
             fn.start, fn.end = n.start, n.end
-            fn.params = [ch for ch in n.children if ch.kind == "PARM_DECL"]
+            args = list(c.get_arguments())     # the function's own, not its return type's
+            keys = {_decl_key(a) for a in args}
+            fn.params = [ch for ch in n.children if ch.kind == "PARM_DECL" and ch.key in keys]
             if fn.is_definition:
                 bodies = [ch for ch in n.children if ch.kind == "COMPOUND_STMT"]
                 fn.body = bodies[-1] if bodies else None
@@ -481,6 +479,7 @@ def parse(path, source, extra_args=()):
     """Parse `source` (bytes, the text of `path`) into a Unit.
 
     Raises Diagnostic for every error libclang reports."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     try:
         index = ci.Index.create()
     except Exception as e:  # the shared library could not be loaded

@@ -197,3 +197,30 @@ def test_stats_prints_frame_size_and_suspension_points(tmp_path):
     name, frame_bytes, suspensions, in_frame, c_locals = lines[1].split()
     # task: arg (a parameter) and n (read after rip_yield) in a 32-byte-header frame
     assert (name, frame_bytes, suspensions, in_frame, c_locals) == ("task", "48", "1", "2", "0")
+
+
+def test_output_to_a_fifo_is_written_not_replaced(tmp_path):
+    import os
+    import stat
+    import threading
+    src = write(tmp_path, "g.c", GOOD)
+    fifo = str(tmp_path / "out.fifo")
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    r = run([RIPPER, src, "-o", fifo])
+    reader.join(30)
+    assert r.returncode == 0
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)      # still a FIFO
+    assert b"task__resume" in got[0]
+
+
+def test_output_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    import os
+    src = write(tmp_path, "g.c", GOOD)
+    out = tmp_path / "o.c"
+    out.write_bytes(b"old")
+    os.chmod(out, 0o640)
+    assert run([RIPPER, src, "-o", str(out)]).returncode == 0
+    assert os.stat(out).st_mode & 0o777 == 0o640
