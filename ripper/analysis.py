@@ -18,6 +18,8 @@ count.  `main` is never async: it starts tasks, it is not one.
 import bisect
 
 UNEVALUATED = ("sizeof", "_Alignof", "alignof", "__alignof__", "__alignof")
+UNEVALUATED_BUILTINS = ("__builtin_constant_p", "__builtin_types_compatible_p",
+                        "__builtin_object_size", "__builtin_dynamic_object_size")
 JMP_HINT = "a suspension would leave the saved stack behind; restructure with return codes"
 UNRIPPABLE_CALLS = {
     "alloca": "allocate with malloc and free before returning",
@@ -39,6 +41,23 @@ def unrippable(f):
         if n.kind in ("ADDR_LABEL_EXPR", "INDIRECT_GOTO_STMT"):
             return (n, "labels as values in async function '%s'" % f.name,
                     "use a switch on an int instead of computed goto")
+        if n.kind == "COMPOUND_LITERAL_EXPR" and n.type is not None and \
+                (n.type.canonical_kind in ("CONSTANTARRAY", "INCOMPLETEARRAY") or
+                 (n.parent is not None and n.parent.kind == "UNARY_OPERATOR" and n.parent.op == "&")):
+            return (n, "compound literal whose address is used, in async function '%s'" % f.name,
+                    "it would not survive a suspension: use a named local instead")
+        if n.kind == "VAR_DECL" and not n.storage and \
+                any(c.kind.endswith("_ATTR") and c.kind != "ANNOTATE_ATTR" for c in n.children):
+            return (n, "attribute on local '%s' of async function '%s'" % (n.name, f.name),
+                    "cleanup would run at every suspension, and alignment is not kept in "
+                    "frames: move the variable to a plain function")
+        if n.kind in ("VAR_DECL", "PARM_DECL") and n.type is not None and n.type.align > 16:
+            return (n, "'%s' needs %d-byte alignment, more than frames give (16), in async "
+                    "function '%s'" % (n.name, n.type.align, f.name),
+                    "allocate it with aligned_alloc and keep a pointer")
+    if f.result is not None and f.result.align > 16:
+        return (f.body, "async function '%s' returns a %d-byte aligned type; frames give 16"
+                % (f.name, f.result.align), "return a pointer instead")
     return None
 
 
@@ -57,6 +76,10 @@ def evaluated_calls(node):
         children = [node.init] if node.init is not None else []
     elif node.kind == "GENERIC_SELECTION_EXPR":
         children = children[1:]
+    elif node.kind == "CSTYLE_CAST_EXPR":
+        children = children[-1:]            # the rest spells the type
+    elif node.kind == "CALL_EXPR" and callee_name(node) in UNEVALUATED_BUILTINS:
+        children = children[:1]
     for child in children:
         yield from evaluated_calls(child)
 
@@ -85,7 +108,10 @@ def value_use(ref):
     use = ref
     while use.parent is not None and (use.parent.kind in ("UNEXPOSED_EXPR", "PAREN_EXPR") or
                                       (use.parent.kind == "UNARY_OPERATOR" and use.parent.op == "&")):
-        use = use.parent
+        p = use.parent
+        if p.kind == "UNEXPOSED_EXPR" and p.type is not None and p.type.kind == "VOID":
+            break                   # a designated initializer: `.field = value`
+        use = p
     return use
 
 
@@ -106,6 +132,21 @@ def value_destination(ref):
         i = p.children.index(use) - 1
         if p.param_types is not None and i < len(p.param_types):
             return p.param_types[i]
+    designator = None
+    if p.kind == "UNEXPOSED_EXPR" and p.type is not None and p.type.kind == "VOID" and \
+            p.children and p.children[0].kind == "MEMBER_REF" and use is p.children[-1]:
+        designator, use, p = p.children[0].name, p, p.parent      # .field = value
+    if p is not None and p.kind == "INIT_LIST_EXPR" and p.type is not None and p.type.members:
+        members = p.type.members
+        if members[0][0] == "":                                   # an array: its element
+            return members[0][1]
+        if designator is not None:
+            return next((t for name, t in members if name == designator), None)
+        plain = [c for c in p.children]
+        i = plain.index(use)
+        if i < len(members) and all(c.kind != "UNEXPOSED_EXPR" or c.type is None or
+                                    c.type.kind != "VOID" for c in plain[:i + 1]):
+            return members[i][1]
     return None
 
 

@@ -198,7 +198,9 @@ class ExprLowering:
                          "if (%s) { %s %s = !!(%s); }" % (test, " ".join(pre_b), t, vb)], t)
 
     def conditional(self, node):
-        """c ? a : b: only the chosen branch runs."""
+        """c ? a : b: only the chosen branch runs (GNU c ?: b too)."""
+        if len(node.children) == 2:
+            return self.elvis(node)
         cond, a, b = node.children[0], node.children[-2], node.children[-1]
         pre_c, vc = self.lower(cond)
         pre_a, va = self.lower(a)
@@ -211,6 +213,15 @@ class ExprLowering:
         t = self.owner.temp(node.type)
         return (pre_c + ["if (%s) { %s %s = %s; } else { %s %s = %s; }"
                          % (vc, " ".join(pre_a), t, va, " ".join(pre_b), t, vb)], t)
+
+    def elvis(self, node):
+        """GNU `c ?: b`: c once, b only when c is zero."""
+        cond, b = node.children
+        pre_c, vc = self.lower(cond)
+        pre_b, vb = self.lower(b)
+        t = self.owner.temp(node.type)
+        return (pre_c + ["%s = %s;" % (t, vc),
+                         "if (!%s) { %s %s = %s; }" % (t, " ".join(pre_b), t, vb)], t)
 
     def lvalue_address(self, lhs, pre):
         """Evaluate lvalue `lhs` now (it has side effects or async calls):

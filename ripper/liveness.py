@@ -72,6 +72,15 @@ def _solve(steps):
     return live_in
 
 
+def _holds_array(t, depth=0):
+    """Is `t` an array, or a struct or union with an array inside?"""
+    if t.canonical_kind in ("CONSTANTARRAY", "INCOMPLETEARRAY", "VARIABLEARRAY"):
+        return True
+    if t.canonical_kind == "RECORD" and t.members and depth < 10:
+        return any(m is not None and _holds_array(m, depth + 1) for _, m in t.members)
+    return False
+
+
 def _unwrap(node):
     while node.kind in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(node.children) == 1:
         node = node.children[0]
@@ -88,7 +97,9 @@ class _Builder:
         self.gotos = []                 # (step index, label name)
         self.escaping = set()           # address taken or arrays: always in the frame
         for key, t in candidates.items():
-            if t is not None and t.kind in ("CONSTANTARRAY", "INCOMPLETEARRAY", "VARIABLEARRAY"):
+            # Arrays decay to pointers, and so do arrays inside structs (`p = m.text`):
+            # both keep their place in the frame.
+            if t is None or _holds_array(t):
                 self.escaping.add(key)
 
     def step(self, succs, **kw):

@@ -37,6 +37,8 @@ The same works for a local named in a macro's body, and for a macro that
 expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
+import re
+
 from .analysis import (callee_name, evaluated_calls, function_values, invocation_at,
                        is_async_call, unrippable, value_destination)
 from .diag import Diagnostic
@@ -65,11 +67,36 @@ class FrameStats:
         self.c_locals = c_locals        # locals left as C locals of the resume entry
 
 
+RESERVED = re.compile(r"^(rip_F|rip_c|rip_self|rip_resume_\d+|rip_cont_\d+|rip_main_\w+)$")
+LINE_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(line[ \t]+)?\d", re.M)
+
+
+def check_names(unit):
+    """The names ripper generates must not be the user's."""
+    m = LINE_DIRECTIVE.search(unit.source)
+    if m:
+        line = unit.source.count(b"\n", 0, m.start()) + 1
+        raise Diagnostic(unit.path, line, 1, "#line directive in the input",
+                         hint="rip the original source, not generated code with #line")
+    nodes = list(unit.globals)
+    for f in unit.functions:
+        if f.in_main and RESERVED.match(f.name):
+            raise Diagnostic(unit.path, f.line, f.col, "'%s' is a name ripper reserves" % f.name,
+                             hint="rename it")
+        nodes += f.params + ([f.body] if f.body else [])
+    for root in nodes:
+        for n in root.walk():
+            if n.kind in ("VAR_DECL", "PARM_DECL", "LABEL_STMT") and RESERVED.match(n.name):
+                raise Diagnostic(unit.path, n.line, n.col, "'%s' is a name ripper reserves"
+                                 % n.name, hint="rename it")
+
+
 def lower(unit, async_names, all_async=False, stats=None):
     """Record in a Rewriter every edit that rips `unit`; raise Diagnostic
     for what cannot be ripped.  With all_async, every async function yields
     once on entry and an async `main` runs as the first task.  `stats`, a
     list, receives a FrameStats per async function."""
+    check_names(unit)
     rw = Rewriter(unit.source)
     lowering = _Lowering(unit, async_names, rw)
     lowering.all_async = all_async
@@ -159,10 +186,31 @@ class _Lowering:
         aliases = self.aliases.setdefault(inv, {})
         aliases[ref.name] = (new, ref)
 
+    def check_stringification(self, start, aliases):
+        """An alias is safe for `#v` in the invoked macro itself, but not
+        when the macro hands the name on to another macro that stringifies
+        it: by then the alias has replaced it."""
+        m = re.match(rb"[A-Za-z_]\w*", self.src[start:start + 256])
+        name = m.group().decode() if m else ""
+        seen, todo = set(), list(self.unit.macro_uses.get(name, ()))
+        while todo:
+            inner = todo.pop()
+            if inner in seen:
+                continue
+            seen.add(inner)
+            if inner in self.unit.stringifying:
+                ref = next(iter(aliases.values()))[1]
+                raise self.error(ref, "macro '%s' passes '%s' on to macro '%s', which "
+                                 "stringifies it" % (name, ref.name, inner),
+                                 hint="copy the value into a local that is not live "
+                                 "across a suspension, or expand the macro by hand")
+            todo.extend(self.unit.macro_uses.get(inner, ()))
+
     def apply_aliases(self, body):
         """Bracket each macro invocation that names frame fields or async
         functions by #define/#undef of those names."""
         for (ms, me), aliases in sorted(self.aliases.items()):
+            self.check_stringification(ms, aliases)
             for name, (new, ref) in aliases.items():
                 clash = next((n for n in body.walk() if ms <= n.start and n.end <= me
                               and n.name == name and n.ref != ref.ref and n is not ref
@@ -227,7 +275,11 @@ class _Lowering:
             name = ref.ref[3:]
             dest = value_destination(ref)
             if name in self.async_names:
-                if dest is not None and not dest.async_fn:
+                if dest is None:
+                    raise self.error(ref, "async function '%s' used as a value where ripper "
+                                     "cannot tell the type it becomes" % name,
+                                     hint="assign it to a variable of a RIP_ASYNC_FN type first")
+                if not dest.async_fn:
                     raise self.error(ref, "async function '%s' used where a plain function "
                                      "pointer ('%s') is expected" % (name, dest.spelling),
                                      hint="a function that may suspend cannot be called from "
@@ -291,9 +343,21 @@ class _Lowering:
             ""]))
 
     def prototype(self, f):
+        others = [g for g in self.unit.functions if g is not f and g.in_main
+                  and g.start == f.start and not g.is_definition]
+        if others:
+            raise Diagnostic(self.unit.path, f.line, f.col, "async function '%s' declared in "
+                             "one declaration with other functions" % f.name,
+                             hint="declare it on its own")
+        definition = next((g for g in self.unit.functions if g.in_main and g.is_definition
+                           and g.name == f.name), None)
+        params = self.param_list(definition or f)
+        if not f.params and not (definition and definition.params) and \
+                b"void" not in self.src[f.start:f.end].split(b"(", 1)[-1]:
+            params = ""             # `int f();` declares no prototype: neither do we
         static = "static " if f.static else ""
         self.rw.replace(f.start, f.end, "%sstruct rip_frame *%s__rip(%s)"
-                        % (static, f.name, self.param_list(f)))
+                        % (static, f.name, params))
 
     def param_list(self, f):
         if not f.params:
@@ -347,6 +411,12 @@ class _Lowering:
         if found:
             node, message, hint = found
             raise self.error(node, message, hint=hint)
+        for n in f.body.walk():
+            if n.kind == "UNEXPOSED_EXPR" and \
+                    self.src[n.start:n.start + 21] == b"__builtin_choose_expr" and \
+                    any(self.is_async_call(c) for c in n.walk()):
+                raise self.error(n, "async call inside __builtin_choose_expr",
+                                 hint="choose with an if statement")
 
     def frame_fields(self, f, in_frame):
         """(key, field name, type) of the parameters and of the locals that
@@ -383,7 +453,8 @@ class _Lowering:
         layout += [(size, align) for _, _, size, align in self.temps]
         self.stats.append(FrameStats(f.name, frame_size(layout), points + self.all_async,
                                      len(fields), self.c_local_count))
-        stores = " ".join("%s;" % self.store("rip_F->" + name, t, name)
+        param_names = {p.key: p.name for p in f.params}
+        stores = " ".join("%s;" % self.store("rip_F->" + name, t, param_names[key])
                           for key, name, t in fields[:len(f.params)])
         if f.name == "main" and f.result.kind != "VOID":
             stores = ("rip_F->rip_result = 0; " + stores).strip()   # main may end without return
@@ -555,6 +626,10 @@ class _Lowering:
         continues = list(_own_continues(body))
         if not continues:
             return ""
+        for n in continues:
+            if n.in_macro:
+                raise self.error(n, "a continue written by a macro, in a loop whose condition "
+                                 "waits", hint="write the continue out")
         self.labels += 1
         label = "rip_cont_%d" % self.labels
         for n in continues:
@@ -625,6 +700,10 @@ class _Lowering:
             waits = any(self.expr.has_async(i) for _, i in self.inits(decls))
             if not in_frame and not waits:
                 continue            # plain C locals: untouched
+            if stmt.in_macro:
+                raise self.error(stmt, "a declaration written by a macro declares '%s', which "
+                                 "must live in the frame" % decls[0].name,
+                                 hint="write the declaration out")
             loop = stmt.parent
             if loop is not None and loop.kind == "FOR_STMT":
                 header = loop.for_parts[:3] if loop.for_parts else loop.children[:-1]
@@ -643,10 +722,15 @@ class _Lowering:
 
     def declaration_code(self, stmt):
         """Statements that initialize a declaration's frame fields and
-        declare its C locals, in order."""
+        declare its C locals, in order, each on its declarator's line."""
         parts = []
+        prev = stmt.start
         for d in [d for d in stmt.children if d.kind == "VAR_DECL"]:
             init = self.initializer(d)
+            newlines = self.src.count(b"\n", prev, d.loc)
+            prev = d.loc
+            if newlines and parts:
+                parts.append("\n" * newlines)
             if d.key in self.names:
                 target = "rip_F->" + self.names[d.key]
             elif init is None or not self.expr.has_async(init):
@@ -678,14 +762,17 @@ class _Lowering:
                 parts.append("{ %s %s; }" % (" ".join(pre), code))
             else:
                 parts.append(self.init_code(d, init) + ";")
-        return " ".join(parts) or ";"
+        return " ".join(parts).replace(" \n", "\n").replace("\n ", "\n") or ";"
 
     def c_local_declaration(self, stmt, d):
         """`T name` for a C local whose initializer is lowered apart: the
         user's own text when it is a lone declarator."""
-        own = self.rw.text(stmt.start, d.loc + len(d.name.encode()))
+        name_end = d.loc + len(d.name.encode())
+        own = self.rw.text(stmt.start, name_end)
         lone = len([c for c in stmt.children if c.kind == "VAR_DECL"]) == 1
-        if lone and own.endswith(d.name) and stmt.start <= d.loc and "=" not in own:
+        rest = self.src[name_end:d.init.start] if d.init is not None else b""
+        if lone and own.endswith(d.name) and stmt.start <= d.loc and "=" not in own and \
+                rest.strip() == b"=":       # nothing of the declarator after the name
             return own
         return "__typeof__(%s) %s" % (d.type.spelling, d.name)
 
@@ -694,7 +781,7 @@ class _Lowering:
         target = "rip_F->" + self.names[decl.key]
         if text is None:
             text = self.text(init)
-        if decl.type.kind in ("CONSTANTARRAY", "INCOMPLETEARRAY"):
+        if decl.type.canonical_kind in ("CONSTANTARRAY", "INCOMPLETEARRAY"):
             if init.kind != "INIT_LIST_EXPR":
                 text = "{" + text + "}"
             return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
@@ -708,6 +795,9 @@ class _Lowering:
     def lower_returns(self, f):
         void = f.result.kind == "VOID"
         for ret in [n for n in f.body.walk() if n.kind == "RETURN_STMT"]:
+            if ret.in_macro:
+                raise self.error(ret, "a return written by a macro, in async function '%s'"
+                                 % f.name, hint="write the return out")
             done = "rip_self->state = RIP_DONE; return; }"
             if not ret.children:
                 code = "{ " + done

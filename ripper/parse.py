@@ -109,6 +109,8 @@ class Unit:
                                     # the main file, sorted, disjoint
     macro_names: set = field(default_factory=set)  # every macro defined, headers too
     globals: List[Node] = field(default_factory=list)  # main file's file-scope VAR_DECLs
+    macro_uses: dict = field(default_factory=dict)  # macro name -> macros its body names
+    stringifying: set = field(default_factory=set)  # macros whose body has `#param`
 
 
 def _outermost(ranges):
@@ -214,7 +216,16 @@ def _members(info, t):
     if c.kind == ci.TypeKind.RECORD:
         info.members = [(f.spelling, _type_info(f.type)) for f in c.get_fields()]
     elif c.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
-        info.members = [("", _type_info(c.element_type))]
+        for _ in range(20):         # peel sugar, keeping the element's typedef
+            if t.kind == ci.TypeKind.ELABORATED:
+                t = t.get_named_type()
+            elif t.kind == ci.TypeKind.TYPEDEF:
+                t = t.get_declaration().underlying_typedef_type
+            else:
+                break
+        element = t.element_type if t.kind in (ci.TypeKind.CONSTANTARRAY,
+                                               ci.TypeKind.INCOMPLETEARRAY) else c.element_type
+        info.members = [("", _type_info(element))]
 
 
 # libclang traps (SIGILL) asked the size of a builtin's function type.
@@ -505,19 +516,46 @@ def parse(path, source, extra_args=()):
     functions = []
     builder = _Builder(tu, main, source, macros)
     macro_names = set()
+    definitions = {}
+    invoked = set()
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.MACRO_DEFINITION:
             macro_names.add(c.spelling)
+            definitions[c.spelling] = c
         elif c.kind == ci.CursorKind.MACRO_INSTANTIATION and builder.in_main(c):
+            invoked.add(c.spelling)
             _, _, _, s = _file_location(c.extent.start)
             _, _, _, e = _file_location(c.extent.end)
             macros.append((s, e))
     globals_ = []
     macros[:] = _outermost(macros)
+    macro_uses, stringifying = _macro_facts(definitions, invoked)
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.FUNCTION_DECL:
             functions.append(builder.function(c))
         elif c.kind == ci.CursorKind.VAR_DECL and builder.in_main(c):
             globals_.append(builder.node(c))
     return Unit(path=path, source=source, functions=functions, macros=macros,
-                macro_names=macro_names, globals=globals_)
+                macro_names=macro_names, globals=globals_, macro_uses=macro_uses,
+                stringifying=stringifying)
+
+
+def _macro_facts(definitions, invoked):
+    """For the macros the main file invokes and those their bodies name:
+    which macros each body names, and which bodies stringify (`#param`)."""
+    uses, stringifying = {}, set()
+    todo = [m for m in invoked if m in definitions]
+    while todo:
+        name = todo.pop()
+        if name in uses:
+            continue
+        tokens = [t.spelling for t in definitions[name].get_tokens()]
+        body = tokens[1:]
+        if len(tokens) > 1 and tokens[1] == "(":   # function-like: skip the parameter list
+            body = tokens[tokens.index(")") + 1:] if ")" in tokens else []
+        uses[name] = {t for t in body if t in definitions and t != name}
+        for i, t in enumerate(body[:-1]):
+            if t == "#" and body[i + 1] != "#" and (i == 0 or body[i - 1] != "#"):
+                stringifying.add(name)
+        todo.extend(uses[name] - set(uses))
+    return uses, stringifying

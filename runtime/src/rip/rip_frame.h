@@ -52,7 +52,7 @@ struct rip_frame {
 #define RIP_DONE (-1)
 
 /* The callee's result slot, right after its header. */
-#define RIP_RESULT(T, f) (*(T *)(void *)((rip_frame *)(f) + 1))
+#define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((rip_frame *)(f) + 1))
 
 void *rip_frame_alloc(size_t size, rip_resume_fn *resume); /* from the thread's pool; header set, state 0; aborts when out of memory */
 void rip_frame_free(rip_frame *f);                          /* back to the pool */
