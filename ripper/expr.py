@@ -129,10 +129,15 @@ class ExprLowering:
         return self.operands(node, node.children)
 
     def operands(self, node, children):
-        """Any other node: its operands left to right, each one left of an
-        async call saved first; then the node with the operands' values.
-        A designated initializer (`.x = v`, `[3] = v`) keeps its designator
-        as text; only its value is an operand."""
+        """Any other node: its operands, then the node with their values."""
+        pre, values = self.in_order(children)
+        return pre, self.splice(node, values)
+
+    def in_order(self, children):
+        """(pre, {id(child): value}) for operands evaluated left to right,
+        each one left of an async call saved first.  A designated initializer
+        (`.x = v`, `[3] = v`) keeps its designator as text; only its value
+        is an operand."""
         pre, values = [], {}
         operands = [designated_value(c) or c for c in children]
         lowered = [self.lower(c) for c in operands]
@@ -144,7 +149,7 @@ class ExprLowering:
             if p or v != self.rw.text(operand.start, operand.end):
                 values[id(child)] = v if operand is child else \
                     self.splice(child, {id(operand): v})
-        return pre, self.splice(node, values)
+        return pre, values
 
     @staticmethod
     def is_temp(value):
@@ -167,16 +172,7 @@ class ExprLowering:
         return node.kind == "DECL_REF_EXPR" and bool(node.ref) and node.ref.startswith("fn:")
 
     def async_call(self, call):
-        pre, values = [], {}
-        args = call.children[1:]
-        lowered = [self.lower(a) for a in args]
-        last_async = max((i for i, (p, _) in enumerate(lowered) if p), default=-1)
-        for i, (arg, (p, v)) in enumerate(zip(args, lowered)):
-            pre += p
-            if i < last_async and self.must_save(arg, v):
-                v = self.save(arg, v, pre)
-            if p or v != self.rw.text(arg.start, arg.end):
-                values[id(arg)] = v
+        pre, values = self.in_order(call.children[1:])
         code = self.owner.call_code(call, self.splice(call, values))
         if call.type is None or call.type.kind == "VOID":
             pre.append(code + "rip_frame_free(rip_c);")
