@@ -3,7 +3,8 @@
 rip and ucontext must match it byte for byte (the scheduling contract);
 threads too, unless the program says `/* threads: sorted */` (its output
 depends on the FIFO order threads do not keep): then the same lines in any
-order.  A first line `/* exit: N */` sets the expected exit status."""
+order.  A first line `/* exit: N */` sets the expected exit status;
+`/* backends: rip ucontext (why) */` limits the backends, with the reason."""
 import glob
 import os
 import re
@@ -16,19 +17,24 @@ PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "tests", "programs", "*.c")))
 
 
 def expectations(source):
+    """(exit status, threads output sorted?, backends it runs on)."""
     with open(source) as f:
         text = f.read()
     m = re.match(r"/\* exit: (\d+) \*/", text)
-    return (int(m.group(1)) if m else 0), "/* threads: sorted */" in text
+    only = re.search(r"/\* backends: ([a-z ]+)", text)
+    backends = only.group(1).split() if only else BACKENDS
+    return (int(m.group(1)) if m else 0), "/* threads: sorted */" in text, backends
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("source", PROGRAMS, ids=lambda p: os.path.basename(p)[:-2])
 def test_program_prints_expected_output(source, backend, ripcc):
+    status, sorted_on_threads, backends = expectations(source)
+    if backend not in backends:
+        pytest.skip("the program says: backends: " + " ".join(backends))
     exe = ripcc(source, backend)
     with open(source[:-2] + ".expected", "rb") as f:
         expected = f.read()
-    status, sorted_on_threads = expectations(source)
     r = run([exe], timeout=30)
     assert r.returncode == status, r.stderr.decode()
     if backend == "threads" and sorted_on_threads:

@@ -21,6 +21,7 @@ struct uc_task {
     rip_task_fn *fn;                /* the task's function */
     void *arg;                      /* its argument */
     int finished;                   /* fn has returned */
+    int chunked;                    /* stack carved from a chunk: never unmapped */
     uc_task *next_free;             /* link in the stack cache */
 };
 
@@ -30,6 +31,30 @@ static size_t stack_size;           /* usable bytes per stack, page-rounded */
 static size_t page_size;
 static uc_task *cache;              /* finished tasks whose stacks are reused */
 static int cached;                  /* how many are in the cache */
+static int chunk_mode;              /* out of mappings: stacks come from chunks, unguarded */
+static char *chunk;                 /* the unused rest of the current chunk */
+static size_t chunk_left;           /* its bytes */
+
+static long guarded;                /* stacks mapped with a guard page */
+
+#define CHUNK_STACKS 256            /* stacks per chunk mapping in chunk mode */
+#define MAP_HEADROOM 8192           /* mappings left for everything else */
+
+/* How many guarded stacks (two mappings each) fit under vm.max_map_count. */
+static long guard_limit(void) {
+    static long limit;
+    if (!limit) {
+        long max = 65530;
+        FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+        if (f) {
+            if (fscanf(f, "%ld", &max) != 1)
+                max = 65530;
+            fclose(f);
+        }
+        limit = max > 2 * MAP_HEADROOM ? (max - MAP_HEADROOM) / 2 : max / 4;
+    }
+    return limit;
+}
 
 static void init_sizes(void) {
     if (stack_size)
@@ -55,17 +80,43 @@ static uc_task *task_new(void) {
     t = calloc(1, sizeof *t);
     if (!t)
         rip__fatal("out of memory for a task");
-    t->map = mmap(NULL, stack_size + page_size, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (t->map == MAP_FAILED)
-        rip__fatal("cannot map a %zu-byte task stack: %s", stack_size, strerror(errno));
-    if (mprotect(t->map, page_size, PROT_NONE) == -1)
-        rip__fatal("cannot protect a stack guard page: %s (vm.max_map_count?)", strerror(errno));
+    /* Each guarded stack is two mappings (guard, stack); vm.max_map_count
+     * (65530 by default) caps them near 32,000.  Past that, stacks are
+     * carved from big chunks without guard pages, with a warning. */
+    if (!chunk_mode && guarded >= guard_limit()) {
+        chunk_mode = 1;
+        fprintf(stderr, "rip: warning: %ld guarded stacks use half of vm.max_map_count: "
+                "further task stacks have no guard page\n", guarded);
+    }
+    if (!chunk_mode) {
+        t->map = mmap(NULL, stack_size + page_size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0) {
+            guarded++;
+            return t;
+        }
+        if (t->map != MAP_FAILED)
+            munmap(t->map, stack_size + page_size);
+        chunk_mode = 1;
+        fprintf(stderr, "rip: warning: out of memory mappings for guarded stacks "
+                "(vm.max_map_count): further task stacks have no guard page\n");
+    }
+    if (chunk_left < stack_size + page_size) {
+        chunk_left = (stack_size + page_size) * CHUNK_STACKS;
+        chunk = mmap(NULL, chunk_left, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (chunk == MAP_FAILED)
+            rip__fatal("cannot map task stacks: %s", strerror(errno));
+    }
+    t->map = chunk;
+    t->chunked = 1;
+    chunk += stack_size + page_size;
+    chunk_left -= stack_size + page_size;
     return t;
 }
 
 static void task_free(uc_task *t) {
-    if (cached < STACK_CACHE) {
+    if (cached < STACK_CACHE || t->chunked) {
         t->next_free = cache;
         cache = t;
         cached++;
