@@ -7,7 +7,7 @@ PYTHON  ?= python3
 VENV    := .venv
 BUILD   := build
 BACKENDS := rip ucontext threads
-EXAMPLES := pingpong
+EXAMPLES := pingpong spawnmany
 
 RT       := runtime/src
 RT_INC   := -Iruntime/include -I$(RT)/core -I$(RT)/rip
@@ -15,7 +15,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps fuzz demo bench-ripper clean
+.PHONY: all venv runtime examples test test-deps fuzz demo bench-ripper bench-runtime clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -81,6 +81,11 @@ fuzz: all test-deps
 # How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv
 	$(VENV)/bin/python bench/rip_speed.py 10000
+
+# Switch, call, spawn and memory costs beside a hand-written state machine
+# and stackful peers (State Threads, boost.context).
+bench-runtime: all
+	$(VENV)/bin/python bench/runtime.py $(BUILD)
 
 demo: all
 	@$(VENV)/bin/python bench/demo.py $(BUILD)

@@ -1,0 +1,124 @@
+"""runtime.py -- `make bench-runtime`: the runtime's costs beside the
+practical limit and stackful peers, each the median of RUNS runs in one
+sitting, with issue 4's goals as ratios measured side by side.
+
+    python bench/runtime.py BUILD_DIR
+
+Builds the peers from Debian's libst-dev and libboost-context-dev (installed
+with apt-get when missing and running as root; otherwise skipped, saying
+what to install)."""
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+RUNS = 5
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
+NS = re.compile(r"^(\S+) ([\d.]+) ns/(?:switch|call)", re.M)
+SPAWN = re.compile(r"spawn ([\d.]+) ns/task, (\d+) bytes per blocked task")
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def ensure_peers():
+    """Install the stackful peers' packages if we can; say which are missing."""
+    missing = [p for p, f in (("libst-dev", "/usr/include/st.h"),
+                              ("libboost-context-dev", "/usr/include/boost/context/detail/fcontext.hpp"))
+               if not os.path.exists(f)]
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("installing %s ..." % " ".join(missing), file=sys.stderr, flush=True)
+        sh(["apt-get", "update", "-qq"])
+        sh(["apt-get", "install", "-y", "-qq"] + missing,
+           env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    return [p for p in missing if not os.path.exists(
+        "/usr/include/st.h" if p == "libst-dev" else "/usr/include/boost/context/detail/fcontext.hpp")]
+
+
+def build(out):
+    """{name: command} of every benchmark program that builds here."""
+    progs = {}
+    cc = os.environ.get("CC", "cc")
+    steps = [
+        ("statemachine", [cc, "-O2", os.path.join(HERE, "runtime", "statemachine.c")], []),
+        ("st", [cc, "-O2", os.path.join(HERE, "runtime", "st_pingpong.c"), "-lst"], []),
+        ("boost", ["c++", "-O2", os.path.join(HERE, "runtime", "boost_jump.cpp"),
+                   "-lboost_context"], []),
+        ("callcost", [RIPCC, "-O2", os.path.join(HERE, "runtime", "callcost.c")], []),
+    ]
+    for name, cmd, _ in steps:
+        exe = os.path.join(out, "bench-" + name)
+        if sh(cmd + ["-o", exe]).returncode == 0:
+            progs[name] = exe
+    return progs
+
+
+def median_of(cmd, pattern=NS):
+    values = {}
+    for _ in range(RUNS):
+        out = sh(cmd, timeout=600).stdout
+        for m in pattern.finditer(out):
+            values.setdefault(m.group(1), []).append(float(m.group(2)))
+    return {k: statistics.median(v) for k, v in values.items()}
+
+
+def main(build_dir):
+    missing = ensure_peers()
+    progs = build(build_dir)
+    rows = {}
+    print("measuring (median of %d runs each) ..." % RUNS, file=sys.stderr, flush=True)
+    if "statemachine" in progs:
+        rows.update(median_of([progs["statemachine"], "50000000"]))
+    if "st" in progs:
+        rows.update(median_of([progs["st"], "2000000"]))
+    if "boost" in progs:
+        rows.update(median_of([progs["boost"], "20000000"]))
+    for backend, rounds in (("rip", "2000000"), ("ucontext", "200000"), ("threads", "20000")):
+        exe = os.path.join(build_dir, "pingpong-" + backend)
+        for line, ns in median_of([exe, rounds], re.compile(
+                r"^(\w+)\s+\d+ switches in [\d.]+ s: \d+ switches/s, ([\d.]+) ns", re.M)).items():
+            rows["%s-%s" % (backend, line)] = ns
+    if "callcost" in progs:
+        rows.update(median_of([progs["callcost"], "20000000"]))
+    spawn = {}
+    for backend, n in (("rip", "1000000"), ("ucontext", "100000"), ("threads", "10000")):
+        runs = [SPAWN.search(sh([os.path.join(build_dir, "spawnmany-" + backend), n],
+                                timeout=600).stdout) for _ in range(RUNS)]
+        runs = [m for m in runs if m]
+        if runs:
+            spawn[backend] = (int(n), statistics.median(float(m.group(1)) for m in runs),
+                              statistics.median(int(m.group(2)) for m in runs))
+
+    print("\n| what | ns per switch or call |\n|---|---:|")
+    for name in sorted(rows):
+        print("| %s | %.2f |" % (name, rows[name]))
+    print("\n| backend | tasks | spawn ns/task | bytes per blocked task |\n|---|---:|---:|---:|")
+    for backend, (n, ns, b) in spawn.items():
+        print("| %s | %d | %.1f | %d |" % (backend, n, ns, b))
+    print("\nGoals (ratios from this run):")
+    def ratio(a, b, text):
+        if a in rows and b in rows:
+            print("- %s: %.2fx" % (text, rows[a] / rows[b]))
+    ratio("st-cond", "rip-channel",
+          "State Threads cond switch / rip channel switch (goal: above 1, rip faster)")
+    ratio("ucontext-channel", "rip-channel",
+          "ucontext channel switch / rip channel switch (goal: at least 20)")
+    ratio("rip-yield", "boost-jump", "rip yield / bare boost.context jump (goal: at most 2)")
+    ratio("rip-yield", "statemachine-yield",
+          "rip yield / hand-written state machine (goal: at most 2)")
+    ratio("async-call", "plain-call",
+          "async call that does not suspend / plain call (goal: at most 3)")
+    if "rip" in spawn:
+        print("- rip spawn: %.1f ns/task (goal <= 25); %d bytes per blocked task "
+              "(goal: <= 64 beyond the task's live locals)" % (spawn["rip"][1], spawn["rip"][2]))
+    if missing:
+        print("\n(not measured: install %s)" % " ".join(missing))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "build")
