@@ -54,10 +54,59 @@ struct rip_frame {
 /* The callee's result slot, right after its header. */
 #define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((rip_frame *)(f) + 1))
 
-void *rip_frame_alloc(size_t size, rip_resume_fn *resume); /* from the thread's pool; header set, state 0; aborts when out of memory */
-void rip_frame_free(rip_frame *f);                          /* back to the pool */
-void *rip__pool_alloc(size_t size);                         /* a 16-aligned block from the thread's size-class pool */
-void rip__pool_free(void *p, size_t size);                  /* back to it (same size) */
+/* The thread's frame pool (pool.c): a free list per 16-byte size class up
+ * to RIP_POOL_MAX bytes.  The fast paths are inline: a pop and a push. */
+#define RIP_POOL_GRAIN 16
+#define RIP_POOL_MAX 512
+struct rip_pool {
+    void *free[RIP_POOL_MAX / RIP_POOL_GRAIN]; /* free blocks by class; next in their first word */
+    char *slab;                     /* unused rest of the current slab */
+    size_t slab_left;               /* its bytes */
+};
+extern __thread struct rip_pool rip__pool;
+void *rip__pool_slow(size_t bytes);                         /* refill from a slab, or malloc above RIP_POOL_MAX */
+void rip__pool_free_big(void *p);                           /* free a block above RIP_POOL_MAX */
+
+/* A 16-aligned block from the thread's pool; aborts when out of memory. */
+static inline void *rip__pool_alloc(size_t size) {
+    size_t bytes = (size + RIP_POOL_GRAIN - 1) & ~(size_t)(RIP_POOL_GRAIN - 1);
+    if (bytes <= RIP_POOL_MAX) {
+        void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
+        void *p = *head;
+        if (p) {
+            *head = *(void **)p;
+            return p;
+        }
+    }
+    return rip__pool_slow(bytes);
+}
+
+/* Back to the pool (`size` as allocated). */
+static inline void rip__pool_free(void *p, size_t size) {
+    size_t bytes = (size + RIP_POOL_GRAIN - 1) & ~(size_t)(RIP_POOL_GRAIN - 1);
+    if (bytes > RIP_POOL_MAX) {
+        rip__pool_free_big(p);
+        return;
+    }
+    void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
+    *(void **)p = *head;
+    *head = p;
+}
+
+/* A frame from the pool: header set, state 0. */
+static inline void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
+    rip_frame *f = (rip_frame *)rip__pool_alloc(size);
+    f->resume = resume;
+    f->parent = (rip_frame *)0;
+    f->state = 0;
+    f->size = (unsigned)size;
+    return f;
+}
+
+/* A finished frame back to the pool. */
+static inline void rip_frame_free(rip_frame *f) {
+    rip__pool_free(f, f->size);
+}
 
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
  * (then the caller must save its state and return too). */
@@ -68,6 +117,12 @@ static inline int rip_call(rip_frame *self, rip_frame *child) {
     child->parent = self;
     return 0;
 }
+
+/* rip_call for a callee whose resume entry is known here: a direct call
+ * the compiler may inline. */
+#define rip_call_to(self, child, resume_fn) \
+    ((resume_fn)((child), (rip_frame *)0), \
+     (child)->state == RIP_DONE ? 1 : ((child)->parent = (self), 0))
 
 /* Constructors of the runtime's async functions. */
 rip_frame *rip_yield__rip(void);
