@@ -68,9 +68,30 @@ struct rip_timer {
 /* Backend hooks, called by the core. */
 void rip__backend_run(rip_task *t);           /* run t until it suspends or ends */
 
-/* Scheduler: one per process for now. */
-rip_task *rip__current(void);                 /* the running task */
-void rip__ready(rip_task *t);                 /* append t to the run queue */
+/* Scheduler: one per process for now.  Its state is here so that the hot
+ * calls (the running task, making a task ready) inline. */
+struct rip_sched {
+    rip_task *head, *tail;          /* the run queue */
+    rip_task *current;              /* the running task */
+    rip_timer **timers;             /* heap of sleeping tasks, earliest first */
+    size_t ntimers;                 /* timers in the heap */
+    size_t timer_cap;               /* its capacity */
+    uint64_t timer_seq;             /* sleeps begun so far */
+    long live;                      /* tasks started and not yet ended */
+};
+extern struct rip_sched rip__sched;
+
+static inline rip_task *rip__current(void) { return rip__sched.current; } /* the running task */
+
+/* Append t to the run queue. */
+static inline void rip__ready(rip_task *t) {
+    t->next = NULL;
+    if (rip__sched.tail)
+        rip__sched.tail->next = t;
+    else
+        rip__sched.head = t;
+    rip__sched.tail = t;
+}
 void rip__task_started(rip_task *t);          /* count a new task (then ready it) */
 void rip__task_ended(void);                   /* the current task has finished */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */

@@ -9,15 +9,8 @@
 
 #define RIP_TIMER_CHECK 64          /* task runs between two looks at the clock */
 
-static struct {
-    rip_task *head, *tail;          /* the run queue */
-    rip_task *current;              /* the running task */
-    rip_timer **timers;             /* heap of sleeping tasks, earliest first */
-    size_t ntimers;                 /* timers in the heap */
-    size_t timer_cap;               /* its capacity */
-    uint64_t timer_seq;             /* sleeps begun so far */
-    long live;                      /* tasks started and not yet ended */
-} S;
+struct rip_sched rip__sched;
+#define S rip__sched
 
 void rip__assert_fail(const char *expr, const char *file, int line) {
     fprintf(stderr, "rip: %s:%d: assertion failed: %s\n", file, line, expr);
@@ -38,17 +31,6 @@ int64_t rip_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-rip_task *rip__current(void) { return S.current; }
-
-void rip__ready(rip_task *t) {
-    t->next = NULL;
-    if (S.tail)
-        S.tail->next = t;
-    else
-        S.head = t;
-    S.tail = t;
 }
 
 void rip__task_started(rip_task *t) {
