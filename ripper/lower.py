@@ -116,11 +116,6 @@ def lower(unit, async_names, all_async=False, stats=None):
             lowering.plain_function(f)
         elif f.name in async_names:
             lowering.prototype(f)
-    here = sorted({f.name for f in unit.functions if f.in_main and f.is_definition
-                   and f.name in async_names})
-    if here:                        # resume entries, for direct calls anywhere below
-        rw.insert_lines(1, ["static void %s__resume(rip_frame *rip_self, rip_frame *rip_c);"
-                            % name for name in here])
     main = next((f for f in unit.functions if f.in_main and f.is_definition
                  and f.name == "main"), None)
     if main is not None and "main" in async_names:
@@ -162,8 +157,6 @@ class _Lowering:
         self.rw = rw
         self.aliases = {}           # macro invocation -> {name: (new text, reference)}
         self.declared = set()       # header async functions whose constructor is declared
-        self.defined_here = {f.name for f in unit.functions if f.in_main and f.is_definition
-                             and f.name in async_names}
 
     # -- helpers ------------------------------------------------------------
 
@@ -517,12 +510,10 @@ class _Lowering:
                              % callee_name(call), hint="move it out of the ({ ... })")
         self.handled.add(id(call))
         p = self.points[id(call)]
-        name = callee_name(call)
-        start = "rip_call(rip_self, rip_c)"
-        if name in self.defined_here:   # a direct, inlinable call of its resume entry
-            start = "rip_call_to(rip_self, rip_c, %s__resume)" % name
-        return ("rip_self->state = %d; rip_c = %s; if (!%s) return; "
-                "rip_resume_%d: " % (p, text, start, p))
+        # rip_call's indirect call is devirtualized: rip_frame_alloc (inline)
+        # has just stored the resume entry (same instruction count as a direct call).
+        return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
+                "rip_resume_%d: " % (p, text, p))
 
     # -- calls --------------------------------------------------------------
 

@@ -118,12 +118,6 @@ static inline int rip_call(rip_frame *self, rip_frame *child) {
     return 0;
 }
 
-/* rip_call for a callee whose resume entry is known here: a direct call
- * the compiler may inline. */
-#define rip_call_to(self, child, resume_fn) \
-    ((resume_fn)((child), (rip_frame *)0), \
-     (child)->state == RIP_DONE ? 1 : ((child)->parent = (self), 0))
-
 /* Constructors of the runtime's async functions. */
 rip_frame *rip_yield__rip(void);
 rip_frame *rip_sleep_ms__rip(int64_t ms);
