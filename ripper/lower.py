@@ -21,9 +21,10 @@ call it suspended in, wherever that is (in a loop, a user switch, ...).
                                                   rip_self->state = RIP_DONE; return; }
                                                 rip_self->state = RIP_DONE; }
 
-Async calls are lowered where they stand as a statement, as the right side
-of an assignment statement, as a declaration's initializer or as a return
-value.  Any other place is a diagnostic, never wrong code.
+An async call standing alone (`f(x);`, `y = f(x);`, `T y = f(x);`,
+`return f(x);`) stores its result straight from the callee's frame; one
+anywhere else in an expression or a condition goes through expr.py.  What
+cannot be ripped is a diagnostic, never wrong code.
 
 Names inside macro invocations are never edited in place (a `#v` in the
 macro would stringify the edit).  Instead the outermost invocation is
@@ -98,9 +99,7 @@ def lower(unit, async_names, all_async=False, stats=None):
     list, receives a FrameStats per async function."""
     check_names(unit)
     rw = Rewriter(unit.source)
-    lowering = _Lowering(unit, async_names, rw)
-    lowering.all_async = all_async
-    lowering.stats = stats if stats is not None else []
+    lowering = _Lowering(unit, async_names, rw, all_async, stats if stats is not None else [])
     for g in unit.globals:
         lowering.prototypes_for(g, g.line)
         lowering.function_values(g)
@@ -134,12 +133,7 @@ def is_statement(node):
         return node is p.children[0]
     if p.kind == "IF_STMT":
         return node is not p.children[0]
-    return node is p.children[-1] and len(p.children) > 1 or \
-        (p.kind == "FOR_STMT" and node is p.children[-1] and _for_body_only(p))
-
-
-def _for_body_only(node):
-    return len(node.children) == 1
+    return node is p.children[-1]       # the body of a loop, switch or case: always last
 
 
 def _unwrap_up(node):
@@ -150,13 +144,16 @@ def _unwrap_up(node):
 
 
 class _Lowering:
-    def __init__(self, unit, async_names, rw):
+    def __init__(self, unit, async_names, rw, all_async, stats):
         self.unit = unit
         self.src = unit.source
         self.async_names = async_names
         self.rw = rw
+        self.all_async = all_async  # the testing mode: every async function yields on entry
+        self.stats = stats          # receives a FrameStats per async function
         self.aliases = {}           # macro invocation -> {name: (new text, reference)}
-        self.declared = set()       # header async functions whose constructor is declared
+        self.declared = {f.name for f in unit.functions if f.in_main}  # constructors declared
+        self.headers = {f.name: f for f in unit.functions if not f.in_main}
 
     # -- helpers ------------------------------------------------------------
 
@@ -294,16 +291,14 @@ class _Lowering:
     def prototypes_for(self, node, line):
         """Declare, before `line`, the constructors of async functions that
         `node` uses but the main file never declares (they live in a header)."""
-        main_declared = {f.name for f in self.unit.functions if f.in_main}
-        headers = {f.name: f for f in self.unit.functions if not f.in_main}
         lines = []
         for n in node.walk():
             if n.kind != "DECL_REF_EXPR" or not n.ref or not n.ref.startswith("fn:"):
                 continue
             name = n.ref[3:]
-            if name in self.async_names and name not in main_declared and \
-                    name not in self.declared and not name.startswith("rip_"):
-                f = headers[name]
+            f = self.headers.get(name)
+            if name in self.async_names and name not in self.declared and f is not None \
+                    and not name.startswith("rip_"):        # rip_frame.h declares those
                 params = ", ".join("__typeof__(%s)" % t.spelling for t in f.param_types) or "void"
                 lines.append("struct rip_frame *%s__rip(%s);" % (name, params))
                 self.declared.add(name)
@@ -469,8 +464,7 @@ class _Lowering:
         entry = ""
         if self.all_async:          # the testing mode: a suspension on entry
             points += 1
-            entry = (" rip_self->state = %d; rip_c = rip_yield__rip(); if (!rip_call(rip_self, "
-                     "rip_c)) return; rip_resume_%d: rip_frame_free(rip_c);" % (points, points))
+            entry = " " + resume_point(points, "rip_yield__rip()") + "rip_frame_free(rip_c);"
         cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
         head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; "
                 "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }%s"
@@ -509,11 +503,12 @@ class _Lowering:
             raise self.error(call, "async call to '%s' inside a statement expression"
                              % callee_name(call), hint="move it out of the ({ ... })")
         self.handled.add(id(call))
-        p = self.points[id(call)]
-        # rip_call's indirect call is devirtualized: rip_frame_alloc (inline)
-        # has just stored the resume entry (same instruction count as a direct call).
-        return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
-                "rip_resume_%d: " % (p, text, p))
+        return resume_point(self.points[id(call)], text)
+
+    def call_then(self, call, after=""):
+        """A lone async call (arguments without async calls): the call, then
+        `after` (which may read its result), then its frame freed."""
+        return "%s%s rip_frame_free(rip_c);" % (self.call_code(call, self.text(call)), after)
 
     # -- calls --------------------------------------------------------------
 
@@ -572,16 +567,14 @@ class _Lowering:
         end = self.stmt_end(stmt)
         call = _unwrap_down(stmt)
         if self.simple_call(call):              # f(...);
-            code = self.call_code(call, self.text(call))
-            self.rw.replace(stmt.start, end, "{ %srip_frame_free(rip_c); }" % code)
+            self.rw.replace(stmt.start, end, "{ %s }" % self.call_then(call))
             return
         if stmt.kind == "BINARY_OPERATOR" and stmt.op == "=" and \
                 self.simple_call(_unwrap_down(stmt.children[1])) and \
                 not self.expr.has_async(stmt.children[0]):     # lhs = f(...);
             call = _unwrap_down(stmt.children[1])
-            code = self.call_code(call, self.text(call))
-            self.rw.replace(stmt.start, end, "{ %s%s = %s; rip_frame_free(rip_c); }"
-                            % (code, self.text(stmt.children[0]), self.result(call)))
+            self.rw.replace(stmt.start, end, "{ %s }" % self.call_then(
+                call, "%s = %s;" % (self.text(stmt.children[0]), self.result(call))))
             return
         pre, value = self.expr.lower(stmt)
         if value == "(void)0" or self.expr.is_temp(value):
@@ -686,10 +679,6 @@ class _Lowering:
 
     # -- declarations and returns --------------------------------------------
 
-    def initializer(self, decl):
-        """The initializer of a VAR_DECL, or None."""
-        return decl.init
-
     def lower_declarations(self, f):
         """Frame variables' declarations become stores into the frame; C
         locals keep their declarations (regenerated only when they share one
@@ -699,7 +688,7 @@ class _Lowering:
             if not decls or any(d.storage for d in decls):
                 continue
             in_frame = [d for d in decls if d.key in self.names]
-            waits = any(self.expr.has_async(i) for _, i in self.inits(decls))
+            waits = any(d.init is not None and self.expr.has_async(d.init) for d in decls)
             if not in_frame and not waits:
                 continue            # plain C locals: untouched
             if stmt.in_macro:
@@ -714,13 +703,10 @@ class _Lowering:
                 if len(in_frame) < len(decls):
                     self.for_loop(loop)     # declares C locals before the loop
                     continue
-                inits = [self.init_code(d, i) for d, i in self.inits(decls)]
+                inits = [self.init_code(d, d.init) for d in decls if d.init is not None]
                 self.rw.replace(stmt.start, self.stmt_end(stmt), ", ".join(inits) + ";")
                 continue
             self.rw.replace(stmt.start, self.stmt_end(stmt), self.declaration_code(stmt))
-
-    def inits(self, decls):
-        return [(d, self.initializer(d)) for d in decls if self.initializer(d) is not None]
 
     def declaration_code(self, stmt):
         """Statements that initialize a declaration's frame fields and
@@ -728,43 +714,42 @@ class _Lowering:
         parts = []
         prev = stmt.start
         for d in [d for d in stmt.children if d.kind == "VAR_DECL"]:
-            init = self.initializer(d)
             newlines = self.src.count(b"\n", prev, d.loc)
             prev = d.loc
             if newlines and parts:
                 parts.append("\n" * newlines)
-            if d.key in self.names:
-                target = "rip_F->" + self.names[d.key]
-            elif init is None or not self.expr.has_async(init):
-                parts.append("__typeof__(%s) %s%s;" % (
-                    d.type.spelling, d.name, "" if init is None else " = " + self.text(init)))
-                continue
-            else:                   # a C local waiting for its initializer
-                value = _unwrap_down(init)
-                if self.simple_call(value):
-                    parts.append("%s; %s = %s; rip_frame_free(rip_c);" % (
-                        self.call_code(value, self.text(value)),
-                        self.c_local_declaration(stmt, d), self.result(value)))
-                else:
-                    pre, v = self.expr.lower(init)
-                    parts.append("%s %s = %s;" % (" ".join(pre),
-                                                  self.c_local_declaration(stmt, d), v))
-                continue
-            if init is None:
-                continue
-            value = _unwrap_down(init)
-            if self.simple_call(value):
-                code = self.call_code(value, self.text(value))
-                parts.append("{ %s%s; rip_frame_free(rip_c); }"
-                             % (code, self.store(target, d.type, self.result(value))))
-            elif self.expr.has_async(init):
-                pre, v = self.expr.lower(init)
-                code = self.init_code(d, init, v) if d.key in self.names else \
-                    self.store(target, d.type, v)
-                parts.append("{ %s %s; }" % (" ".join(pre), code))
-            else:
-                parts.append(self.init_code(d, init) + ";")
+            code = self.frame_init(d) if d.key in self.names else self.c_local(stmt, d)
+            if code:
+                parts.append(code)
         return " ".join(parts).replace(" \n", "\n").replace("\n ", "\n") or ";"
+
+    def frame_init(self, d):
+        """Statements that store the initializer of frame variable `d`."""
+        if d.init is None:
+            return ""
+        value = _unwrap_down(d.init)
+        if self.simple_call(value):
+            target = "rip_F->" + self.names[d.key]
+            return "{ %s }" % self.call_then(
+                value, "%s;" % self.store(target, d.type, self.result(value)))
+        if self.expr.has_async(d.init):
+            pre, v = self.expr.lower(d.init)
+            return "{ %s %s; }" % (" ".join(pre), self.init_code(d, d.init, v))
+        return self.init_code(d, d.init) + ";"
+
+    def c_local(self, stmt, d):
+        """The declaration of C local `d`, its async initializer lowered first."""
+        if d.init is None or not self.expr.has_async(d.init):
+            return "__typeof__(%s) %s%s;" % (
+                d.type.spelling, d.name, "" if d.init is None else " = " + self.text(d.init))
+        value = _unwrap_down(d.init)
+        if self.simple_call(value):
+            # The label needs a statement after it: `rip_resume_N: ;` then the declaration.
+            return "%s; %s = %s; rip_frame_free(rip_c);" % (
+                self.call_code(value, self.text(value)), self.c_local_declaration(stmt, d),
+                self.result(value))
+        pre, v = self.expr.lower(d.init)
+        return "%s %s = %s;" % (" ".join(pre), self.c_local_declaration(stmt, d), v)
 
     def c_local_declaration(self, stmt, d):
         """`T name` for a C local whose initializer is lowered apart: the
@@ -807,16 +792,24 @@ class _Lowering:
                 expr = ret.children[0]
                 value = _unwrap_down(expr)
                 if self.simple_call(value):
-                    call_code = self.call_code(value, self.text(value))
-                    store = "" if void else "%s; " % self.store("rip_F->rip_result", f.result,
-                                                                self.result(value))
-                    code = "{ %s%srip_frame_free(rip_c); %s" % (call_code, store, done)
+                    store = "" if void else "%s;" % self.store("rip_F->rip_result", f.result,
+                                                               self.result(value))
+                    code = "{ %s %s" % (self.call_then(value, store), done)
                 else:
                     pre, v = self.expr.lower(expr)
                     store = "%s;" % v if void else "%s;" % self.store("rip_F->rip_result",
                                                                      f.result, v)
                     code = "{ %s %s %s" % (" ".join(pre), store, done)
             self.rw.replace(ret.start, self.stmt_end(ret), code)
+
+
+def resume_point(point, constructor):
+    """Start a callee (its frame from `constructor`); if it suspends, so does
+    this function, to resume at the label right after.  rip_call's indirect
+    call is devirtualized: the inline rip_frame_alloc has just stored the
+    resume entry (callgrind: the same count as a direct call)."""
+    return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
+            "rip_resume_%d: " % (point, constructor, point))
 
 
 def frame_size(layout):
