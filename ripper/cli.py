@@ -12,7 +12,6 @@ import fcntl
 import json
 import os
 import shlex
-import shutil
 import stat
 import subprocess
 import sys

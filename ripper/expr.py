@@ -20,7 +20,7 @@ temporary before the call).
     value: rip_F->ok = rip_F->rip_t1
 """
 
-from .analysis import UNEVALUATED, callee_name, evaluated_calls
+from .analysis import callee_name, evaluated_calls
 
 # Nodes whose value is their only child's (implicit casts, parentheses).
 TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
@@ -44,10 +44,11 @@ def designated_value(node):
 
 
 class ExprLowering:
-    """Lowers expressions of one async function.  `owner` supplies:
-    rw (the Rewriter), temp(type) -> a new frame field expression,
-    call_code(call, text) -> the resume-point code for an async call,
-    is_async_call(node), error(node, message, hint)."""
+    """Lowers expressions of one async function.  `owner` (lower._Lowering)
+    supplies: rw (the Rewriter); temp(type), temp_int(), temp_pointer(type)
+    -> a new frame field; store(target, type, value) -> an assignment;
+    call_code(call, text) -> a resume point; result(call) -> its value;
+    is_async_call(node); error(node, message, hint)."""
 
     def __init__(self, owner):
         self.owner = owner
