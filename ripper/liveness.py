@@ -25,7 +25,7 @@ and only `x = f(...)` / `T x = f(...)` with a plain name on the left writes
 after it.
 """
 
-from .analysis import UNEVALUATED
+from .analysis import UNEVALUATED, evaluated_calls
 
 
 class _Step:
@@ -43,15 +43,14 @@ def frame_variables(body, candidates, is_suspension):
     """Keys of the variables among `candidates` ({key: type}) that must
     live in the frame.  is_suspension(node) says if a CALL_EXPR suspends."""
     cfg = _Builder(candidates, is_suspension)
-    entry = cfg.build(body, cfg.exit)
+    cfg.build(body, cfg.exit)
     cfg.resolve_gotos()
     live_in = _solve(cfg.steps)
     needed = set(cfg.escaping)
-    for i, step in enumerate(cfg.steps):
+    for step in cfg.steps:
         if step.suspends:
-            out = set().union(*(live_in[s] for s in step.succs)) if step.succs else set()
+            out = set().union(*(live_in[s] for s in step.succs))
             needed |= step.uses_after | (out - step.kills)
-    del entry
     return needed & set(candidates)
 
 
@@ -112,7 +111,7 @@ class _Builder:
 
     def scan(self, node):
         """(reads, suspends) of an expression; records escaping addresses."""
-        uses, suspends = set(), False
+        uses = set()
         stack = [node]
         while stack:
             n = stack.pop()
@@ -127,10 +126,19 @@ class _Builder:
                     root = _unwrap(root.children[0])
                 if root is not None and root.kind == "DECL_REF_EXPR" and root.ref in self.candidates:
                     self.escaping.add(root.ref)
-            if n.kind == "CALL_EXPR" and self.is_suspension(n):
-                suspends = True
             stack.extend(n.children)
-        return uses, suspends
+        return uses, self.suspends(node)
+
+    def suspends(self, node):
+        """Does C evaluate a suspending call in `node`?  (As the lowering sees it.)"""
+        return any(self.is_suspension(c) for c in evaluated_calls(node))
+
+    def lone_call(self, node):
+        """Is `node` a suspending call whose arguments do not suspend?  Its
+        arguments are then read before the suspension, not after."""
+        node = _unwrap(node)
+        return node.kind == "CALL_EXPR" and self.is_suspension(node) and \
+            not any(self.suspends(a) for a in node.children[1:])
 
     def expression_step(self, node, succ):
         uses, suspends = self.scan(node)
@@ -143,13 +151,10 @@ class _Builder:
                 rhs_uses, _ = self.scan(top.children[1])
                 if lhs.ref not in rhs_uses:
                     uses = (uses - {lhs.ref}) | rhs_uses
-                rhs = _unwrap(top.children[1])
-                if suspends and rhs.kind == "CALL_EXPR" and self.is_suspension(rhs) and \
-                        not any(self.scan(a)[1] for a in rhs.children[1:]):
-                    uses_after = set()          # x = f(args): args read before it
-        elif suspends and top.kind == "CALL_EXPR" and self.is_suspension(top) and \
-                not any(self.scan(a)[1] for a in top.children[1:]):
-            uses_after = set()                  # f(args); args read before it
+                if self.lone_call(top.children[1]):
+                    uses_after = set()          # x = f(args)
+        elif self.lone_call(top):
+            uses_after = set()                  # f(args);
         return self.step([succ], uses=uses, kills=kills, suspends=suspends,
                          uses_after=uses_after)
 
@@ -161,12 +166,9 @@ class _Builder:
             if init is None:
                 continue            # nothing read, nothing surely written
             uses, suspends = self.scan(init)
-            top = _unwrap(init)
-            simple = suspends and top.kind == "CALL_EXPR" and \
-                not any(self.scan(a)[1] for a in top.children[1:])
             kills = {d.key} if d.key in self.candidates else set()
             succ = self.step([succ], uses=uses, kills=kills, suspends=suspends,
-                             uses_after=set() if simple else None)
+                             uses_after=set() if self.lone_call(init) else None)
         return succ
 
     # -- statements ----------------------------------------------------------
