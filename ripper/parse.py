@@ -209,6 +209,22 @@ def _make_type_info(t):
                     canonical_kind=t.get_canonical().kind.name)
 
 
+def _peel(t, pointers=False):
+    """`t` without its typedef and elaborated layers (and pointers, if asked).
+    Unlike the canonical type, what lies inside keeps its sugar: an element
+    or parameter type still names its typedef (RIP_ASYNC_FN types do)."""
+    for _ in range(20):
+        if t.kind == ci.TypeKind.ELABORATED:
+            t = t.get_named_type()
+        elif t.kind == ci.TypeKind.TYPEDEF:
+            t = t.get_declaration().underlying_typedef_type
+        elif pointers and t.kind == ci.TypeKind.POINTER:
+            t = t.get_pointee()
+        else:
+            break
+    return t
+
+
 def _members(info, t):
     """Fill in the member types of a record or array type (for the
     destination of a function named in a brace initializer)."""
@@ -216,13 +232,7 @@ def _members(info, t):
     if c.kind == ci.TypeKind.RECORD:
         info.members = [(f.spelling, _type_info(f.type)) for f in c.get_fields()]
     elif c.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
-        for _ in range(20):         # peel sugar, keeping the element's typedef
-            if t.kind == ci.TypeKind.ELABORATED:
-                t = t.get_named_type()
-            elif t.kind == ci.TypeKind.TYPEDEF:
-                t = t.get_declaration().underlying_typedef_type
-            else:
-                break
+        t = _peel(t)
         element = t.element_type if t.kind in (ci.TypeKind.CONSTANTARRAY,
                                                ci.TypeKind.INCOMPLETEARRAY) else c.element_type
         info.members = [("", _type_info(element))]
@@ -291,16 +301,7 @@ def _is_async_fn(t, depth=0):
 
 def _param_types(fn_type):
     """Parameter types of a function or function pointer type, or None."""
-    t = fn_type
-    for _ in range(20):             # peel sugar, keeping the parameters' own spelling
-        if t.kind == ci.TypeKind.POINTER:
-            t = t.get_pointee()
-        elif t.kind == ci.TypeKind.ELABORATED:
-            t = t.get_named_type()
-        elif t.kind == ci.TypeKind.TYPEDEF:
-            t = t.get_declaration().underlying_typedef_type
-        else:
-            break
+    t = _peel(fn_type, pointers=True)
     if t.kind != ci.TypeKind.FUNCTIONPROTO:
         t = t.get_canonical()
     if t.kind != ci.TypeKind.FUNCTIONPROTO:
