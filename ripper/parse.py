@@ -156,7 +156,8 @@ def _lib():
         lib.clang_getFileLocation.restype = None
         lib.clang_getUnqualifiedType.argtypes = [ci.Type]
         lib.clang_getUnqualifiedType.restype = ci.Type
-        for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind"):
+        for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind",
+                     "clang_Cursor_isMacroFunctionLike"):
             getattr(lib, name).argtypes = [ci.Cursor]
             getattr(lib, name).restype = ctypes.c_int
         lib._ripper_ready = True
@@ -348,8 +349,7 @@ def _decl_key(cursor):
 class _Builder:
     """Converts the cursors of main-file function definitions to Nodes."""
 
-    def __init__(self, tu, main_name, source, macros):
-        self.tu = tu
+    def __init__(self, main_name, source, macros):
         self.main_name = main_name
         self.source = source
         self.macros = macros
@@ -513,31 +513,27 @@ def parse(path, source, extra_args=()):
         raise errors[0].with_others(errors[1:])
 
     main = tu.cursor.spelling
-    macros = []
-    functions = []
-    builder = _Builder(tu, main, source, macros)
-    macro_names = set()
-    definitions = {}
-    invoked = set()
+    definitions, invoked, macros = {}, set(), []
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.MACRO_DEFINITION:
-            macro_names.add(c.spelling)
             definitions[c.spelling] = c
-        elif c.kind == ci.CursorKind.MACRO_INSTANTIATION and builder.in_main(c):
+        elif c.kind == ci.CursorKind.MACRO_INSTANTIATION and c.location.file is not None \
+                and c.location.file.name == main:
             invoked.add(c.spelling)
             _, _, _, s = _file_location(c.extent.start)
             _, _, _, e = _file_location(c.extent.end)
             macros.append((s, e))
-    globals_ = []
-    macros[:] = _outermost(macros)
+    macros = _outermost(macros)
     macro_uses, stringifying = _macro_facts(definitions, invoked)
+    builder = _Builder(main, source, macros)
+    functions, globals_ = [], []
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.FUNCTION_DECL:
             functions.append(builder.function(c))
         elif c.kind == ci.CursorKind.VAR_DECL and builder.in_main(c):
             globals_.append(builder.node(c))
     return Unit(path=path, source=source, functions=functions, macros=macros,
-                macro_names=macro_names, globals=globals_, macro_uses=macro_uses,
+                macro_names=set(definitions), globals=globals_, macro_uses=macro_uses,
                 stringifying=stringifying)
 
 
@@ -550,9 +546,10 @@ def _macro_facts(definitions, invoked):
         name = todo.pop()
         if name in uses:
             continue
-        tokens = [t.spelling for t in definitions[name].get_tokens()]
+        cursor = definitions[name]
+        tokens = [t.spelling for t in cursor.get_tokens()]
         body = tokens[1:]
-        if len(tokens) > 1 and tokens[1] == "(":   # function-like: skip the parameter list
+        if _lib().clang_Cursor_isMacroFunctionLike(cursor):    # skip the parameter list
             body = tokens[tokens.index(")") + 1:] if ")" in tokens else []
         uses[name] = {t for t in body if t in definitions and t != name}
         for i, t in enumerate(body[:-1]):
