@@ -35,7 +35,7 @@ static int chunk_mode;              /* out of mappings: stacks come from chunks,
 static char *chunk;                 /* the unused rest of the current chunk */
 static size_t chunk_left;           /* its bytes */
 
-static long guarded;                /* stacks mapped with a guard page */
+static long guarded;                /* live mappings of guarded stacks (cached ones too) */
 
 #define CHUNK_STACKS 256            /* stacks per chunk mapping in chunk mode */
 #define MAP_HEADROOM 8192           /* mappings left for everything else */
@@ -83,12 +83,7 @@ static uc_task *task_new(void) {
     /* Each guarded stack is two mappings (guard, stack); vm.max_map_count
      * (65530 by default) caps them near 32,000.  Past that, stacks are
      * carved from big chunks without guard pages, with a warning. */
-    if (!chunk_mode && guarded >= guard_limit()) {
-        chunk_mode = 1;
-        fprintf(stderr, "rip: warning: %ld guarded stacks use half of vm.max_map_count: "
-                "further task stacks have no guard page\n", guarded);
-    }
-    if (!chunk_mode) {
+    if (!chunk_mode && guarded < guard_limit()) {
         t->map = mmap(NULL, stack_size + page_size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0) {
@@ -97,9 +92,11 @@ static uc_task *task_new(void) {
         }
         if (t->map != MAP_FAILED)
             munmap(t->map, stack_size + page_size);
+    }
+    if (!chunk_mode) {
         chunk_mode = 1;
-        fprintf(stderr, "rip: warning: out of memory mappings for guarded stacks "
-                "(vm.max_map_count): further task stacks have no guard page\n");
+        fprintf(stderr, "rip: warning: %ld live stacks with guard pages use half of "
+                "vm.max_map_count: further task stacks have none\n", guarded);
     }
     if (chunk_left < stack_size + page_size) {
         chunk_left = (stack_size + page_size) * CHUNK_STACKS;
@@ -123,6 +120,7 @@ static void task_free(uc_task *t) {
         return;
     }
     munmap(t->map, stack_size + page_size);
+    guarded--;
     free(t);
 }
 
