@@ -26,7 +26,27 @@ from .parse import parse
 BACKENDS = ("rip", "ucontext", "threads")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Flags that also shape how ripper must parse the file.
-PARSE_FLAG_PREFIXES = ("-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-f")
+# Compiler flags that shape how ripper must parse a file; the rest (-O2,
+# gcc-only -f and -W flags...) are the compiler's alone.
+PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include")
+PARSE_FLAGS = PATH_FLAGS + ("-D", "-U")
+
+
+def parse_flags(args, directory=None):
+    """The flags of `args` that ripper's parse needs (values written apart
+    kept with their flag); relative paths resolved from `directory`."""
+    flags = []
+    it = iter(args)
+    for a in it:
+        flag = next((f for f in PARSE_FLAGS if a.startswith(f)), None)
+        if a.startswith("-std="):
+            flags.append(a)
+        elif flag is not None:
+            value = a[len(flag):] or next(it, "")
+            if flag in PATH_FLAGS and directory is not None:
+                value = os.path.join(directory, value)
+            flags += [flag, value]
+    return flags
 
 
 def rip_source(path, source, clang_args=(), all_async=False, stats=None):
@@ -89,19 +109,7 @@ def compile_commands_flags(build_dir, source):
         if os.path.realpath(os.path.join(directory, entry.get("file", ""))) != want:
             continue
         args = entry.get("arguments") or shlex.split(entry.get("command", ""))
-        flags = []
-        it = iter(args[1:])
-        for a in it:
-            if a in ("-I", "-D", "-U", "-include", "-isystem", "-iquote"):
-                value = next(it, "")
-                if a in ("-I", "-isystem", "-iquote", "-include"):
-                    value = os.path.join(directory, value)
-                flags += [a, value]
-            elif a.startswith(PARSE_FLAG_PREFIXES):
-                if a.startswith("-I") and len(a) > 2:
-                    a = "-I" + os.path.join(directory, a[2:])
-                flags.append(a)
-        return flags
+        return parse_flags(args[1:], directory)
     raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
 
 
@@ -268,7 +276,7 @@ def ripcc_main(argv=None):
         print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
         return 2
     cc = shlex.split(os.environ.get("CC", "cc"))
-    parse_flags = [a for a in rest if a.startswith(PARSE_FLAG_PREFIXES)]
+    ripper_flags = parse_flags(rest)
     include = ["-I", os.path.join(ROOT, "runtime", "include")]
     with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
         inputs = sources
@@ -279,7 +287,7 @@ def ripcc_main(argv=None):
                 try:
                     with open(src, "rb") as f:
                         text = f.read()
-                    ripped = rip_source_reporting(src, text, parse_flags, all_async)
+                    ripped = rip_source_reporting(src, text, ripper_flags, all_async)
                 except OSError as e:
                     print("ripcc: error: cannot read %s: %s" % (src, e.strerror), file=sys.stderr)
                     return 1

@@ -221,3 +221,15 @@ def test_output_keeps_the_mode_of_the_file_it_replaces(tmp_path):
     os.chmod(out, 0o640)
     assert run([RIPPER, src, "-o", str(out)]).returncode == 0
     assert os.stat(out).st_mode & 0o777 == 0o640
+
+
+def test_ripcc_passes_gcc_only_flags_to_cc_and_split_include_flags_to_ripper(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "seven.h").write_text("#define SEVEN 7\n")
+    src = write(tmp_path, "s.c", GOOD.replace(b"int n = 7;", b"int n = SEVEN;")
+                .replace(b'#include "rip.h"', b'#include "rip.h"\n#include "seven.h"'))
+    exe = str(tmp_path / "s")
+    r = run([RIPCC, "-fmax-errors=5", "-fanalyzer", "-I", str(inc), src, "-o", exe])
+    assert r.returncode == 0, r.stderr
+    assert run([exe]).stdout == b"7\n"
