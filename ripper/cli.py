@@ -211,22 +211,23 @@ def runtime_library(backend):
 
 
 def split_ripcc_args(argv):
-    """(backend, sources, other cc args, output, compile_only) from argv."""
+    """(backend, sources, other cc args, output, compile_only, all_async)."""
     backend = "rip"
     sources, rest = [], []
-    output, compile_only = None, False
+    output, compile_only, all_async = None, False, False
     it = iter(argv)
     for a in it:
         if a == "--all-async":
-            continue                # read by ripcc_main
-        if a.startswith("--backend="):
+            all_async = True
+        elif a.startswith("--backend="):
             backend = a.split("=", 1)[1]
         elif a == "--backend":
             backend = next(it, "")
         elif a == "-o":
             output = next(it, None)
             if output is None:
-                raise SystemExit("ripcc: error: -o needs a file name")
+                print("ripcc: error: -o needs a file name", file=sys.stderr)
+                sys.exit(2)
         elif a == "-c":
             compile_only = True
             rest.append(a)
@@ -238,7 +239,7 @@ def split_ripcc_args(argv):
         print("ripcc: error: unknown backend '%s' (choose from %s)"
               % (backend, ", ".join(BACKENDS)), file=sys.stderr)
         sys.exit(2)
-    return backend, sources, rest, output, compile_only
+    return backend, sources, rest, output, compile_only, all_async
 
 
 RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [cc flags] files... [-o prog]
@@ -270,8 +271,7 @@ def ripcc_main(argv=None):
         return 0
     if argv[0] == "--equiv":
         return equiv_main(argv[1:])
-    all_async = "--all-async" in argv
-    backend, sources, rest, output, compile_only = split_ripcc_args(argv)
+    backend, sources, rest, output, compile_only, all_async = split_ripcc_args(argv)
     if not sources and not any(a.endswith((".o", ".a")) for a in rest):
         print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
         return 2
@@ -300,20 +300,18 @@ def ripcc_main(argv=None):
                 inputs.append(out)
                 # The ripped copy lives elsewhere: keep "..." includes working.
                 include += ["-iquote", os.path.dirname(os.path.abspath(src))]
-        cmd = cc + include + rest + inputs
-        if compile_only:
-            if output and len(inputs) > 1:
-                print("ripcc: error: -o with -c takes one source file", file=sys.stderr)
-                return 2
-            for src, ripped in zip(sources, inputs):
-                obj = output or os.path.splitext(os.path.basename(src))[0] + ".o"
-                r = subprocess.run(cc + include + rest + [ripped, "-o", obj])
-                if r.returncode:
-                    return r.returncode
-            return 0
-        else:
-            cmd += ["-o", output or "a.out", runtime_library(backend), "-pthread"]
-        return subprocess.run(cmd).returncode
+        if not compile_only:
+            return subprocess.run(cc + include + rest + inputs + [
+                "-o", output or "a.out", runtime_library(backend), "-pthread"]).returncode
+        if output and len(inputs) > 1:
+            print("ripcc: error: -o with -c takes one source file", file=sys.stderr)
+            return 2
+        for src, ripped in zip(sources, inputs):       # objects named for the sources
+            obj = output or os.path.splitext(os.path.basename(src))[0] + ".o"
+            r = subprocess.run(cc + include + rest + [ripped, "-o", obj])
+            if r.returncode:
+                return r.returncode
+        return 0
 
 
 def equiv_verdicts(results):
