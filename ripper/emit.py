@@ -120,7 +120,7 @@ class Rewriter:
             if lost >= 0:
                 out.append(d + b"\n" * lost)
             else:
-                resync = mark(self.source.count(b"\n", 0, e) + 1)
+                resync = mark(bisect.bisect_right(line_starts, e))    # e's line
                 out.append(d if d.endswith(b"\n" + resync) else d + b"\n" + resync)
             pos = e
         out.append(self.source[pos:])
