@@ -85,6 +85,12 @@ int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
     return RIP_WAIT;
 }
 
+int rip__chan_sent(rip_waiter *w) {
+    if (w->status == -1)
+        errno = EPIPE;              /* closed while it waited */
+    return w->status;
+}
+
 void rip_chan_close(rip_chan *c) {
     rip_waiter *w;
     if (c->closed)
@@ -95,7 +101,7 @@ void rip_chan_close(rip_chan *c) {
         rip__ready(w->task);
     }
     while ((w = rip__wl_pop(&c->senders))) {
-        w->status = -1;             /* the sender sets errno = EPIPE when it runs */
+        w->status = -1;             /* rip__chan_sent sets errno when the sender runs */
         rip__ready(w->task);
     }
 }

@@ -100,6 +100,7 @@ void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a
 /* Channels and wait groups: RIP_WAIT means w was queued. */
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 closed, RIP_WAIT */
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, RIP_WAIT */
+int rip__chan_sent(rip_waiter *w);            /* a woken sender's result: 0, or -1 and EPIPE */
 int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT */
 
 /* The event loop (poll.c). */

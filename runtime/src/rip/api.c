@@ -70,10 +70,8 @@ static void chan_finish(struct chan_frame *F, int r) {
 static void send_resume(rip_frame *f, rip_frame *done) {
     struct chan_frame *F = (struct chan_frame *)f;
     (void)done;
-    if (f->state == 1 && F->waiter.status == -1)
-        errno = EPIPE;              /* closed while we waited */
     chan_finish(F, f->state == 0 ? rip__chan_send(F->chan, F->elem, &F->waiter)
-                                 : F->waiter.status);
+                                 : rip__chan_sent(&F->waiter));
 }
 
 static void recv_resume(rip_frame *f, rip_frame *done) {

@@ -21,9 +21,7 @@ int rip_chan_send(rip_chan *c, const void *elem) {
     if (r != RIP_WAIT)
         return r;
     rip__uc_park();
-    if (w.status == -1)
-        errno = EPIPE;
-    return w.status;
+    return rip__chan_sent(&w);
 }
 
 int rip_chan_recv(rip_chan *c, void *elem) {
