@@ -26,32 +26,33 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+PEERS = {"libst-dev": "/usr/include/st.h",           # package -> a file it installs
+         "libboost-context-dev": "/usr/include/boost/context/detail/fcontext.hpp"}
+
+
 def ensure_peers():
-    """Install the stackful peers' packages if we can; say which are missing."""
-    missing = [p for p, f in (("libst-dev", "/usr/include/st.h"),
-                              ("libboost-context-dev", "/usr/include/boost/context/detail/fcontext.hpp"))
-               if not os.path.exists(f)]
+    """Install the stackful peers' packages if we can; return those missing."""
+    missing = [p for p, f in PEERS.items() if not os.path.exists(f)]
     if missing and os.geteuid() == 0 and shutil.which("apt-get"):
         print("installing %s ..." % " ".join(missing), file=sys.stderr, flush=True)
         sh(["apt-get", "update", "-qq"])
         sh(["apt-get", "install", "-y", "-qq"] + missing,
            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-    return [p for p in missing if not os.path.exists(
-        "/usr/include/st.h" if p == "libst-dev" else "/usr/include/boost/context/detail/fcontext.hpp")]
+    return [p for p in missing if not os.path.exists(PEERS[p])]
 
 
 def build(out):
-    """{name: command} of every benchmark program that builds here."""
-    progs = {}
+    """{name: path} of every benchmark program that builds here."""
+    src = os.path.join(HERE, "runtime")
     cc = os.environ.get("CC", "cc")
-    steps = [
-        ("statemachine", [cc, "-O2", os.path.join(HERE, "runtime", "statemachine.c")], []),
-        ("st", [cc, "-O2", os.path.join(HERE, "runtime", "st_pingpong.c"), "-lst"], []),
-        ("boost", ["c++", "-O2", os.path.join(HERE, "runtime", "boost_jump.cpp"),
-                   "-lboost_context"], []),
-        ("callcost", [RIPCC, "-O2", os.path.join(HERE, "runtime", "callcost.c")], []),
-    ]
-    for name, cmd, _ in steps:
+    steps = {
+        "statemachine": [cc, "-O2", os.path.join(src, "statemachine.c")],
+        "st": [cc, "-O2", os.path.join(src, "st_pingpong.c"), "-lst"],
+        "boost": ["c++", "-O2", os.path.join(src, "boost_jump.cpp"), "-lboost_context"],
+        "callcost": [RIPCC, "-O2", os.path.join(src, "callcost.c")],
+    }
+    progs = {}
+    for name, cmd in steps.items():
         exe = os.path.join(out, "bench-" + name)
         if sh(cmd + ["-o", exe]).returncode == 0:
             progs[name] = exe
