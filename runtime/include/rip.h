@@ -51,12 +51,35 @@ RIP_ASYNC void    rip_yield(void);             /* move the caller to the run que
 RIP_ASYNC void    rip_sleep_ms(int64_t ms);    /* suspend the caller for at least ms milliseconds */
 int64_t rip_now_ms(void);                      /* monotonic clock, milliseconds */
 
+/* Deadlines on I/O: once rip_now_ms() reaches the calling task's deadline,
+ * an fd call that would have to wait fails with -1 and ETIMEDOUT instead
+ * (a call that can finish at once still does).  rip_write may have sent
+ * part of its bytes before it times out.  Every task starts with none. */
+int64_t rip_set_deadline(int64_t at_ms);       /* the caller's deadline (a rip_now_ms() time, -1 for none); returns the previous one */
+
 /* File descriptors.  Errors are -1 and errno, as for the system calls. */
 RIP_ASYNC ssize_t rip_read(int fd, void *buf, size_t len);        /* like read(2) */
 RIP_ASYNC ssize_t rip_write(int fd, const void *buf, size_t len); /* all len bytes, or -1 */
 RIP_ASYNC int     rip_accept(int fd, struct sockaddr *addr, socklen_t *len); /* like accept(2) */
 RIP_ASYNC int     rip_connect(int fd, const struct sockaddr *addr, socklen_t len); /* like connect(2) */
 int     rip_close(int fd);                     /* like close(2) */
+
+/* Offload: run a plain blocking function (a disk read, getaddrinfo) on a
+ * small pool of pthreads (RIP_OFFLOAD_THREADS, default 4) while the caller
+ * waits and its scheduler runs other tasks.  fn must not call rip_*. */
+RIP_ASYNC void *rip_offload(void *(*fn)(void *), void *arg); /* fn(arg)'s result */
+
+/* Multi-core: n schedulers on n threads, shared nothing.  Each worker runs
+ * fn(arg) as its first task; the tasks it spawns stay on it.  A channel or
+ * wait group belongs to the worker that made it: using it from another is
+ * a fatal error.  Listeners with SO_REUSEPORT spread connections.  */
+int     rip_run_workers(int n, rip_task_fn *fn, void *arg); /* like rip_run, n times in parallel; 0 when all finished, -1 if any deadlocked or n < 1 */
+int     rip_worker_id(void);                   /* 0..n-1: the caller's worker; 0 under rip_run */
+
+/* Stacks (ucontext and threads; the rip backend has none and returns 0).
+ * The default is RIP_STACK_SIZE bytes from the environment, else 64 KiB
+ * (ucontext) or 256 KiB (threads). */
+size_t  rip_set_stack_size(size_t bytes);      /* for tasks spawned after; 0 only asks; returns the previous size */
 
 /* Channels of fixed-size elements; capacity 0 is a rendezvous. */
 typedef struct rip_chan rip_chan;
