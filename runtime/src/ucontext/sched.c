@@ -1,8 +1,10 @@
 /* sched.c -- tasks of the ucontext backend: each task runs on its own
  * mmap'd stack with a guard page below it, and switches to the scheduler
- * with swapcontext.  Stack size: RIP_STACK_SIZE bytes (default 64 KiB).
- * Freed stacks are kept for reuse, up to STACK_CACHE of them. */
+ * with swapcontext.  Stack size: rip_set_stack_size, else RIP_STACK_SIZE
+ * bytes, else 64 KiB.  Freed stacks are kept for reuse, up to STACK_CACHE
+ * of them per scheduler thread. */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -18,6 +20,7 @@ struct uc_task {
     rip_task base;                  /* run queue link; must come first */
     ucontext_t ctx;                 /* saved registers while switched out */
     void *map;                      /* the mapping: guard page, then stack */
+    size_t size;                    /* usable stack bytes */
     rip_task_fn *fn;                /* the task's function */
     void *arg;                      /* its argument */
     int finished;                   /* fn has returned */
@@ -25,16 +28,19 @@ struct uc_task {
     uc_task *next_free;             /* link in the stack cache */
 };
 
-static ucontext_t sched_ctx;        /* the scheduler loop's context */
-static ucontext_t blank_ctx;        /* getcontext'd once; copied per task */
-static size_t stack_size;           /* usable bytes per stack, page-rounded */
-static size_t page_size;
-static uc_task *cache;              /* finished tasks whose stacks are reused */
-static int cached;                  /* how many are in the cache */
-static int chunk_mode;              /* out of mappings: stacks come from chunks, unguarded */
-static char *chunk;                 /* the unused rest of the current chunk */
-static size_t chunk_left;           /* its bytes */
+/* Per scheduler thread. */
+static __thread ucontext_t sched_ctx;   /* the scheduler loop's context */
+static __thread uc_task *cache;     /* finished tasks whose stacks are reused */
+static __thread int cached;         /* how many are in the cache */
+static __thread char *chunk;        /* the unused rest of the current chunk */
+static __thread size_t chunk_left;  /* its bytes */
 
+/* Per process. */
+static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
+static ucontext_t blank_ctx;        /* getcontext'd once; copied per task */
+static size_t stack_size;           /* usable bytes per new stack, page-rounded */
+static size_t page_size;
+static int chunk_mode;              /* out of mappings: stacks come from chunks, unguarded */
 static long guarded;                /* live mappings of guarded stacks (cached ones too) */
 
 #define CHUNK_STACKS 256            /* stacks per chunk mapping in chunk mode */
@@ -56,50 +62,76 @@ static long guard_limit(void) {
     return limit;
 }
 
-static void init_sizes(void) {
-    if (stack_size)
-        return;
-    page_size = (size_t)sysconf(_SC_PAGESIZE);
-    const char *env = getenv("RIP_STACK_SIZE");
-    size_t want = env ? strtoull(env, NULL, 0) : DEFAULT_STACK;
+/* A usable stack size: at least 4 pages, whole pages. */
+static size_t round_stack(size_t want) {
     if (want < 4 * page_size)
         want = 4 * page_size;
-    stack_size = (want + page_size - 1) / page_size * page_size;
+    return (want + page_size - 1) / page_size * page_size;
+}
+
+static void init_sizes(void) {
+    page_size = (size_t)sysconf(_SC_PAGESIZE);
+    const char *env = getenv("RIP_STACK_SIZE");
+    __atomic_store_n(&stack_size, round_stack(env ? strtoull(env, NULL, 0) : DEFAULT_STACK),
+                     __ATOMIC_RELAXED);
     if (getcontext(&blank_ctx) == -1)
         rip__fatal("getcontext: %s", strerror(errno));
 }
 
+size_t rip_set_stack_size(size_t bytes) {
+    pthread_once(&sizes_once, init_sizes);
+    if (!bytes)
+        return __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
+    return __atomic_exchange_n(&stack_size, round_stack(bytes), __ATOMIC_RELAXED);
+}
+
+static void unmap(uc_task *t) {
+    munmap(t->map, t->size + page_size);
+    __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+    free(t);
+}
+
 static uc_task *task_new(void) {
-    uc_task *t = cache;
-    if (t) {
+    pthread_once(&sizes_once, init_sizes);
+    size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
+    uc_task *t;
+    while ((t = cache)) {
         cache = t->next_free;
         cached--;
-        return t;
+        if (t->size == size)
+            return t;
+        if (t->chunked)
+            free(t);                /* the size changed: its chunk slot stays unused */
+        else
+            unmap(t);
     }
-    init_sizes();
     t = calloc(1, sizeof *t);
     if (!t)
         rip__fatal("out of memory for a task");
     /* Each guarded stack is two mappings (guard, stack); vm.max_map_count
      * (65530 by default) caps them near 32,000.  Past that, stacks are
      * carved from big chunks without guard pages, with a warning. */
-    if (!chunk_mode && guarded < guard_limit()) {
-        t->map = mmap(NULL, stack_size + page_size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0) {
-            guarded++;
-            return t;
-        }
-        if (t->map != MAP_FAILED)
-            munmap(t->map, stack_size + page_size);
+    t->size = size;
+    int guard = 0;
+    if (!__atomic_load_n(&chunk_mode, __ATOMIC_RELAXED)) {
+        guard = __atomic_fetch_add(&guarded, 1, __ATOMIC_RELAXED) < guard_limit();
+        if (!guard)
+            __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
     }
-    if (!chunk_mode) {
-        chunk_mode = 1;
+    if (guard) {
+        t->map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0)
+            return t;
+        if (t->map != MAP_FAILED)
+            munmap(t->map, size + page_size);
+        __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+    }
+    if (!__atomic_exchange_n(&chunk_mode, 1, __ATOMIC_RELAXED))
         fprintf(stderr, "rip: warning: %ld live stacks with guard pages use half of "
                 "vm.max_map_count: further task stacks have none\n", guarded);
-    }
-    if (chunk_left < stack_size + page_size) {
-        chunk_left = (stack_size + page_size) * CHUNK_STACKS;
+    if (chunk_left < size + page_size) {
+        chunk_left = (size + page_size) * CHUNK_STACKS;
         chunk = mmap(NULL, chunk_left, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (chunk == MAP_FAILED)
@@ -107,8 +139,8 @@ static uc_task *task_new(void) {
     }
     t->map = chunk;
     t->chunked = 1;
-    chunk += stack_size + page_size;
-    chunk_left -= stack_size + page_size;
+    chunk += size + page_size;
+    chunk_left -= size + page_size;
     return t;
 }
 
@@ -119,9 +151,7 @@ static void task_free(uc_task *t) {
         cached++;
         return;
     }
-    munmap(t->map, stack_size + page_size);
-    guarded--;
-    free(t);
+    unmap(t);
 }
 
 static void task_main(void) {
@@ -153,7 +183,7 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     t->finished = 0;
     t->ctx = blank_ctx;
     t->ctx.uc_stack.ss_sp = (char *)t->map + page_size;
-    t->ctx.uc_stack.ss_size = stack_size;
+    t->ctx.uc_stack.ss_size = t->size;
     t->ctx.uc_link = &sched_ctx;
     makecontext(&t->ctx, task_main, 0);
     rip__task_started(&t->base);
