@@ -33,7 +33,7 @@ $(BUILD)/obj/threads/%.o: $(RT)/threads/%.c $(RT_HDRS)
 
 $(BUILD)/obj/%.o: $(RT)/%.c $(RT_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@
+	$(CC) $(CFLAGS) -pthread $(RT_INC) -c $< -o $@
 
 $(BUILD)/lib/librip-rip.a: $(call rt_objs,rip)
 $(BUILD)/lib/librip-ucontext.a: $(call rt_objs,ucontext)

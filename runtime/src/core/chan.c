@@ -12,6 +12,7 @@ struct rip_chan {
     size_t head;                    /* slot of the oldest buffered element */
     size_t count;                   /* buffered elements */
     int closed;                     /* rip_chan_close was called */
+    struct rip_sched *owner;        /* the scheduler (worker) that made it */
     rip_waitlist senders;           /* waiting senders */
     rip_waitlist receivers;         /* waiting receivers */
     unsigned char buf[];            /* capacity * elem_size bytes */
@@ -31,10 +32,19 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
         return NULL;
     c->elem_size = elem_size;
     c->capacity = capacity;
+    c->owner = &rip__sched;
     return c;
 }
 
+/* Channels are shared by the tasks of one worker only. */
+static void check_owner(rip_chan *c) {
+    if (c->owner != &rip__sched)
+        rip__fatal("a channel of worker %d used by worker %d: workers share nothing",
+                   c->owner->worker, rip__sched.worker);
+}
+
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
+    check_owner(c);
     if (c->closed) {
         errno = EPIPE;
         return -1;
@@ -58,6 +68,7 @@ int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
 }
 
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
+    check_owner(c);
     rip_waiter *s;
     if (c->count) {
         memcpy(elem, slot(c, 0), c->elem_size);
@@ -93,6 +104,7 @@ int rip__chan_sent(rip_waiter *w) {
 
 void rip_chan_close(rip_chan *c) {
     rip_waiter *w;
+    check_owner(c);
     if (c->closed)
         return;
     c->closed = 1;

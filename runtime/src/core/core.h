@@ -26,6 +26,7 @@ typedef struct rip_task rip_task;
 struct rip_task {
     rip_task *next;                 /* run queue or wait list link */
     void *impl;                     /* the backend's: innermost frame (rip), context (ucontext) */
+    int64_t deadline_ms;            /* rip_set_deadline's; -1 = none */
 };
 
 typedef struct rip_waiter rip_waiter;
@@ -63,13 +64,16 @@ struct rip_timer {
     uint64_t seq;                   /* order the sleeps began: ties wake in it */
     size_t index;                   /* place in the timer heap */
     rip_task *task;                 /* the sleeping task */
+    rip_waiter *io;                 /* an fd wait it limits (an I/O deadline), else NULL; NULL once expired */
+    int fd, dir;                    /* that wait's fd and RIP_FD_READ/WRITE */
 };
 
 /* Backend hooks, called by the core. */
 void rip__backend_run(rip_task *t);           /* run t until it suspends or ends */
 
-/* Scheduler: one per process for now.  Its state is here so that the hot
- * calls (the running task, making a task ready) inline. */
+/* Scheduler: one per thread (rip_run_workers runs several, sharing
+ * nothing).  Its state is here so that the hot calls (the running task,
+ * making a task ready) inline. */
 struct rip_sched {
     rip_task *head, *tail;          /* the run queue */
     rip_task *current;              /* the running task */
@@ -78,8 +82,10 @@ struct rip_sched {
     size_t timer_cap;               /* its capacity */
     uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */
+    long offloads;                  /* rip_offload calls in flight */
+    int worker;                     /* rip_worker_id() */
 };
-extern struct rip_sched rip__sched;
+extern __thread struct rip_sched rip__sched;
 
 static inline rip_task *rip__current(void) { return rip__sched.current; } /* the running task */
 
@@ -95,7 +101,9 @@ static inline void rip__ready(rip_task *t) {
 void rip__task_started(rip_task *t);          /* count a new task (then ready it) */
 void rip__task_ended(void);                   /* the current task has finished */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
+void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; an I/O deadline (tm->io) ends its fd wait with ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
+void rip__timer_cancel(rip_timer *tm);        /* take an I/O deadline that has not expired off the heap */
 
 /* Channels and wait groups: RIP_WAIT means w was queued. */
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 closed, RIP_WAIT */
@@ -109,12 +117,33 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT
 #define RIP_FD_REGISTERED 1u        /* in the epoll set */
 #define RIP_FD_NONBLOCK 2u          /* O_NONBLOCK set by us */
 #define RIP_FD_NOTSOCK 4u           /* send() said ENOTSOCK: use write() */
+#define RIP_FD_RDEMPTY 8u           /* known unreadable: EAGAIN seen, no event since */
+#define RIP_FD_WRFULL 16u           /* known unwritable: EAGAIN or a short write, no event since */
 void rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF) */
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
+void rip__fd_clear_flags(int fd, unsigned flags);
+void rip__fd_reset(int fd);                   /* a new fd (from accept) took this number: forget the old */
 long rip__fd_waiting(void);                   /* waiters queued on fds */
+int  rip__fd_cancel(int fd, int dir, rip_waiter *w); /* take w off fd's wait list: 1, or 0 if it was not on it */
 void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready; -1 waits */
+void rip__poll_wakeup_fd(int fd);             /* fd (an eventfd) wakes the loop: rip__offload_drain */
+void rip__poll_end(void);                     /* the scheduler is done: release the epoll set */
+
+/* Offload (offload.c). */
+typedef struct rip_job rip_job;
+struct rip_job {
+    rip_job *next;                  /* pool queue, then the scheduler's done list */
+    void *(*fn)(void *);            /* the blocking function */
+    void *arg;                      /* its argument */
+    void *result;                   /* fn(arg), once done */
+    rip_task *task;                 /* the waiting task */
+    struct rip_offload_home *home;  /* its scheduler's done list */
+};
+void rip__offload_begin(rip_job *job, void *(*fn)(void *), void *arg); /* queue job; the task must wait */
+void rip__offload_drain(void);                /* ready the tasks whose jobs are done */
+void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 
 /* fd calls (io.c). */
 enum { RIP_IO_READ, RIP_IO_WRITE, RIP_IO_ACCEPT, RIP_IO_CONNECT };
@@ -129,6 +158,7 @@ typedef struct {
     const struct sockaddr *caddr;   /* connect: address */
     socklen_t caddrlen;             /* connect: its length */
     int waited;                     /* queued on the fd at least once */
+    rip_timer deadline;             /* armed while waiting under a task deadline */
     ssize_t result;                 /* when done: the call's result */
     int err;                        /* when done: its errno */
 } rip_io;

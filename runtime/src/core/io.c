@@ -61,40 +61,72 @@ static ssize_t attempt(rip_io *op) {
     return -1;
 }
 
-int rip__io_step(rip_io *op, rip_waiter *w) {
-    if (op->waited && w->status) {  /* rip_close'd while we waited */
-        op->result = -1;
-        op->err = w->status;
-        return 1;
+static void finish(rip_io *op, ssize_t result, int err) {
+    op->result = result;
+    op->err = err;
+}
+
+/* The fd won't do it now: wait for an event, unless the task's deadline
+ * has passed.  1 when the call is finished (timed out), 0 when w waits. */
+static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
+    int64_t deadline = rip__current()->deadline_ms;
+    if (deadline >= 0) {
+        int64_t now = rip_now_ms();
+        if (now >= deadline) {
+            finish(op, -1, ETIMEDOUT);
+            return 1;
+        }
+        rip__fd_wait(op->fd, dir, w);
+        op->deadline.io = w;
+        op->deadline.fd = op->fd;
+        op->deadline.dir = dir;
+        rip__timer_start(&op->deadline, deadline);
+    } else {
+        rip__fd_wait(op->fd, dir, w);
     }
-    if (make_nonblocking(op->fd) == -1) {
-        op->result = -1;
-        op->err = errno;
+    op->waited = 1;
+    return 0;
+}
+
+int rip__io_step(rip_io *op, rip_waiter *w) {
+    int dir = op->kind == RIP_IO_READ || op->kind == RIP_IO_ACCEPT ? RIP_FD_READ : RIP_FD_WRITE;
+    unsigned not_ready = dir == RIP_FD_READ ? RIP_FD_RDEMPTY : RIP_FD_WRFULL;
+    if (op->waited) {
+        if (op->deadline.io)        /* woken before the deadline */
+            rip__timer_cancel(&op->deadline);
+        if (w->status) {            /* rip_close'd while we waited, or timed out */
+            finish(op, -1, w->status);
+            return 1;
+        }
+    } else if (make_nonblocking(op->fd) == -1) {
+        finish(op, -1, errno);
         return 1;
     }
     for (;;) {
+        if (rip__fd_flags(op->fd) & not_ready)
+            return wait_ready(op, dir, w);  /* no event since EAGAIN: no use trying */
         ssize_t n = attempt(op);
         if (n == -1 && errno == EINTR)
             continue;
         if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            rip__fd_wait(op->fd, op->kind == RIP_IO_READ || op->kind == RIP_IO_ACCEPT
-                                     ? RIP_FD_READ : RIP_FD_WRITE, w);
-            op->waited = 1;
-            return 0;
+            rip__fd_set_flags(op->fd, not_ready);
+            return wait_ready(op, dir, w);
         }
         if (n == -1) {
-            op->result = -1;
-            op->err = errno;
+            finish(op, -1, errno);
             return 1;
         }
+        if (op->kind == RIP_IO_ACCEPT)
+            rip__fd_reset((int)n);  /* forget whatever had this number before */
         if (op->kind == RIP_IO_WRITE) {
             op->done += (size_t)n;
-            if (op->done < op->len)
-                continue;           /* all len bytes, or -1 */
+            if (op->done < op->len) {
+                rip__fd_set_flags(op->fd, RIP_FD_WRFULL); /* a short write: the buffer is full */
+                continue;
+            }
             n = (ssize_t)op->len;
         }
-        op->result = n;
-        op->err = 0;
+        finish(op, n, 0);
         return 1;
     }
 }

@@ -1,7 +1,9 @@
 /* poll.c -- the event loop of the rip and ucontext backends: one epoll
- * instance, each fd registered once (edge-triggered, for reading and
- * writing) on its first wait and forgotten on rip_close.  The scheduler
- * polls when its run queue is empty, and now and then while it is not. */
+ * instance per scheduler, each fd registered once (edge-triggered, for
+ * reading and writing) on its first wait and forgotten on rip_close.  The
+ * scheduler polls when its run queue is empty, and now and then while it
+ * is not.  Readiness is cached: an fd that said EAGAIN is not tried again
+ * until an event says it changed (RIP_FD_RDEMPTY, RIP_FD_WRFULL). */
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -14,12 +16,14 @@ typedef struct {
     unsigned flags;                 /* RIP_FD_* */
 } fd_state;
 
-static struct {
-    int epfd;                       /* the epoll instance; -1 until first used */
+static __thread struct {
+    int open;                       /* epfd is valid */
+    int epfd;                       /* the epoll instance, made on first use */
     fd_state *fds;                  /* indexed by fd */
     int nfds;                       /* entries in fds */
     long waiting;                   /* waiters queued on all fds */
-} P = { -1, NULL, 0, 0 };
+    int wakeup_fd;                  /* the offload eventfd in the set; -1 = none */
+} P;
 
 static fd_state *state(int fd) {
     rip_assert(fd >= 0);
@@ -45,21 +49,58 @@ void rip__fd_set_flags(int fd, unsigned flags) {
     state(fd)->flags |= flags;
 }
 
+void rip__fd_clear_flags(int fd, unsigned flags) {
+    if (fd < P.nfds)
+        P.fds[fd].flags &= ~flags;
+}
+
+void rip__fd_reset(int fd) {
+    if (fd < P.nfds) {
+        rip_assert(!P.fds[fd].readers.head && !P.fds[fd].writers.head);
+        P.fds[fd].flags = 0;
+    }
+}
+
+static void add_to_set(int fd, uint32_t events) {
+    if (!P.open) {
+        if ((P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
+            rip__fatal("epoll_create1: %s", strerror(errno));
+        P.open = 1;
+        P.wakeup_fd = -1;
+    }
+    struct epoll_event ev = { .events = events, .data.fd = fd };
+    if (epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == -1 && errno != EEXIST)
+        rip__fatal("epoll_ctl(ADD, %d): %s", fd, strerror(errno));
+}
+
 void rip__fd_wait(int fd, int dir, rip_waiter *w) {
     fd_state *s = state(fd);
     if (!(s->flags & RIP_FD_REGISTERED)) {
-        if (P.epfd == -1 && (P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
-            rip__fatal("epoll_create1: %s", strerror(errno));
-        struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-                                  .data.fd = fd };
-        if (epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == -1 && errno != EEXIST)
-            rip__fatal("epoll_ctl(ADD, %d): %s", fd, strerror(errno));
+        add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
         s->flags |= RIP_FD_REGISTERED;
     }
     w->task = rip__current();
     w->status = 0;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
     P.waiting++;
+}
+
+int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
+    rip_waitlist *l = dir == RIP_FD_READ ? &state(fd)->readers : &state(fd)->writers;
+    rip_waiter *prev = NULL;
+    for (rip_waiter *x = l->head; x; prev = x, x = x->next) {
+        if (x != w)
+            continue;
+        if (prev)
+            prev->next = x->next;
+        else
+            l->head = x->next;
+        if (l->tail == x)
+            l->tail = prev;
+        P.waiting--;
+        return 1;
+    }
+    return 0;                       /* already woken */
 }
 
 static void wake_all(rip_waitlist *l, int status) {
@@ -86,19 +127,43 @@ long rip__fd_waiting(void) {
     return P.waiting;
 }
 
+void rip__poll_wakeup_fd(int fd) {
+    add_to_set(fd, EPOLLIN | EPOLLET);
+    P.wakeup_fd = fd;
+}
+
 void rip__poll(int timeout_ms) {
     struct epoll_event events[256];
-    if (P.epfd == -1)
+    if (!P.open)
         return;
     int n = epoll_wait(P.epfd, events, 256, timeout_ms);
     if (n == -1 && errno != EINTR)
         rip__fatal("epoll_wait: %s", strerror(errno));
     for (int i = 0; i < n; i++) {
-        fd_state *s = state(events[i].data.fd);
+        int fd = events[i].data.fd;
         uint32_t ev = events[i].events;
-        if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        if (fd == P.wakeup_fd) {
+            rip__offload_drain();
+            continue;
+        }
+        fd_state *s = state(fd);
+        if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+            s->flags &= ~RIP_FD_RDEMPTY;
             wake_all(&s->readers, 0);
-        if (ev & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+        }
+        if (ev & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
+            s->flags &= ~RIP_FD_WRFULL;
             wake_all(&s->writers, 0);
+        }
     }
+}
+
+void rip__poll_end(void) {
+    rip_assert(P.waiting == 0);
+    if (P.open)
+        close(P.epfd);
+    free(P.fds);
+    P.open = 0;
+    P.fds = NULL;
+    P.nfds = 0;
 }

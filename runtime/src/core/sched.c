@@ -9,7 +9,7 @@
 
 #define RIP_TIMER_CHECK 64          /* task runs between two looks at the clock */
 
-struct rip_sched rip__sched;
+__thread struct rip_sched rip__sched;
 #define S rip__sched
 
 void rip__assert_fail(const char *expr, const char *file, int line) {
@@ -33,7 +33,20 @@ int64_t rip_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int rip_worker_id(void) {
+    return S.worker;
+}
+
+int64_t rip_set_deadline(int64_t at_ms) {
+    rip_task *t = S.current;
+    rip_assert(t != NULL);          /* called outside any task */
+    int64_t previous = t->deadline_ms;
+    t->deadline_ms = at_ms < 0 ? -1 : at_ms;
+    return previous;
+}
+
 void rip__task_started(rip_task *t) {
+    t->deadline_ms = -1;
     S.live++;
     rip__ready(t);
 }
@@ -78,7 +91,7 @@ static void timer_down(size_t i) {
     timer_place(i, tm);
 }
 
-void rip__sleep_begin(rip_timer *tm, int64_t ms) {
+void rip__timer_start(rip_timer *tm, int64_t at_ms) {
     if (S.ntimers == S.timer_cap) {
         size_t cap = S.timer_cap ? 2 * S.timer_cap : 64;
         rip_timer **grown = realloc(S.timers, cap * sizeof *grown);
@@ -87,11 +100,28 @@ void rip__sleep_begin(rip_timer *tm, int64_t ms) {
         S.timers = grown;
         S.timer_cap = cap;
     }
-    tm->deadline_ms = rip_now_ms() + (ms > 0 ? ms : 0);
+    tm->deadline_ms = at_ms;
     tm->seq = S.timer_seq++;
     tm->task = S.current;
     S.timers[S.ntimers] = tm;
     timer_up(S.ntimers++);
+}
+
+void rip__sleep_begin(rip_timer *tm, int64_t ms) {
+    tm->io = NULL;
+    rip__timer_start(tm, rip_now_ms() + (ms > 0 ? ms : 0));
+}
+
+void rip__timer_cancel(rip_timer *tm) {
+    size_t i = tm->index;
+    rip_assert(i < S.ntimers && S.timers[i] == tm);
+    tm->io = NULL;
+    if (i == --S.ntimers)
+        return;
+    rip_timer *moved = S.timers[S.ntimers];
+    timer_place(i, moved);
+    timer_up(i);
+    timer_down(moved->index);
 }
 
 static rip_timer *timer_pop(void) {
@@ -103,10 +133,20 @@ static rip_timer *timer_pop(void) {
     return first;
 }
 
-/* Wake, in deadline order, every timer due at `now`. */
+/* Wake, in deadline order, every timer due at `now`.  An I/O deadline
+ * whose fd wait already ended (the task is queued) has nothing to do. */
 static void expire_timers(int64_t now) {
-    while (S.ntimers && S.timers[0]->deadline_ms <= now)
-        rip__ready(timer_pop()->task);
+    while (S.ntimers && S.timers[0]->deadline_ms <= now) {
+        rip_timer *tm = timer_pop();
+        rip_waiter *io = tm->io;
+        tm->io = NULL;
+        if (io) {
+            if (!rip__fd_cancel(tm->fd, tm->dir, io))
+                continue;
+            io->status = ETIMEDOUT;
+        }
+        rip__ready(tm->task);
+    }
 }
 
 static void sleep_until(int64_t deadline_ms) {
@@ -123,13 +163,23 @@ static int poll_timeout(int64_t deadline_ms) {
     return ms <= 0 ? 0 : ms > 1000000 ? 1000000 : (int)ms;
 }
 
+/* The scheduler is done: release what it holds. */
+static int sched_end(int status) {
+    rip__offload_end();
+    rip__poll_end();
+    free(S.timers);
+    S.timers = NULL;
+    S.ntimers = S.timer_cap = 0;
+    return status;
+}
+
 int rip__sched_loop(void) {
     unsigned runs = 0;
     rip_assert(S.current == NULL);  /* rip_run inside a task */
     for (;;) {
         rip_task *t = S.head;
         if (!t) {
-            if (rip__fd_waiting()) {
+            if (rip__fd_waiting() || S.offloads) {
                 rip__poll(S.ntimers ? poll_timeout(S.timers[0]->deadline_ms) : -1);
                 if (S.ntimers)
                     expire_timers(rip_now_ms());
@@ -141,11 +191,11 @@ int rip__sched_loop(void) {
                 continue;
             }
             if (S.live == 0)
-                return 0;
+                return sched_end(0);
             fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", S.live);
             /* Blocked tasks sit in wait lists only; nothing can wake them. */
             S.live = 0;
-            return -1;
+            return sched_end(-1);
         }
         S.head = t->next;
         if (!S.head)
@@ -154,7 +204,7 @@ int rip__sched_loop(void) {
         rip__backend_run(t);
         S.current = NULL;
         if (++runs % RIP_TIMER_CHECK == 0) {
-            if (rip__fd_waiting())
+            if (rip__fd_waiting() || S.offloads)
                 rip__poll(0);
             if (S.ntimers)
                 expire_timers(rip_now_ms());

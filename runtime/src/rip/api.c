@@ -162,3 +162,33 @@ rip_frame *rip_accept__rip(int fd, struct sockaddr *addr, socklen_t *len) {
 rip_frame *rip_connect__rip(int fd, const struct sockaddr *addr, socklen_t len) {
     return io_frame((rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }
+
+struct offload_frame {
+    rip_frame hdr;
+    void *result;                   /* RIP_RESULT slot */
+    rip_job job;                    /* the job on the pool */
+};
+
+static void offload_resume(rip_frame *f, rip_frame *done) {
+    struct offload_frame *F = (struct offload_frame *)f;
+    (void)done;
+    if (f->state == 0) {
+        rip__offload_begin(&F->job, F->job.fn, F->job.arg);
+        suspend(f, 1);
+        return;
+    }
+    F->result = F->job.result;
+    f->state = RIP_DONE;
+}
+
+rip_frame *rip_offload__rip(void *(*fn)(void *), void *arg) {
+    struct offload_frame *F = rip_frame_alloc(sizeof *F, offload_resume);
+    F->job.fn = fn;
+    F->job.arg = arg;
+    return &F->hdr;
+}
+
+size_t rip_set_stack_size(size_t bytes) {
+    (void)bytes;                    /* frames, not stacks */
+    return 0;
+}

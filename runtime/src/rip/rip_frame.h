@@ -128,5 +128,6 @@ rip_frame *rip_connect__rip(int fd, const struct sockaddr *addr, socklen_t len);
 rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem);
 rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem);
 rip_frame *rip_wg_wait__rip(rip_wg *wg);
+rip_frame *rip_offload__rip(void *(*fn)(void *), void *arg);
 
 #endif /* RIP_FRAME_H */

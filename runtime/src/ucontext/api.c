@@ -62,3 +62,10 @@ int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
 int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return (int)io(&(rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }
+
+void *rip_offload(void *(*fn)(void *), void *arg) {
+    rip_job job;
+    rip__offload_begin(&job, fn, arg);
+    rip__uc_park();
+    return job.result;
+}

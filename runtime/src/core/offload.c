@@ -1,0 +1,151 @@
+/* offload.c -- rip_offload for the rip and ucontext backends: a blocking
+ * function runs on a small pthread pool while its task waits and the
+ * scheduler runs others.  A finished job goes on its scheduler's done list
+ * and an eventfd in that scheduler's epoll set wakes the loop, which makes
+ * the task ready (rip__offload_drain).  Pool threads start on demand, up to
+ * RIP_OFFLOAD_THREADS (default 4), and block every signal. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include "core.h"
+
+#define DEFAULT_THREADS 4
+
+/* A scheduler's side: where the pool leaves its finished jobs. */
+struct rip_offload_home {
+    pthread_mutex_t mu;             /* guards the done list and the eventfd write */
+    rip_job *head, *tail;           /* finished jobs, oldest first */
+    int efd;                        /* eventfd in the scheduler's epoll set */
+};
+
+static __thread struct rip_offload_home *home; /* this scheduler's; made on its first offload */
+
+static struct {
+    pthread_mutex_t mu;             /* guards every field below */
+    pthread_cond_t work;            /* signalled when a job is queued */
+    rip_job *head, *tail;           /* jobs not yet taken, oldest first */
+    int threads;                    /* pool threads started */
+    int idle;                       /* of them, waiting for work */
+    int max;                        /* RIP_OFFLOAD_THREADS; 0 until read */
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0, 0 };
+
+static void finished(rip_job *job) {
+    struct rip_offload_home *h = job->home;
+    uint64_t one = 1;
+    pthread_mutex_lock(&h->mu);
+    job->next = NULL;
+    if (h->tail)
+        h->tail->next = job;
+    else
+        h->head = job;
+    h->tail = job;
+    /* Written under the lock: the scheduler cannot drain, finish and close
+     * efd before this write is done. */
+    while (write(h->efd, &one, sizeof one) == -1 && errno == EINTR)
+        ;
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void *pool_main(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&pool.mu);
+    for (;;) {
+        while (!pool.head) {
+            pool.idle++;
+            pthread_cond_wait(&pool.work, &pool.mu);
+            pool.idle--;
+        }
+        rip_job *job = pool.head;
+        if (!(pool.head = job->next))
+            pool.tail = NULL;
+        pthread_mutex_unlock(&pool.mu);
+        job->result = job->fn(job->arg);
+        finished(job);
+        pthread_mutex_lock(&pool.mu);
+    }
+    return NULL;
+}
+
+/* A new pool thread if every one is busy and there is room.  Lock held. */
+static void grow_pool(void) {
+    if (!pool.max) {
+        const char *env = getenv("RIP_OFFLOAD_THREADS");
+        pool.max = env && atoi(env) > 0 ? atoi(env) : DEFAULT_THREADS;
+    }
+    if (pool.idle > 0 || pool.threads >= pool.max)
+        return;
+    pthread_t t;
+    pthread_attr_t attr;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_sigmask(SIG_SETMASK, &all, &old);   /* inherited: signals stay with the schedulers */
+    int err = pthread_create(&t, &attr, pool_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    if (err == 0)
+        pool.threads++;
+    else if (pool.threads == 0)
+        rip__fatal("cannot start an offload thread: %s", strerror(err));
+}
+
+void rip__offload_begin(rip_job *job, void *(*fn)(void *), void *arg) {
+    if (!home) {
+        if (!(home = calloc(1, sizeof *home)))
+            rip__fatal("out of memory for offload");
+        pthread_mutex_init(&home->mu, NULL);
+        if ((home->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1)
+            rip__fatal("eventfd: %s", strerror(errno));
+        rip__poll_wakeup_fd(home->efd);
+    }
+    job->fn = fn;
+    job->arg = arg;
+    job->task = rip__current();
+    job->home = home;
+    job->next = NULL;
+    rip__sched.offloads++;
+    pthread_mutex_lock(&pool.mu);
+    if (pool.tail)
+        pool.tail->next = job;
+    else
+        pool.head = job;
+    pool.tail = job;
+    grow_pool();
+    pthread_cond_signal(&pool.work);
+    pthread_mutex_unlock(&pool.mu);
+}
+
+void rip__offload_drain(void) {
+    uint64_t count;
+    if (!home)
+        return;
+    pthread_mutex_lock(&home->mu);
+    rip_job *job = home->head;
+    home->head = home->tail = NULL;
+    if (read(home->efd, &count, sizeof count) == -1 && errno != EAGAIN)
+        rip__fatal("eventfd read: %s", strerror(errno));
+    pthread_mutex_unlock(&home->mu);
+    while (job) {
+        rip_job *next = job->next; /* the task may free job once it runs */
+        rip__sched.offloads--;
+        rip__ready(job->task);
+        job = next;
+    }
+}
+
+void rip__offload_end(void) {
+    if (!home)
+        return;
+    rip_assert(rip__sched.offloads == 0);
+    pthread_mutex_lock(&home->mu);  /* the last pool thread's write is done */
+    pthread_mutex_unlock(&home->mu);
+    pthread_mutex_destroy(&home->mu);
+    close(home->efd);
+    free(home);
+    home = NULL;
+}
