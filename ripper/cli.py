@@ -55,8 +55,9 @@ def rip_source(path, source, clang_args=(), all_async=False, stats=None):
     unit = parse(path, source, clang_args)
     async_names = find_async(unit, all_async)
     rw = lower(unit, async_names, all_async, stats)
+    rw.include_first('#include "rip_frame.h"')
     prologue = ("/* Ripped by ripper %s from %s: edit the original, not this file. */\n"
-                "#include \"rip_frame.h\"\n" % (__version__, os.path.basename(path)))
+                % (__version__, os.path.basename(path)))
     return rw.render(path, prologue)
 
 

@@ -22,6 +22,39 @@ def line_directive(line, path):
     return '#line %d "%s"' % (line, path.replace("\\", "\\\\").replace('"', '\\"'))
 
 
+def preamble_lines(source):
+    """How many lines at the top of `source` are blank, comments, or
+    #define/#undef directives (with their continuation lines)."""
+    lines = source.split(b"\n")
+    n, in_comment = 0, False
+    while n < len(lines):
+        rest = lines[n].strip()
+        continued = False
+        while rest:
+            if in_comment:
+                end = rest.find(b"*/")
+                if end < 0:
+                    rest = b""
+                    break
+                rest, in_comment = rest[end + 2:].lstrip(), False
+            elif rest.startswith(b"/*"):
+                rest, in_comment = rest[2:], True
+            elif rest.startswith(b"//"):
+                continued = rest.endswith(b"\\")
+                rest = b""
+            elif rest.startswith(b"#") and rest[1:].lstrip().split(b" ")[0].split(b"\t")[0] \
+                    in (b"define", b"undef"):
+                continued = rest.endswith(b"\\")
+                rest = b""
+            else:
+                return n
+        n += 1
+        while continued and n < len(lines):
+            continued = lines[n].rstrip().endswith(b"\\")
+            n += 1
+    return n
+
+
 class Rewriter:
     def __init__(self, source):
         self.source = source        # bytes of the main file
@@ -91,6 +124,15 @@ class Rewriter:
             pos = e
         out.append(self.source[pos:end])
         return b"".join(out).decode(*ENCODING)
+
+    def include_first(self, text):
+        """Put `text` (one line) before everything but the leading comments
+        and #define/#undef lines: feature-test macros (_GNU_SOURCE) must
+        come before the first system header, ours included."""
+        line = preamble_lines(self.source) + 1
+        if line > self.source.count(b"\n") + 1:
+            line = 1                # nothing but definitions: the top will do
+        self.blocks.setdefault(line, []).insert(0, text)
 
     def insert_lines(self, line, lines):
         """Put generated lines (no newlines inside) before source line `line`."""
