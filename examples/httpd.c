@@ -1,0 +1,521 @@
+/* httpd.c -- a static-file HTTP/1.1 server in plain blocking style.
+ *
+ *   httpd --root DIR [--port P] [--addr A] [--workers N | --prefork N]
+ *         [--timeout MS]
+ *
+ * One task per connection: read a request head, answer it, repeat
+ * (keep-alive and pipelining).  GET and HEAD; files stream in chunks;
+ * nothing outside --root is ever opened (the kernel resolves paths beneath
+ * the root: openat2 RESOLVE_BENEATH).  A client that sends its head or
+ * takes its response slower than --timeout (default 10 s) is dropped.
+ * --workers N runs N schedulers on N threads, each with its own
+ * SO_REUSEPORT listener; --prefork N forks N processes sharing one.
+ * Prints "listening on PORT" once it accepts connections. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+#include "http_parser.h"
+
+#define HEAD_MAX 8192               /* request head limit: 431 beyond */
+#define CHUNK (64 * 1024)           /* files stream in pieces this big */
+#define BODY_MAX (1024 * 1024)      /* request bodies (discarded) beyond: 413 */
+
+static struct {
+    int root;                       /* O_PATH fd of --root */
+    char root_path[PATH_MAX];       /* its real path, for the realpath fallback */
+    int timeout_ms;                 /* --timeout */
+    int listener;                   /* worker 0's (or the shared) listening socket */
+    struct sockaddr_in addr;        /* where it listens */
+    int reuseport;                  /* each worker opens its own listener */
+} cfg = { .timeout_ms = 10000 };
+
+struct request;
+
+/* A connection: its socket and the bytes received but not yet answered.
+ * An idle connection holds no buffer (reads land in `scratch` first). */
+struct conn {
+    int fd;
+    struct request *r;              /* the request being read or answered; NULL when idle */
+    char *buf;                      /* HEAD_MAX bytes after *r, while bytes are pending */
+    size_t have;                    /* bytes in buf */
+    size_t seen;                    /* of them, already scanned for the head's end */
+};
+
+/* What a request asks for, copied out of the parser's view. */
+struct request {
+    int head_len;                   /* bytes of the head in conn.buf */
+    int status;                     /* 0, or the error status to answer */
+    int head_only;                  /* HEAD */
+    int keep_alive;                 /* the connection stays open after */
+    int minor;                      /* HTTP/1.<minor> */
+    long body_len;                  /* Content-Length to discard */
+    char path[PATH_MAX];            /* decoded, normalized, relative to root ("." = root) */
+};
+
+static __thread char scratch[HEAD_MAX]; /* per scheduler thread: an idle read's landing place */
+
+/* ---- requests (plain C: nothing here blocks) -------------------------- */
+
+static int hexval(int c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Percent-decode the target's path and resolve "." and ".." lexically into
+ * out ("a/b", or "." for the root).  0, or an HTTP status. */
+static int decode_path(const char *t, size_t len, char *out, size_t cap) {
+    const char *end = t + len, *q = memchr(t, '?', len);
+    if (q)
+        end = q;
+    if (len > 7 && strncasecmp(t, "http://", 7) == 0) {  /* absolute form: skip the authority */
+        t = memchr(t + 7, '/', (size_t)(end - t - 7));
+        if (!t)
+            return 400;
+    }
+    if (t >= end || *t != '/')
+        return 400;
+    size_t n = 0, seg = 0;          /* out[0..n); seg = start of the current segment */
+    for (const char *p = t; p <= end; p++) {
+        int c = p < end ? (unsigned char)*p : '/';
+        if (c == '%') {
+            int hi = p + 2 < end ? hexval(p[1]) : -1, lo = p + 2 < end ? hexval(p[2]) : -1;
+            if (hi < 0 || lo < 0)
+                return 400;
+            c = hi * 16 + lo;
+            p += 2;
+            if (c == 0)
+                return 400;
+            if (c == '/') {         /* an encoded slash names no file here */
+                return 404;
+            }
+        } else if (c == '/') {
+            size_t sl = n - seg;    /* the segment just ended */
+            if (sl == 0 || (sl == 1 && out[seg] == '.')) {
+                n = seg;            /* empty or ".": drop */
+            } else if (sl == 2 && out[seg] == '.' && out[seg + 1] == '.') {
+                if (seg == 0)
+                    return 400;     /* above the root */
+                n = seg - 1;        /* drop "..", then the segment before it */
+                while (n > 0 && out[n - 1] != '/')
+                    n--;
+            } else {
+                if (n + 1 >= cap)
+                    return 414;
+                out[n++] = '/';
+            }
+            seg = n;
+            continue;
+        }
+        if (n + 2 >= cap)
+            return 414;
+        out[n++] = (char)c;
+    }
+    if (n > 0 && out[n - 1] == '/')
+        n--;
+    if (n == 0)
+        out[n++] = '.';
+    out[n] = '\0';
+    return 0;
+}
+
+/* Parse the head in c->buf into r.  Returns HTTP_PARTIAL, or the head's
+ * length with r->status 0 or the status to answer. */
+static int parse(struct conn *c, struct request *r) {
+    http_request req;
+    int n = http_parse_request(c->buf, c->have, c->seen, &req);
+    c->seen = c->have;
+    if (n == HTTP_PARTIAL)
+        return c->have >= HEAD_MAX ? (r->status = 431, (int)c->have) : HTTP_PARTIAL;
+    memset(r, 0, offsetof(struct request, path));
+    r->keep_alive = 1;
+    if (n < 0) {
+        r->status = n == HTTP_VERSION ? 505 : n == HTTP_TOO_MANY ? 431 : 400;
+        r->keep_alive = 0;
+        return (int)c->have;
+    }
+    r->head_len = n;
+    r->minor = req.minor;
+    const http_header *conn = http_find_header(&req, "Connection");
+    r->keep_alive = req.minor == 1 ? !http_has_token(conn, "close")
+                                   : http_has_token(conn, "keep-alive");
+    const http_header *cl = http_find_header(&req, "Content-Length");
+    if (http_find_header(&req, "Transfer-Encoding")) {
+        r->status = 501;            /* no request bodies in chunks here */
+        r->keep_alive = 0;
+        return n;
+    }
+    if (cl) {
+        char *end;
+        char num[24];
+        if (cl->value_len == 0 || cl->value_len >= sizeof num)
+            return r->status = 400, r->keep_alive = 0, n;
+        memcpy(num, cl->value, cl->value_len);
+        num[cl->value_len] = '\0';
+        r->body_len = strtol(num, &end, 10);
+        if (*end || r->body_len < 0 || num[0] < '0' || num[0] > '9')
+            return r->status = 400, r->keep_alive = 0, n;
+        if (r->body_len > BODY_MAX)
+            return r->status = 413, r->keep_alive = 0, n;
+    }
+    if (req.minor == 1 && !http_find_header(&req, "Host"))
+        return r->status = 400, n;
+    if (req.method_len == 3 && memcmp(req.method, "GET", 3) == 0) {
+        r->head_only = 0;
+    } else if (req.method_len == 4 && memcmp(req.method, "HEAD", 4) == 0) {
+        r->head_only = 1;
+    } else {
+        static const char *const known[] = { "POST", "PUT", "DELETE", "OPTIONS", "PATCH",
+                                             "TRACE", "CONNECT" };
+        r->status = 501;
+        for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+            if (req.method_len == strlen(known[i]) && memcmp(req.method, known[i], req.method_len) == 0)
+                r->status = 405;
+        return n;
+    }
+    r->status = decode_path(req.target, req.target_len, r->path, sizeof r->path);
+    return n;
+}
+
+static const char *reason(int status) {
+    switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    }
+    return "Internal Server Error";
+}
+
+static const char *content_type(const char *path) {
+    static const char *const types[][2] = {
+        { "html", "text/html; charset=utf-8" }, { "htm", "text/html; charset=utf-8" },
+        { "css", "text/css" }, { "js", "text/javascript" }, { "json", "application/json" },
+        { "txt", "text/plain; charset=utf-8" }, { "xml", "application/xml" },
+        { "png", "image/png" }, { "jpg", "image/jpeg" }, { "jpeg", "image/jpeg" },
+        { "gif", "image/gif" }, { "svg", "image/svg+xml" }, { "ico", "image/x-icon" },
+        { "webp", "image/webp" }, { "pdf", "application/pdf" }, { "wasm", "application/wasm" },
+        { "woff2", "font/woff2" }, { "mp4", "video/mp4" },
+    };
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash))
+        for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+            if (strcasecmp(dot + 1, types[i][0]) == 0)
+                return types[i][1];
+    return "application/octet-stream";
+}
+
+/* Open root-relative `path` read-only, never leaving the root. */
+static int open_beneath(const char *path) {
+    static int no_openat2;
+    if (!no_openat2) {
+        struct open_how how = { .flags = O_RDONLY | O_CLOEXEC,
+                                .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
+        long fd = syscall(SYS_openat2, cfg.root, path, &how, sizeof how);
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return (int)fd;
+        no_openat2 = 1;             /* an old kernel: check the real path instead */
+    }
+    char full[2 * PATH_MAX], real[PATH_MAX];
+    snprintf(full, sizeof full, "%s/%s", cfg.root_path, path);
+    if (!realpath(full, real))
+        return -1;
+    size_t rl = strlen(cfg.root_path);
+    if (strncmp(real, cfg.root_path, rl) != 0 || (real[rl] != '/' && real[rl] != '\0')) {
+        errno = EXDEV;
+        return -1;
+    }
+    return open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+}
+
+/* The file for r->path: an fd and its size, or -1 with the status to answer. */
+static int open_file(struct request *r, off_t *size) {
+    int fd = open_beneath(r->path);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        size_t n = strlen(r->path);
+        if (n + sizeof "/index.html" > sizeof r->path)
+            return r->status = 404, -1;
+        strcpy(r->path + n, "/index.html");
+        fd = open_beneath(r->path);
+        if (fd >= 0 && fstat(fd, &st) == -1) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (fd < 0) {
+        r->status = errno == EACCES ? 403 : errno == EMFILE || errno == ENFILE ? 503 : 404;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        r->status = 403;
+        return -1;
+    }
+    *size = st.st_size;
+    return fd;
+}
+
+static int format_head(char *out, size_t cap, int status, const char *type, long long len,
+                       int keep_alive, int minor) {
+    return snprintf(out, cap,
+                    "HTTP/1.1 %d %s\r\nServer: ripper-httpd\r\nContent-Type: %s\r\n"
+                    "Content-Length: %lld\r\n%s%s\r\n",
+                    status, reason(status), type, len,
+                    !keep_alive ? "Connection: close\r\n"
+                    : minor == 0 ? "Connection: keep-alive\r\n" : "",
+                    status == 405 ? "Allow: GET, HEAD\r\n" : "");
+}
+
+/* ---- connections (blocking style: these are the async functions) ------ */
+
+/* Write all of buf, giving the client --timeout for it. */
+static int send_all(int fd, const char *buf, size_t len) {
+    rip_set_deadline(rip_now_ms() + cfg.timeout_ms);
+    return rip_write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+}
+
+static int send_error(struct conn *c, struct request *r) {
+    char msg[512];
+    char body[128];
+    int blen = snprintf(body, sizeof body, "%d %s\n", r->status, reason(r->status));
+    int hlen = format_head(msg, sizeof msg - sizeof body, r->status, "text/plain; charset=utf-8",
+                           blen, r->keep_alive, r->minor);
+    if (!r->head_only) {
+        memcpy(msg + hlen, body, (size_t)blen);
+        hlen += blen;
+    }
+    return send_all(c->fd, msg, (size_t)hlen);
+}
+
+/* Answer one parsed request: 0 to keep the connection, -1 to close it. */
+static int respond(struct conn *c, struct request *r) {
+    off_t size = 0;
+    int file = r->status ? -1 : open_file(r, &size);
+    if (file < 0)
+        return send_error(c, r) == 0 && r->keep_alive ? 0 : -1;
+    char head[512];
+    int hlen = format_head(head, sizeof head, 200, content_type(r->path), (long long)size,
+                           r->keep_alive, r->minor);
+    size_t first = r->head_only ? 0 : size < CHUNK ? (size_t)size : CHUNK;
+    char *buf = malloc((size_t)hlen + first);
+    int ok = buf != NULL;
+    off_t sent = 0;
+    if (ok) {
+        memcpy(buf, head, (size_t)hlen);
+        ssize_t n = first ? pread(file, buf + hlen, first, 0) : 0;
+        ok = n == (ssize_t)first && send_all(c->fd, buf, (size_t)hlen + first) == 0;
+        sent = (off_t)first;
+    }
+    while (ok && !r->head_only && sent < size) {    /* a big file: the rest in chunks */
+        size_t want = size - sent < CHUNK ? (size_t)(size - sent) : CHUNK;
+        ssize_t n = pread(file, buf, want, sent);
+        ok = n > 0 && send_all(c->fd, buf, (size_t)n) == 0;
+        sent += n > 0 ? n : 0;
+    }
+    free(buf);
+    close(file);
+    return ok && r->keep_alive ? 0 : -1;
+}
+
+/* Read until c->buf holds a complete head and parse it into c->r: 0, or
+ * -1 when the client left or was too slow. */
+static int read_head(struct conn *c) {
+    rip_set_deadline(rip_now_ms() + cfg.timeout_ms);
+    while (!c->have || parse(c, c->r) == HTTP_PARTIAL) {
+        ssize_t got;
+        if (!c->have) {             /* idle: no buffer until bytes arrive */
+            got = rip_read(c->fd, scratch, sizeof scratch);
+            if (got > 0) {
+                if (!(c->r = malloc(sizeof *c->r + HEAD_MAX)))
+                    return -1;
+                c->buf = (char *)(c->r + 1);
+                memcpy(c->buf, scratch, (size_t)got);
+            }
+        } else {
+            got = rip_read(c->fd, c->buf + c->have, HEAD_MAX - c->have);
+        }
+        if (got <= 0)
+            return -1;              /* closed, reset or timed out */
+        c->have += (size_t)got;
+    }
+    return 0;
+}
+
+/* Drop the answered request's head and body from the buffer: what is left
+ * is the next pipelined request.  -1 if the client left mid-body. */
+static int consume(struct conn *c) {
+    size_t drop = (size_t)c->r->head_len;
+    long body = c->r->body_len;
+    while (body > 0 && c->have - drop < (size_t)body) {  /* a body we don't serve */
+        body -= (long)(c->have - drop);
+        c->have = drop = 0;
+        ssize_t got = rip_read(c->fd, c->buf, HEAD_MAX);
+        if (got <= 0)
+            return -1;
+        c->have = (size_t)got;
+    }
+    drop += (size_t)body;
+    memmove(c->buf, c->buf + drop, c->have - drop);
+    c->have -= drop;
+    c->seen = 0;
+    if (c->have == 0) {             /* idle again: give the buffer back */
+        free(c->r);
+        c->r = NULL;
+        c->buf = NULL;
+    }
+    return 0;
+}
+
+static void connection(void *arg) {
+    struct conn c = { .fd = (int)(intptr_t)arg };
+    int one = 1;
+    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    while (read_head(&c) == 0 && respond(&c, c.r) == 0 && consume(&c) == 0)
+        ;
+    free(c.r);
+    rip_close(c.fd);
+}
+
+/* ---- listening ---------------------------------------------------------- */
+
+static int listen_on(const struct sockaddr_in *addr, int reuseport) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    if (fd < 0)
+        return -1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if ((reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) ||
+        bind(fd, (const struct sockaddr *)addr, sizeof *addr) < 0 || listen(fd, 4096) < 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+/* Each worker's first task: accept forever, a task per connection. */
+static void acceptor(void *arg) {
+    int lfd = cfg.listener;
+    (void)arg;
+    if (cfg.reuseport && rip_worker_id() > 0 && (lfd = listen_on(&cfg.addr, 1)) < 0) {
+        fprintf(stderr, "httpd: worker %d: listen: %s\n", rip_worker_id(), strerror(errno));
+        exit(1);
+    }
+    for (;;) {
+        int fd = rip_accept(lfd, NULL, NULL);
+        if (fd >= 0) {
+            rip_spawn(connection, (void *)(intptr_t)fd);
+        } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            rip_sleep_ms(50);       /* out of fds: connections wait in the backlog */
+        } else if (errno != EINTR && errno != ECONNABORTED && errno != EPROTO) {
+            fprintf(stderr, "httpd: accept: %s\n", strerror(errno));
+            rip_sleep_ms(50);
+        }
+    }
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static void usage(void) {
+    fputs("usage: httpd --root DIR [--port P] [--addr A] [--workers N | --prefork N] "
+          "[--timeout MS]\n", stderr);
+    exit(2);
+}
+
+static long number(const char *s, long lo, long hi) {
+    char *end;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || *end || v < lo || v > hi)
+        usage();
+    return v;
+}
+
+/* --prefork: n children accept on the shared listener; one that dies is replaced. */
+static int prefork(int n) {
+    for (int i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("httpd: fork");
+            return 1;
+        }
+        if (pid == 0)
+            _exit(rip_run(acceptor, NULL) ? 1 : 0);
+    }
+    for (;;) {
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0)
+            return errno == ECHILD ? 0 : 1;
+        fprintf(stderr, "httpd: worker process %d ended; starting another\n", (int)pid);
+        sleep(1);
+        if (fork() == 0)
+            _exit(rip_run(acceptor, NULL) ? 1 : 0);
+    }
+}
+
+int main(int argc, char **argv) {
+    const char *root = NULL, *addr = "0.0.0.0";
+    long port = 8080, workers = 0, procs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--root") && v) root = argv[++i];
+        else if (!strcmp(a, "--port")) port = number(v, 0, 65535), i++;
+        else if (!strcmp(a, "--addr") && v) addr = argv[++i];
+        else if (!strcmp(a, "--workers")) workers = number(v, 1, 1024), i++;
+        else if (!strcmp(a, "--prefork")) procs = number(v, 1, 1024), i++;
+        else if (!strcmp(a, "--timeout")) cfg.timeout_ms = (int)number(v, 1, 86400000), i++;
+        else usage();
+    }
+    if (!root || (workers && procs))
+        usage();
+    signal(SIGPIPE, SIG_IGN);
+    if ((cfg.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+        !realpath(root, cfg.root_path)) {
+        fprintf(stderr, "httpd: %s: %s\n", root, strerror(errno));
+        return 1;
+    }
+    cfg.addr.sin_family = AF_INET;
+    cfg.addr.sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, addr, &cfg.addr.sin_addr) != 1) {
+        fprintf(stderr, "httpd: %s: not an IPv4 address\n", addr);
+        return 2;
+    }
+    cfg.reuseport = workers > 1;
+    if ((cfg.listener = listen_on(&cfg.addr, cfg.reuseport)) < 0) {
+        fprintf(stderr, "httpd: %s:%ld: %s\n", addr, port, strerror(errno));
+        return 1;
+    }
+    socklen_t len = sizeof cfg.addr;        /* port 0: the others bind the one chosen */
+    getsockname(cfg.listener, (struct sockaddr *)&cfg.addr, &len);
+    printf("listening on %d\n", ntohs(cfg.addr.sin_port));
+    fflush(stdout);
+    if (procs)
+        return prefork((int)procs);
+    return (workers > 1 ? rip_run_workers((int)workers, acceptor, NULL)
+                        : rip_run(acceptor, NULL)) ? 1 : 0;
+}
