@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -455,16 +456,24 @@ static long number(const char *s, long lo, long hi) {
     return v;
 }
 
+/* A --prefork child: serve until the parent goes. */
+static pid_t start_child(void) {
+    pid_t parent = getpid(), pid = fork();
+    if (pid != 0)
+        return pid;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(0);                   /* the parent went before prctl */
+    _exit(rip_run(acceptor, NULL) ? 1 : 0);
+}
+
 /* --prefork: n children accept on the shared listener; one that dies is replaced. */
 static int prefork(int n) {
     for (int i = 0; i < n; i++) {
-        pid_t pid = fork();
-        if (pid < 0) {
+        if (start_child() < 0) {
             perror("httpd: fork");
             return 1;
         }
-        if (pid == 0)
-            _exit(rip_run(acceptor, NULL) ? 1 : 0);
     }
     for (;;) {
         int status;
@@ -473,8 +482,7 @@ static int prefork(int n) {
             return errno == ECHILD ? 0 : 1;
         fprintf(stderr, "httpd: worker process %d ended; starting another\n", (int)pid);
         sleep(1);
-        if (fork() == 0)
-            _exit(rip_run(acceptor, NULL) ? 1 : 0);
+        start_child();
     }
 }
 
