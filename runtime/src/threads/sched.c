@@ -12,15 +12,11 @@
  * leaves the blocked threads where they are, bumps the epoch and zeroes the
  * counts; anything those threads do later is not counted in the new run. */
 #include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "threads.h"
-
-#define RIP_THR_STACK_DEFAULT (256 * 1024) /* bytes, when RIP_STACK_SIZE is unset */
 
 /* What a new thread needs to become a task; freed by the thread. */
 typedef struct rip_thr_start {
@@ -43,8 +39,6 @@ static struct {
 };
 
 static __thread unsigned self_epoch;      /* this thread's run, 0 if not a task */
-static pthread_once_t attr_once = PTHREAD_ONCE_INIT; /* reads RIP_STACK_SIZE once */
-static pthread_attr_t task_attr;          /* detached, stack size set; shared read-only */
 
 /* ---- accounting ------------------------------------------------------ */
 
@@ -99,37 +93,6 @@ void rip_thr_busy_end(void) {
 
 /* ---- starting tasks -------------------------------------------------- */
 
-/* Stack size from RIP_STACK_SIZE (bytes), rounded up to a page. */
-static void attr_init(void) {
-    size_t size = RIP_THR_STACK_DEFAULT;
-    size_t min = (size_t)PTHREAD_STACK_MIN;
-    const char *env = getenv("RIP_STACK_SIZE");
-    if (env != NULL && *env != '\0') {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (errno != 0 || *end != '\0' || *env == '-' || v < min || v > SIZE_MAX / 2) {
-            fprintf(stderr, "rip: RIP_STACK_SIZE=%s: want a number of bytes >= %zu\n",
-                    env, min);
-            abort();
-        }
-        size = (size_t)v;
-    }
-    long page = sysconf(_SC_PAGESIZE);
-    if (page > 0)
-        size = (size + (size_t)page - 1) / (size_t)page * (size_t)page;
-    int rc = pthread_attr_init(&task_attr);
-    if (rc == 0)
-        rc = pthread_attr_setdetachstate(&task_attr, PTHREAD_CREATE_DETACHED);
-    if (rc == 0)
-        rc = pthread_attr_setstacksize(&task_attr, size);
-    if (rc != 0) {
-        fprintf(stderr, "rip: cannot set up task threads (stack %zu bytes): %s\n",
-                size, strerror(rc));
-        abort();
-    }
-}
-
 /* Body of every task thread. */
 static void *task_main(void *p) {
     rip_thr_start start = *(rip_thr_start *)p;
@@ -149,7 +112,6 @@ static void *task_main(void *p) {
 
 /* Start a thread for a task already counted in sched.live; abort on failure. */
 static void task_start(rip_task_fn *fn, void *arg, unsigned epoch) {
-    pthread_once(&attr_once, attr_init);
     rip_thr_start *start = malloc(sizeof *start);
     if (start == NULL) {
         fprintf(stderr, "rip: rip_spawn: out of memory\n");
@@ -158,8 +120,11 @@ static void task_start(rip_task_fn *fn, void *arg, unsigned epoch) {
     start->fn = fn;
     start->arg = arg;
     start->epoch = epoch;
+    pthread_attr_t attr;
+    rip_thr_task_attr(&attr);
     pthread_t tid;
-    int rc = pthread_create(&tid, &task_attr, task_main, start);
+    int rc = pthread_create(&tid, &attr, task_main, start);
+    pthread_attr_destroy(&attr);
     if (rc != 0) {
         fprintf(stderr, "rip: rip_spawn: cannot start a task thread: %s\n",
                 strerror(rc));

@@ -3,7 +3,8 @@
  * One detached pthread per task.  sched.c keeps the task accounting that
  * rip_run uses to see when every task has finished or all are blocked
  * forever; waitq.c parks a task on a wait queue and wakes it, keeping that
- * accounting right; chan.c, wg.c and io.c build the public calls on both. */
+ * accounting right; chan.c, wg.c and io.c build the public calls on both;
+ * stack.c sizes stacks. */
 #ifndef RIP_THREADS_H
 #define RIP_THREADS_H
 
@@ -49,6 +50,9 @@ void rip_thr_block(unsigned epoch);     /* a task parks in a runtime wait */
 void rip_thr_unblock(unsigned epoch);   /* a waker makes a parked task runnable */
 void rip_thr_busy_begin(void);          /* caller enters a sleep or an I/O call */
 void rip_thr_busy_end(void);            /* ... and leaves it */
+
+/* Stacks (stack.c). */
+void rip_thr_task_attr(pthread_attr_t *attr); /* init attr: detached, the current stack size */
 
 /* Wait queues (waitq.c).  A waker pops waiters under the owner's mutex,
  * fills in elem and ok, unlocks, and only then wakes them: after
