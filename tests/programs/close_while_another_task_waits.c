@@ -17,7 +17,7 @@ static void reader(void *arg) {
 static void closer(void *arg) {
     int again[2];
     (void)arg;
-    rip_yield();                    /* both readers are waiting now */
+    rip_sleep_ms(50);               /* both readers are waiting now (threads: started) */
     rip_close(fds[0]);
     if (pipe(again) == 0)           /* most likely reuses the closed number */
         printf("closer: closed, new pipe %s\n", again[0] == fds[0] ? "reuses the number" : "elsewhere");

@@ -5,7 +5,8 @@
  * there is one; a sender finding the buffer full (always, at capacity 0)
  * parks with a pointer to its value until a receiver copies it out.
  * Invariants: receivers wait only while the buffer is empty and no sender
- * waits; senders wait only while the buffer is full and no receiver waits. */
+ * waits; senders wait only while the buffer is full and no receiver waits.
+ * A channel belongs to the worker that made it: others may not use it. */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,6 +20,7 @@ struct rip_chan {
     size_t head;                   /* ring index of the oldest buffered element */
     size_t count;                  /* elements buffered, <= cap */
     int closed;                    /* rip_chan_close was called */
+    int worker;                    /* rip_worker_id() of its maker, the only one to use it */
     rip_thr_waitq recvq;           /* receivers parked on an empty channel */
     rip_thr_waitq sendq;           /* senders parked with a value not yet taken */
     unsigned char buf[];           /* cap * elem_size bytes of ring */
@@ -52,12 +54,14 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
     c->head = 0;
     c->count = 0;
     c->closed = 0;
+    c->worker = rip_worker_id();
     rip_thr_waitq_init(&c->recvq);
     rip_thr_waitq_init(&c->sendq);
     return c;
 }
 
 int rip_chan_send(rip_chan *c, const void *elem) {
+    rip_thr_check_worker(c->worker, "channel");
     pthread_mutex_lock(&c->mu);
     if (c->closed) {
         pthread_mutex_unlock(&c->mu);
@@ -91,6 +95,7 @@ int rip_chan_send(rip_chan *c, const void *elem) {
 }
 
 int rip_chan_recv(rip_chan *c, void *elem) {
+    rip_thr_check_worker(c->worker, "channel");
     pthread_mutex_lock(&c->mu);
     rip_thr_waiter *s;
     if (c->count > 0) {
@@ -133,6 +138,7 @@ int rip_chan_recv(rip_chan *c, void *elem) {
 void rip_chan_close(rip_chan *c) {
     rip_thr_waitq woken;
     rip_thr_waitq_init(&woken);
+    rip_thr_check_worker(c->worker, "channel");
     pthread_mutex_lock(&c->mu);
     c->closed = 1;
     rip_thr_waiter *w;

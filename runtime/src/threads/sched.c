@@ -1,155 +1,156 @@
-/* sched.c -- tasks, time and task accounting of the `threads` backend.
+/* sched.c -- tasks, workers, time and task accounting of the `threads`
+ * backend.
  *
- * Every task is a detached pthread.  One mutex guards the counts rip_run
- * needs: live tasks, tasks parked in a runtime wait (channel, wait group)
- * and tasks sleeping or inside an I/O call.  A parked task is counted as
- * blocked from the moment it parks until a waker makes it runnable; the
- * waker, not the woken task, takes it off the count (rip_thr_unblock), so
- * "every live task is blocked" can only become true when no task can ever
- * run again: that is a deadlock, and it stays true once it is.
+ * Every task is a detached pthread, and belongs to the run of the task
+ * that spawned it.  A run is one worker's tasks (rip_run has one worker,
+ * rip_run_workers n) and counts what rip_run_workers needs: live tasks,
+ * tasks parked in a runtime wait (channel, wait group) and tasks sleeping,
+ * waiting for an fd or offloading.  One mutex guards every run's counts.
+ * A parked task is counted as blocked from the moment it parks until a
+ * waker makes it runnable; the waker, not the woken task, takes it off the
+ * count (rip_thr_unblock).  Only a task of the same worker can wake it
+ * (channels and wait groups belong to one worker), so "every live task of
+ * a run is blocked" can only become true when none of them can ever run
+ * again: that is a deadlock, and it stays true once it is.
  *
- * Each run has an epoch.  When rip_run gives up on a deadlocked run it
- * leaves the blocked threads where they are, bumps the epoch and zeroes the
- * counts; anything those threads do later is not counted in the new run. */
+ * rip_run_workers gives a deadlocked run up and waits for the others: the
+ * run's threads stay parked, and the run is freed by its last task to end,
+ * if one ever does (a program may still wake them from outside). */
 #include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "threads.h"
 
-#define RIP_THR_STACK_DEFAULT (256 * 1024) /* bytes, when RIP_STACK_SIZE is unset */
+/* One worker's tasks. */
+struct rip_thr_run {
+    int worker;                    /* rip_worker_id() of its tasks */
+    long live;                     /* tasks started and not finished */
+    long blocked;                  /* live tasks parked in a channel or wait group wait */
+    long busy;                     /* live tasks sleeping, waiting for an fd or offloading */
+    int abandoned;                 /* deadlocked and given up: its last task to end frees it */
+};
 
 /* What a new thread needs to become a task; freed by the thread. */
 typedef struct rip_thr_start {
     rip_task_fn *fn;               /* task body */
     void *arg;                     /* its argument */
-    unsigned epoch;                /* run it is counted in */
+    rip_thr_run *run;              /* run it is counted in */
 } rip_thr_start;
 
 /* The accounting: the one piece of state every task shares. */
 static struct {
-    pthread_mutex_t mu;            /* guards every field below */
-    pthread_cond_t cond;           /* rip_run waits here for "all done" or deadlock */
-    unsigned epoch;                /* current run, never 0; bumped when a deadlocked run is abandoned */
-    long live;                     /* tasks started and not finished */
-    long blocked;                  /* live tasks parked in a channel or wait group wait */
-    long busy;                     /* live tasks in rip_sleep_ms or an I/O call */
-    int running;                   /* a rip_run is waiting */
+    pthread_mutex_t mu;            /* guards every run's counts and the fields below */
+    pthread_cond_t cond;           /* rip_run_workers waits here for each run to finish or deadlock */
+    int running;                   /* a rip_run or rip_run_workers is waiting */
+    rip_thr_run *outside;          /* run of tasks spawned outside tasks: worker 0's while
+                                      running, else the next run's (NULL until one is) */
 } sched = {
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 1, 0, 0, 0, 0
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL
 };
 
-static __thread unsigned self_epoch;      /* this thread's run, 0 if not a task */
-static pthread_once_t attr_once = PTHREAD_ONCE_INIT; /* reads RIP_STACK_SIZE once */
-static pthread_attr_t task_attr;          /* detached, stack size set; shared read-only */
+static __thread rip_thr_run *self_run;    /* this thread's run, NULL if not a task */
 
 /* ---- accounting ------------------------------------------------------ */
 
-/* Every live task parked for good, none sleeping or in I/O.  Lock held. */
-static int deadlocked(void) {
-    return sched.live > 0 && sched.blocked == sched.live && sched.busy == 0;
+/* Every live task of run parked for good, none sleeping or in I/O.  Lock held. */
+static int deadlocked(const rip_thr_run *run) {
+    return run->live > 0 && run->blocked == run->live && run->busy == 0;
 }
 
-unsigned rip_thr_epoch(void) {
-    return self_epoch;
+/* Tell rip_run_workers when run may have finished or deadlocked.  Lock held. */
+static void settled_check(const rip_thr_run *run) {
+    if (!run->abandoned && (run->live == 0 || deadlocked(run)))
+        pthread_cond_signal(&sched.cond);
 }
 
-void rip_thr_block(unsigned epoch) {
-    pthread_mutex_lock(&sched.mu);
-    if (epoch != 0 && epoch == sched.epoch) {
-        sched.blocked++;
-        rip_assert(sched.blocked <= sched.live);
-        if (deadlocked())
-            pthread_cond_signal(&sched.cond);
-    }
-    pthread_mutex_unlock(&sched.mu);
+rip_thr_run *rip_thr_self_run(void) {
+    return self_run;
 }
 
-void rip_thr_unblock(unsigned epoch) {
-    pthread_mutex_lock(&sched.mu);
-    if (epoch != 0 && epoch == sched.epoch) {
-        rip_assert(sched.blocked > 0);
-        sched.blocked--;
-    }
-    pthread_mutex_unlock(&sched.mu);
-}
-
-void rip_thr_busy_begin(void) {
-    if (self_epoch == 0)
+void rip_thr_block(rip_thr_run *run) {
+    if (run == NULL)
         return;
     pthread_mutex_lock(&sched.mu);
-    if (self_epoch == sched.epoch)
-        sched.busy++;
+    run->blocked++;
+    rip_assert(run->blocked <= run->live);
+    settled_check(run);
+    pthread_mutex_unlock(&sched.mu);
+}
+
+void rip_thr_unblock(rip_thr_run *run) {
+    if (run == NULL)
+        return;
+    pthread_mutex_lock(&sched.mu);
+    rip_assert(run->blocked > 0);
+    run->blocked--;
+    pthread_mutex_unlock(&sched.mu);
+}
+
+/* A busy task is running, not parked: no signal is needed either way. */
+void rip_thr_busy_begin(void) {
+    if (self_run == NULL)
+        return;
+    pthread_mutex_lock(&sched.mu);
+    self_run->busy++;
     pthread_mutex_unlock(&sched.mu);
 }
 
 void rip_thr_busy_end(void) {
-    if (self_epoch == 0)
+    if (self_run == NULL)
         return;
     pthread_mutex_lock(&sched.mu);
-    if (self_epoch == sched.epoch) {
-        rip_assert(sched.busy > 0);
-        sched.busy--;
-    }
+    rip_assert(self_run->busy > 0);
+    self_run->busy--;
     pthread_mutex_unlock(&sched.mu);
 }
 
-/* ---- starting tasks -------------------------------------------------- */
+/* ---- workers --------------------------------------------------------- */
 
-/* Stack size from RIP_STACK_SIZE (bytes), rounded up to a page. */
-static void attr_init(void) {
-    size_t size = RIP_THR_STACK_DEFAULT;
-    size_t min = (size_t)PTHREAD_STACK_MIN;
-    const char *env = getenv("RIP_STACK_SIZE");
-    if (env != NULL && *env != '\0') {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (errno != 0 || *end != '\0' || *env == '-' || v < min || v > SIZE_MAX / 2) {
-            fprintf(stderr, "rip: RIP_STACK_SIZE=%s: want a number of bytes >= %zu\n",
-                    env, min);
-            abort();
-        }
-        size = (size_t)v;
-    }
-    long page = sysconf(_SC_PAGESIZE);
-    if (page > 0)
-        size = (size + (size_t)page - 1) / (size_t)page * (size_t)page;
-    int rc = pthread_attr_init(&task_attr);
-    if (rc == 0)
-        rc = pthread_attr_setdetachstate(&task_attr, PTHREAD_CREATE_DETACHED);
-    if (rc == 0)
-        rc = pthread_attr_setstacksize(&task_attr, size);
-    if (rc != 0) {
-        fprintf(stderr, "rip: cannot set up task threads (stack %zu bytes): %s\n",
-                size, strerror(rc));
+int rip_worker_id(void) {
+    return self_run != NULL ? self_run->worker : 0;
+}
+
+/* Outside tasks the caller counts as worker 0 (the one rip_run has). */
+void rip_thr_check_worker(int owner, const char *what) {
+    int me = rip_worker_id();
+    if (me != owner) {
+        fprintf(stderr, "rip: %s made by worker %d used by worker %d "
+                "(channels and wait groups belong to the worker that made them)\n",
+                what, owner, me);
         abort();
     }
 }
+
+static rip_thr_run *run_new(int worker) {
+    rip_thr_run *run = calloc(1, sizeof *run);
+    if (run != NULL)
+        run->worker = worker;
+    return run;
+}
+
+/* ---- starting tasks -------------------------------------------------- */
 
 /* Body of every task thread. */
 static void *task_main(void *p) {
     rip_thr_start start = *(rip_thr_start *)p;
     free(p);
-    self_epoch = start.epoch;
+    self_run = start.run;
     start.fn(start.arg);
     pthread_mutex_lock(&sched.mu);
-    if (start.epoch == sched.epoch) {
-        rip_assert(sched.live > 0);
-        sched.live--;
-        if (sched.live == 0 || deadlocked())
-            pthread_cond_signal(&sched.cond);
-    }
+    rip_assert(start.run->live > 0);
+    start.run->live--;
+    settled_check(start.run);
+    int last = start.run->abandoned && start.run->live == 0;
     pthread_mutex_unlock(&sched.mu);
+    if (last)
+        free(start.run);
     return NULL;
 }
 
-/* Start a thread for a task already counted in sched.live; abort on failure. */
-static void task_start(rip_task_fn *fn, void *arg, unsigned epoch) {
-    pthread_once(&attr_once, attr_init);
+/* Start a thread for a task already counted in run->live; abort on failure. */
+static void task_start(rip_task_fn *fn, void *arg, rip_thr_run *run) {
     rip_thr_start *start = malloc(sizeof *start);
     if (start == NULL) {
         fprintf(stderr, "rip: rip_spawn: out of memory\n");
@@ -157,9 +158,12 @@ static void task_start(rip_task_fn *fn, void *arg, unsigned epoch) {
     }
     start->fn = fn;
     start->arg = arg;
-    start->epoch = epoch;
+    start->run = run;
+    pthread_attr_t attr;
+    rip_thr_task_attr(&attr);
     pthread_t tid;
-    int rc = pthread_create(&tid, &task_attr, task_main, start);
+    int rc = pthread_create(&tid, &attr, task_main, start);
+    pthread_attr_destroy(&attr);
     if (rc != 0) {
         fprintf(stderr, "rip: rip_spawn: cannot start a task thread: %s\n",
                 strerror(rc));
@@ -169,42 +173,100 @@ static void task_start(rip_task_fn *fn, void *arg, unsigned epoch) {
 
 /* ---- public API ------------------------------------------------------ */
 
-int rip_run(rip_task_fn *fn, void *arg) {
-    pthread_mutex_lock(&sched.mu);
-    rip_assert(!sched.running); /* no nested or concurrent rip_run */
-    sched.running = 1;
-    sched.live++;
-    unsigned epoch = sched.epoch;
-    pthread_mutex_unlock(&sched.mu);
-
-    task_start(fn, arg, epoch);
-
-    pthread_mutex_lock(&sched.mu);
-    while (sched.live > 0 && !deadlocked())
-        pthread_cond_wait(&sched.cond, &sched.mu);
-    long stuck = sched.blocked;
-    int rc = 0;
-    if (sched.live > 0) {
-        /* Abandon the run: its threads stay parked, uncounted. */
-        sched.epoch = sched.epoch + 1 == 0 ? 1 : sched.epoch + 1;
-        sched.live = sched.blocked = sched.busy = 0;
-        rc = -1;
+int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
+    if (n < 1) {
+        errno = EINVAL;
+        return -1;
     }
-    rip_assert(sched.blocked == 0 && sched.busy == 0);
+    rip_thr_run **runs = calloc((size_t)n, sizeof *runs);
+    long *stuck = calloc((size_t)n, sizeof *stuck); /* tasks of each deadlocked worker */
+    int made = 0;
+    while (runs != NULL && stuck != NULL && made < n && (runs[made] = run_new(made)) != NULL)
+        made++;
+    if (made < n) {
+        while (made > 0)
+            free(runs[--made]);
+        free(runs);
+        free(stuck);
+        errno = ENOMEM;
+        return -1;
+    }
+
+    pthread_mutex_lock(&sched.mu);
+    rip_assert(!sched.running); /* no nested or concurrent runs */
+    sched.running = 1;
+    rip_thr_run *spare = NULL;
+    if (sched.outside != NULL) { /* tasks spawned outside tasks belong to worker 0 */
+        spare = runs[0];
+        runs[0] = sched.outside;
+    }
+    sched.outside = runs[0];
+    for (int i = 0; i < n; i++)
+        runs[i]->live++;
+    pthread_mutex_unlock(&sched.mu);
+    free(spare);
+
+    for (int i = 0; i < n; i++)
+        task_start(fn, arg, runs[i]);
+
+    int rc = 0;
+    pthread_mutex_lock(&sched.mu);
+    for (;;) {
+        int waiting = 0;
+        for (int i = 0; i < n; i++) {
+            rip_thr_run *run = runs[i];
+            if (run->abandoned || run->live == 0)
+                continue;
+            if (deadlocked(run)) {
+                run->abandoned = 1; /* its threads stay parked, uncounted */
+                stuck[i] = run->blocked;
+                rc = -1;
+            } else {
+                waiting = 1;
+            }
+        }
+        if (!waiting)
+            break;
+        pthread_cond_wait(&sched.cond, &sched.mu);
+    }
+    sched.outside = NULL;
     sched.running = 0;
     pthread_mutex_unlock(&sched.mu);
-    if (rc < 0)
-        fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", stuck);
+
+    for (int i = 0; i < n; i++) {
+        if (stuck[i] == 0)
+            free(runs[i]); /* finished: no thread refers to it any more */
+        else if (n == 1)
+            fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", stuck[i]);
+        else
+            fprintf(stderr, "rip: deadlock: %ld tasks blocked forever in worker %d\n",
+                    stuck[i], i);
+    }
+    free(runs);
+    free(stuck);
     return rc;
 }
 
-void rip_spawn(rip_task_fn *fn, void *arg) {
-    pthread_mutex_lock(&sched.mu);
-    sched.live++;
-    unsigned epoch = sched.epoch;
-    pthread_mutex_unlock(&sched.mu);
-    task_start(fn, arg, epoch);
+int rip_run(rip_task_fn *fn, void *arg) {
+    return rip_run_workers(1, fn, arg);
 }
+
+void rip_spawn(rip_task_fn *fn, void *arg) {
+    rip_thr_run *run = self_run;
+    pthread_mutex_lock(&sched.mu);
+    if (run == NULL) {
+        if (sched.outside == NULL && (sched.outside = run_new(0)) == NULL) {
+            fprintf(stderr, "rip: rip_spawn: out of memory\n");
+            abort();
+        }
+        run = sched.outside;
+    }
+    run->live++;
+    pthread_mutex_unlock(&sched.mu);
+    task_start(fn, arg, run);
+}
+
+/* ---- time ------------------------------------------------------------ */
 
 void rip_yield(void) {
     sched_yield();

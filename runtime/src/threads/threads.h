@@ -1,9 +1,10 @@
 /* threads.h -- private interface of the `threads` backend.
  *
- * One detached pthread per task.  sched.c keeps the task accounting that
- * rip_run uses to see when every task has finished or all are blocked
- * forever; waitq.c parks a task on a wait queue and wakes it, keeping that
- * accounting right; chan.c, wg.c and io.c build the public calls on both. */
+ * One detached pthread per task.  sched.c keeps, per worker, the task
+ * accounting that rip_run and rip_run_workers use to see when every task
+ * has finished or all are blocked forever; waitq.c parks a task on a wait
+ * queue and wakes it, keeping that accounting right; chan.c, wg.c, io.c
+ * and offload.c build the public calls on both; stack.c sizes stacks. */
 #ifndef RIP_THREADS_H
 #define RIP_THREADS_H
 
@@ -32,7 +33,7 @@ typedef struct rip_thr_waiter {
     pthread_mutex_t mu;          /* guards woken */
     pthread_cond_t cond;         /* the parked task sleeps here until woken */
     int woken;                   /* set by rip_thr_wake; the task may then return */
-    unsigned epoch;              /* run the task belongs to (0: not a task) */
+    struct rip_thr_run *run;     /* the parked task's run (NULL: not a task) */
     void *elem;                  /* chan: value to send, or buffer to receive into */
     int ok;                      /* chan: 1 value handed over, 0 channel closed */
 } rip_thr_waiter;
@@ -43,12 +44,18 @@ typedef struct rip_thr_waitq {
     rip_thr_waiter *tail;        /* last, valid when head != NULL */
 } rip_thr_waitq;
 
-/* Task accounting (sched.c), under the one accounting mutex. */
-unsigned rip_thr_epoch(void);           /* calling task's run, 0 outside tasks */
-void rip_thr_block(unsigned epoch);     /* a task parks in a runtime wait */
-void rip_thr_unblock(unsigned epoch);   /* a waker makes a parked task runnable */
-void rip_thr_busy_begin(void);          /* caller enters a sleep or an I/O call */
-void rip_thr_busy_end(void);            /* ... and leaves it */
+/* Task accounting (sched.c), under the one accounting mutex.  A run is
+ * one worker's tasks (rip_run has one worker). */
+typedef struct rip_thr_run rip_thr_run;
+rip_thr_run *rip_thr_self_run(void);    /* calling task's run, NULL outside tasks */
+void rip_thr_block(rip_thr_run *run);   /* a task of run parks in a runtime wait */
+void rip_thr_unblock(rip_thr_run *run); /* a waker makes a parked task runnable */
+void rip_thr_busy_begin(void);          /* caller starts sleeping, waiting for an fd or offloading */
+void rip_thr_busy_end(void);            /* ... and stops */
+void rip_thr_check_worker(int owner, const char *what); /* abort unless the caller is worker `owner` */
+
+/* Stacks (stack.c). */
+void rip_thr_task_attr(pthread_attr_t *attr); /* init attr: detached, the current stack size */
 
 /* Wait queues (waitq.c).  A waker pops waiters under the owner's mutex,
  * fills in elem and ok, unlocks, and only then wakes them: after

@@ -32,20 +32,20 @@ rip_thr_waiter *rip_thr_waitq_pop(rip_thr_waitq *q) {
         return NULL;
     q->head = w->next;
     w->next = NULL;
-    rip_thr_unblock(w->epoch);
+    rip_thr_unblock(w->run);
     return w;
 }
 
 /* Caller holds mu, the mutex guarding q; mu is released on return. */
 void rip_thr_park(rip_thr_waitq *q, rip_thr_waiter *w, pthread_mutex_t *mu) {
     w->woken = 0;
-    w->epoch = rip_thr_epoch();
+    w->run = rip_thr_self_run();
     int rc = pthread_mutex_init(&w->mu, NULL);
     rip_assert(rc == 0);
     rc = pthread_cond_init(&w->cond, NULL);
     rip_assert(rc == 0);
     rip_thr_waitq_push(q, w);
-    rip_thr_block(w->epoch);
+    rip_thr_block(w->run);
     pthread_mutex_unlock(mu);
 
     pthread_mutex_lock(&w->mu);

@@ -2,7 +2,8 @@
  *
  * A count and a queue of parked waiters under the group's own mutex; when
  * the count reaches zero every waiter is woken.  A count below zero is a
- * bug in the program: report it and abort. */
+ * bug in the program: report it and abort.  A wait group belongs to the
+ * worker that made it: others may not use it. */
 #include <errno.h>
 
 #include "threads.h"
@@ -11,6 +12,7 @@ struct rip_wg {
     pthread_mutex_t mu;            /* guards every field below */
     long count;                    /* adds minus dones, >= 0 */
     rip_thr_waitq waitq;           /* tasks parked in rip_wg_wait */
+    int worker;                    /* rip_worker_id() of its maker, the only one to use it */
 };
 
 rip_wg *rip_wg_new(void) {
@@ -24,6 +26,7 @@ rip_wg *rip_wg_new(void) {
         return NULL;
     }
     wg->count = 0;
+    wg->worker = rip_worker_id();
     rip_thr_waitq_init(&wg->waitq);
     return wg;
 }
@@ -31,6 +34,7 @@ rip_wg *rip_wg_new(void) {
 void rip_wg_add(rip_wg *wg, int n) {
     rip_thr_waitq woken;
     rip_thr_waitq_init(&woken);
+    rip_thr_check_worker(wg->worker, "wait group");
     pthread_mutex_lock(&wg->mu);
     wg->count += n;
     if (wg->count < 0) {
@@ -55,6 +59,7 @@ void rip_wg_done(rip_wg *wg) {
 }
 
 void rip_wg_wait(rip_wg *wg) {
+    rip_thr_check_worker(wg->worker, "wait group");
     pthread_mutex_lock(&wg->mu);
     if (wg->count == 0) {
         pthread_mutex_unlock(&wg->mu);
