@@ -61,6 +61,13 @@ static ssize_t attempt(rip_io *op) {
     return -1;
 }
 
+/* Remember that fd can't do it now.  Only an fd in the epoll set: the
+ * event that clears the mark must be able to come. */
+static void mark_not_ready(int fd, unsigned flag) {
+    if (rip__fd_flags(fd) & RIP_FD_REGISTERED)
+        rip__fd_set_flags(fd, flag);
+}
+
 static void finish(rip_io *op, ssize_t result, int err) {
     op->result = result;
     op->err = err;
@@ -109,7 +116,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         if (n == -1 && errno == EINTR)
             continue;
         if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            rip__fd_set_flags(op->fd, not_ready);
+            mark_not_ready(op->fd, not_ready);
             return wait_ready(op, dir, w);
         }
         if (n == -1) {
@@ -121,7 +128,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         if (op->kind == RIP_IO_WRITE) {
             op->done += (size_t)n;
             if (op->done < op->len) {
-                rip__fd_set_flags(op->fd, RIP_FD_WRFULL); /* a short write: the buffer is full */
+                mark_not_ready(op->fd, RIP_FD_WRFULL); /* a short write: the buffer is full */
                 continue;
             }
             n = (ssize_t)op->len;
