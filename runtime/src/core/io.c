@@ -54,7 +54,9 @@ static ssize_t attempt(rip_io *op) {
         if (connect(op->fd, op->caddr, op->caddrlen) == 0)
             return 0;
         if (errno == EINPROGRESS)
-            errno = EAGAIN;
+            errno = EAGAIN;         /* wait until writable, then read SO_ERROR */
+        else if (errno == EAGAIN)
+            errno = ECONNREFUSED;   /* a Unix socket's full backlog: not in progress */
         return -1;
     }
     errno = EINVAL;
