@@ -4,32 +4,57 @@
  * The libtask shape, as on the other backends: an fd is made non-blocking
  * on first use; try the system call; on EAGAIN wait in poll(); retry.
  * EINTR is retried.  Several tasks may wait on one fd: all wake, one wins,
- * the others find EAGAIN and wait again.  poll() waits in short slices, so
- * that a waiter notices rip_close of its fd by the fd's close generation
- * (it fails with EBADF, as on the other backends: close(2) does not wake a
- * thread in poll(2)), and never past the task's deadline (then it fails
- * with ETIMEDOUT).  While waiting the task counts as busy, so rip_run does
- * not call a wait for I/O a deadlock.
+ * the others find EAGAIN and wait again.  close(2) does not wake a thread
+ * in poll(2), so a waiter registers itself under its fd, and rip_close
+ * sends each one RIP_THR_SIGNAL: ppoll, the only place that signal is
+ * unblocked, returns EINTR and the waiter sees the fd's close generation
+ * moved (it fails with EBADF, as on the other backends).  poll never waits
+ * past the task's deadline (then the call fails with ETIMEDOUT), and an
+ * idle waiter costs no wake-ups.  While waiting the task counts as busy,
+ * so rip_run does not call a wait for I/O a deadlock.
  *
  * Known shortcut, as in the core: the non-blocking and not-a-socket flags
  * are cached per fd number and dropped by rip_close and rip_accept; an fd
  * closed with close(2) and reused keeps the old flags. */
+#define _GNU_SOURCE                 /* ppoll */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "threads.h"
 
 #define FD_SLOTS 65536              /* fds with a close generation and flags (higher: none) */
-#define POLL_SLICE_MS 100           /* how soon a waiter notices a close */
+#define RIP_THR_SIGNAL (SIGRTMIN + 7) /* interrupts a waiter's ppoll on rip_close */
 #define FD_NONBLOCK 1u              /* O_NONBLOCK set (by us or already) */
 #define FD_NOTSOCK 2u               /* send() said ENOTSOCK: use write() */
 
 static _Atomic unsigned close_gen[FD_SLOTS];     /* bumped by rip_close(fd) */
 static _Atomic unsigned char fd_flags[FD_SLOTS]; /* FD_* of each fd */
 static __thread int64_t deadline = -1; /* the task's rip_set_deadline, -1 for none */
+
+/* A thread waiting in ppoll on an fd, for rip_close to interrupt. */
+typedef struct fd_waiter {
+    struct fd_waiter *next, *prev;  /* others waiting on the same fd */
+    pthread_t thread;               /* the waiting thread */
+} fd_waiter;
+
+static pthread_mutex_t waiters_mu = PTHREAD_MUTEX_INITIALIZER; /* guards waiters */
+static fd_waiter *waiters[FD_SLOTS]; /* by fd: threads in ppoll on it */
+static pthread_once_t signal_once = PTHREAD_ONCE_INIT;
+
+static void on_signal(int sig) {
+    (void)sig;                      /* only to make ppoll return EINTR */
+}
+
+static void install_signal(void) {
+    struct sigaction sa = { .sa_handler = on_signal };  /* no SA_RESTART */
+    sigemptyset(&sa.sa_mask);
+    sigaction(RIP_THR_SIGNAL, &sa, NULL);
+}
 
 int64_t rip_set_deadline(int64_t at_ms) {
     int64_t previous = deadline;
@@ -76,30 +101,66 @@ static int make_nonblocking(int fd) {
 
 /* ---- waiting --------------------------------------------------------- */
 
+static void register_waiter(int fd, fd_waiter *w) {
+    w->thread = pthread_self();
+    w->prev = NULL;
+    pthread_mutex_lock(&waiters_mu);
+    if ((w->next = waiters[fd]))
+        w->next->prev = w;
+    waiters[fd] = w;
+    pthread_mutex_unlock(&waiters_mu);
+}
+
+static void unregister_waiter(int fd, fd_waiter *w) {
+    pthread_mutex_lock(&waiters_mu);
+    if (w->prev)
+        w->prev->next = w->next;
+    else
+        waiters[fd] = w->next;
+    if (w->next)
+        w->next->prev = w->prev;
+    pthread_mutex_unlock(&waiters_mu);
+}
+
 /* Wait until fd is ready for `events`: 0, or -1 with EBADF once rip_close'd
  * (gen is the close generation when the call began), ETIMEDOUT at the
  * deadline, or poll's errno.  A deadline already past never waits. */
 static int wait_ready(int fd, short events, unsigned gen) {
     struct pollfd pfd = { .fd = fd, .events = events, .revents = 0 };
+    sigset_t block, old, waiting;
+    fd_waiter self;
     int rc = -1;
+    pthread_once(&signal_once, install_signal);
+    sigemptyset(&block);
+    sigaddset(&block, RIP_THR_SIGNAL);
+    pthread_sigmask(SIG_BLOCK, &block, &old);       /* delivered only inside ppoll */
+    waiting = old;
+    sigdelset(&waiting, RIP_THR_SIGNAL);
+    if (tracked(fd))
+        register_waiter(fd, &self);
     rip_thr_busy_begin();
     for (;;) {
-        int timeout = POLL_SLICE_MS;
+        struct timespec ts, *timeout = NULL;
         if (deadline >= 0) {
             int64_t left = deadline - rip_now_ms();
             if (left <= 0) {
                 errno = ETIMEDOUT;
                 break;
             }
-            if (left < timeout)
-                timeout = (int)left;
+            ts.tv_sec = left / 1000;
+            ts.tv_nsec = (left % 1000) * 1000000;
+            timeout = &ts;
         }
-        int n = poll(&pfd, 1, timeout);
-        if (generation(fd) != gen || (n > 0 && (pfd.revents & POLLNVAL))) {
+        if (generation(fd) != gen) {    /* before ppoll: a signal sent since is pending */
             errno = EBADF;
             break;
         }
-        if (n > 0) {
+        int n = ppoll(&pfd, 1, timeout, &waiting);
+        if (n > 0 && (pfd.revents & POLLNVAL)) {
+            errno = EBADF;
+            break;
+        }
+        if (n > 0 && generation(fd) == gen) {
             rc = 0;
             break;
         }
@@ -108,6 +169,9 @@ static int wait_ready(int fd, short events, unsigned gen) {
     }
     int saved = errno;
     rip_thr_busy_end();
+    if (tracked(fd))
+        unregister_waiter(fd, &self);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = saved;
     return rc;
 }
@@ -198,8 +262,13 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
 /* Flags are dropped after close(2): one cached for the number meanwhile
  * would be stale (dropping one too many costs an fcntl). */
 int rip_close(int fd) {
-    if (tracked(fd))
+    if (tracked(fd)) {
         atomic_fetch_add(&close_gen[fd], 1);
+        pthread_mutex_lock(&waiters_mu);
+        for (fd_waiter *w = waiters[fd]; w; w = w->next)
+            pthread_kill(w->thread, RIP_THR_SIGNAL);
+        pthread_mutex_unlock(&waiters_mu);
+    }
     int rc = close(fd);
     int saved = errno;
     forget(fd);
