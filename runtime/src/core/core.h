@@ -26,7 +26,6 @@ typedef struct rip_task rip_task;
 struct rip_task {
     rip_task *next;                 /* run queue or wait list link */
     void *impl;                     /* the backend's: innermost frame (rip), context (ucontext) */
-    int64_t deadline_ms;            /* rip_set_deadline's; -1 = none */
 };
 
 typedef struct rip_waiter rip_waiter;
@@ -99,6 +98,9 @@ static inline void rip__ready(rip_task *t) {
     rip__sched.tail = t;
 }
 void rip__task_started(rip_task *t);          /* count a new task (then ready it) */
+int64_t rip__deadline(const rip_task *t);     /* t's rip_set_deadline, or -1 (deadline.c) */
+void rip__deadline_drop(const rip_task *t);   /* t ends: forget its deadline */
+void rip__deadlines_end(void);                /* the scheduler is done: forget them all */
 void rip__task_ended(void);                   /* the current task has finished */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
 void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; an I/O deadline (tm->io) ends its fd wait with ETIMEDOUT */

@@ -78,7 +78,7 @@ static void finish(rip_io *op, ssize_t result, int err) {
 /* The fd won't do it now: wait for an event, unless the task's deadline
  * has passed.  1 when the call is finished (timed out), 0 when w waits. */
 static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
-    int64_t deadline = rip__current()->deadline_ms;
+    int64_t deadline = rip__deadline(rip__current());
     if (deadline >= 0) {
         int64_t now = rip_now_ms();
         if (now >= deadline) {

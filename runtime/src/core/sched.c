@@ -37,21 +37,13 @@ int rip_worker_id(void) {
     return S.worker;
 }
 
-int64_t rip_set_deadline(int64_t at_ms) {
-    rip_task *t = S.current;
-    rip_assert(t != NULL);          /* called outside any task */
-    int64_t previous = t->deadline_ms;
-    t->deadline_ms = at_ms < 0 ? -1 : at_ms;
-    return previous;
-}
-
 void rip__task_started(rip_task *t) {
-    t->deadline_ms = -1;
     S.live++;
     rip__ready(t);
 }
 
 void rip__task_ended(void) {
+    rip__deadline_drop(S.current);
     rip_assert(S.live > 0);
     S.live--;
 }
@@ -167,6 +159,7 @@ static int poll_timeout(int64_t deadline_ms) {
 static int sched_end(int status) {
     rip__offload_end();
     rip__poll_end();
+    rip__deadlines_end();
     free(S.timers);
     S.timers = NULL;
     S.ntimers = S.timer_cap = 0;
