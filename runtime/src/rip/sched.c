@@ -3,27 +3,35 @@
 #include "rip_frame.h"
 #include "core.h"
 
-/* Resume the innermost frame; each finished frame resumes its parent. */
-void rip__backend_run(rip_task *t) {
-    rip_frame *f = t->impl, *done = NULL;
-    for (;;) {
-        f->resume(f, done);
-        if (f->state != RIP_DONE)
+/* The innermost frame f of task t has returned: resume each parent with
+ * its finished child until one suspends or the task's first frame ends. */
+static __attribute__((noinline)) void unwind(rip_task *t, rip_frame *f) {
+    rip_frame *parent;
+    while ((parent = f->parent)) {
+        parent->resume(parent, f);  /* frees f */
+        if (parent->state != RIP_DONE)
             return;                 /* suspended: t->impl names the new innermost */
-        done = f;
-        f = f->parent;
-        if (!f) {
-            rip_frame_free(done);
-            rip__pool_free(t, sizeof *t);
-            rip__task_ended();
-            return;
-        }
+        f = parent;
     }
+    rip_frame_free(f);
+    rip__pool_free(t, sizeof *t);
+    rip__task_ended();
+}
+
+/* Resume the innermost frame; the common case, a suspension again, costs
+ * one indirect call and a test. */
+void rip__backend_run(rip_task *t) {
+    rip_frame *f = t->impl;
+    f->resume(f, NULL);
+    if (__builtin_expect(f->state == RIP_DONE, 0))
+        unwind(t, f);
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
     rip_task *t = rip__pool_alloc(sizeof *t);
-    t->impl = fn(arg);
+    rip_frame *f = fn(arg);
+    f->parent = NULL;
+    t->impl = f;
     rip__task_started(t);
 }
 
