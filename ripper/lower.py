@@ -39,6 +39,7 @@ expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
 import re
+from collections import namedtuple
 
 from .analysis import (callee_name, evaluated_calls, function_values, invocation_at,
                        is_async_call, unrippable, value_destination)
@@ -53,8 +54,18 @@ TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
 STATEMENT_PARENTS = ("COMPOUND_STMT", "IF_STMT", "WHILE_STMT", "DO_STMT",
                      "FOR_STMT", "SWITCH_STMT", "CASE_STMT", "DEFAULT_STMT",
                      "LABEL_STMT")
-RESERVED_FIELDS = ("rip_hdr", "rip_result")
+RESERVED_FIELDS = ("rip_hdr", "rip_result", "rip_w")
+# Runtime primitives whose direct calls are inlined (rip_frame.h's intrinsics):
+# name -> (the entry that tries, the entry that gives the result after a wait);
+# rip_yield always suspends.
+INTRINSICS = {
+    "rip_yield": None,
+    "rip_chan_send": ("rip__chan_send_in", "rip__chan_send_woken"),
+    "rip_chan_recv": ("rip__chan_recv_in", "rip__chan_recv_woken"),
+    "rip_wg_wait": ("rip__wg_wait_in", None),
+}
 FRAME_HEADER = 32                   # sizeof(rip_frame), 16-aligned
+WAIT_BYTES = 32                     # sizeof(rip_wait)
 
 
 class FrameStats:
@@ -68,7 +79,7 @@ class FrameStats:
         self.c_locals = c_locals        # locals left as C locals of the resume entry
 
 
-RESERVED = re.compile(r"^(rip_F|rip_c|rip_self|rip_resume_\d+|rip_cont_\d+|rip_main_\w+)$")
+RESERVED = re.compile(r"^(rip_F|rip_c|rip_r|rip_self|rip_resume_\d+|rip_cont_\d+|rip_main_\w+)$")
 LINE_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(line[ \t]+)?\d", re.M)
 
 
@@ -154,6 +165,8 @@ class _Lowering:
         self.aliases = {}           # macro invocation -> {name: (new text, reference)}
         self.declared = {f.name for f in unit.functions if f.in_main}  # constructors declared
         self.headers = {f.name: f for f in unit.functions if not f.in_main}
+        self.defined = {f.name: f for f in unit.functions if f.in_main and f.is_definition
+                        and f.name in async_names}     # async functions with frames here
 
     # -- helpers ------------------------------------------------------------
 
@@ -376,6 +389,8 @@ class _Lowering:
         self.names = {key: field for key, field, _ in fields}
         self.used_fields = set(RESERVED_FIELDS) | set(self.names.values())
         self.temps = []             # (field, declaration, size, align) of temporaries
+        self.waits = False          # an intrinsic waits in the frame's rip_w
+        self.uses_r = False         # an intrinsic's result passes through the C local rip_r
         self.labels = 0             # rip_cont_N labels made so far
         self.handled = set()        # ids of async calls lowered
         for n in f.body.walk():
@@ -446,6 +461,9 @@ class _Lowering:
         layout = [(f.result.size, f.result.align)] if f.result.kind != "VOID" else []
         layout += [(t.size, t.align) for _, _, t in fields]
         layout += [(size, align) for _, _, size, align in self.temps]
+        if self.waits:
+            members.append("rip_wait rip_w;")
+            layout.append((WAIT_BYTES, 8))
         self.stats.append(FrameStats(f.name, frame_size(layout), points + self.all_async,
                                      len(fields), self.c_local_count))
         param_names = {p.key: p.name for p in f.params}
@@ -464,11 +482,12 @@ class _Lowering:
         entry = ""
         if self.all_async:          # the testing mode: a suspension on entry
             points += 1
-            entry = " " + resume_point(points, "rip_yield__rip()") + "rip_frame_free(rip_c);"
+            entry = " " + yield_point(points)
         cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
-        head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; "
+        head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; %s"
                 "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }%s"
-                % (resume, fr, fr, cases, " " if cases else "", entry))
+                % (resume, fr, fr, "int rip_r; " if self.uses_r else "", cases,
+                   " " if cases else "", entry))
         self.rw.replace(f.start, f.body.start + 1, head)
         self.rw.replace(f.body.end - 1, f.body.end, "rip_self->state = RIP_DONE; }")
 
@@ -497,18 +516,51 @@ class _Lowering:
     def temp_pointer(self, type_info):
         return self.new_field("__typeof__(%s) *%%s;" % type_info.spelling, 8, 8)
 
-    def call_code(self, call, text):
-        """Start the callee; suspend if it does; the resume point after it."""
+    def call_code(self, call, values=None, used=True):
+        """The CallCode of async call `call`; `values` maps arguments already
+        lowered (id) to their text; `used`: is its value read?"""
         if any(a.kind == "STMT_EXPR" for a in _ancestors(call)):
             raise self.error(call, "async call to '%s' inside a statement expression"
                              % callee_name(call), hint="move it out of the ({ ... })")
         self.handled.add(id(call))
-        return resume_point(self.points[id(call)], text)
+        point = self.points[id(call)]
+        values = values or {}
+        name = self.intrinsic(call)
+        if name is None:
+            free = "rip_frame_free(rip_c);"
+            callee = self.defined.get(callee_name(call))
+            if callee is not None and callee.start < call.start:   # its frame struct is above
+                free = "rip_frame_free_sized(rip_c, sizeof(struct %s__frame));" % callee.name
+            void = call.type is None or call.type.kind == "VOID"
+            return CallCode(resume_point(point, self.expr.splice(call, values)),
+                            None if void else self.result(call), free)
+        if name == "rip_yield":
+            return CallCode(yield_point(point), None, "")
+        tries, woken = INTRINSICS[name]
+        args = [values.get(id(a)) or self.text(a) for a in call.children[1:]]
+        self.waits = True
+        attempt = "%s(rip_self, %s, &rip_F->rip_w)" % (tries, ", ".join(args))
+        if used and woken:
+            self.uses_r = True
+            return CallCode(wait_point(point, "(rip_r = %s)" % attempt,
+                                       "rip_r = %s(&rip_F->rip_w);" % woken), "rip_r", "")
+        after = "(void)%s(&rip_F->rip_w);" % woken if woken == "rip__chan_send_woken" else ";"
+        return CallCode(wait_point(point, attempt, after), None, "")
 
-    def call_then(self, call, after=""):
+    def intrinsic(self, call):
+        """The runtime primitive `call` calls directly, if it is one ripper
+        inlines (rip_frame.h's intrinsics); None for a call to anything else,
+        through a pointer, or written by a macro (those call constructors)."""
+        name = callee_name(call)
+        if name in INTRINSICS and name in self.headers and not call.in_macro:
+            return name
+        return None
+
+    def call_then(self, call, consume=None):
         """A lone async call (arguments without async calls): the call, then
-        `after` (which may read its result), then its frame freed."""
-        return "%s%s rip_frame_free(rip_c);" % (self.call_code(call, self.text(call)), after)
+        consume(its value)'s statement, then what it used released."""
+        code = self.call_code(call, used=consume is not None)
+        return "%s%s %s" % (code.begin, consume(code.result) if consume else "", code.end)
 
     # -- calls --------------------------------------------------------------
 
@@ -526,6 +578,7 @@ class _Lowering:
         self.rename(callee, name + "__rip")
 
     def result(self, call):
+        """The value of a constructor call's callee, read from its frame."""
         return "RIP_RESULT(%s, rip_c)" % call.type.spelling
 
     def simple_call(self, node):
@@ -573,8 +626,9 @@ class _Lowering:
                 self.simple_call(_unwrap_down(stmt.children[1])) and \
                 not self.expr.has_async(stmt.children[0]):     # lhs = f(...);
             call = _unwrap_down(stmt.children[1])
+            lhs = self.text(stmt.children[0])
             self.rw.replace(stmt.start, end, "{ %s }" % self.call_then(
-                call, "%s = %s;" % (self.text(stmt.children[0]), self.result(call))))
+                call, lambda value: "%s = %s;" % (lhs, value)))
             return
         pre, value = self.expr.lower(stmt)
         if value == "(void)0" or self.expr.is_temp(value):
@@ -731,7 +785,7 @@ class _Lowering:
         if self.simple_call(value):
             target = "rip_F->" + self.names[d.key]
             return "{ %s }" % self.call_then(
-                value, "%s;" % self.store(target, d.type, self.result(value)))
+                value, lambda v: "%s;" % self.store(target, d.type, v))
         if self.expr.has_async(d.init):
             pre, v = self.expr.lower(d.init)
             return "{ %s %s; }" % (" ".join(pre), self.init_code(d, d.init, v))
@@ -745,9 +799,9 @@ class _Lowering:
         value = _unwrap_down(d.init)
         if self.simple_call(value):
             # The label needs a statement after it: `rip_resume_N: ;` then the declaration.
-            return "%s; %s = %s; rip_frame_free(rip_c);" % (
-                self.call_code(value, self.text(value)), self.c_local_declaration(stmt, d),
-                self.result(value))
+            code = self.call_code(value)
+            return "%s; %s = %s; %s" % (code.begin, self.c_local_declaration(stmt, d),
+                                        code.result, code.end)
         pre, v = self.expr.lower(d.init)
         return "%s %s = %s;" % (" ".join(pre), self.c_local_declaration(stmt, d), v)
 
@@ -792,8 +846,8 @@ class _Lowering:
                 expr = ret.children[0]
                 value = _unwrap_down(expr)
                 if self.simple_call(value):
-                    store = "" if void else "%s;" % self.store("rip_F->rip_result", f.result,
-                                                               self.result(value))
+                    store = None if void else lambda v: "%s;" % self.store(
+                        "rip_F->rip_result", f.result, v)
                     code = "{ %s %s" % (self.call_then(value, store), done)
                 else:
                     pre, v = self.expr.lower(expr)
@@ -803,13 +857,32 @@ class _Lowering:
             self.rw.replace(ret.start, self.stmt_end(ret), code)
 
 
+class CallCode(namedtuple("CallCode", "begin result end")):
+    """An async call lowered: `begin` starts it and, if it suspends, suspends
+    this function too, to resume right after; `result` is its value after
+    `begin` (None for void); `end` releases what it used (its frame)."""
+
+
 def resume_point(point, constructor):
     """Start a callee (its frame from `constructor`); if it suspends, so does
-    this function, to resume at the label right after.  rip_call's indirect
-    call is devirtualized: the inline rip_frame_alloc has just stored the
-    resume entry (callgrind: the same count as a direct call)."""
-    return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
-            "rip_resume_%d: " % (point, constructor, point))
+    this function, to resume at the label right after.  The resume point is
+    stored only then.  rip_call's indirect call is devirtualized: the inline
+    rip_frame_alloc has just stored the resume entry."""
+    return ("rip_c = %s; if (!rip_call(rip_self, rip_c)) { rip_self->state = %d; return; } "
+            "rip_resume_%d: " % (constructor, point, point))
+
+
+def yield_point(point):
+    """rip_yield() inlined: this frame is the one the task resumes."""
+    return "rip_self->state = %d; rip__yield_in(rip_self); return; rip_resume_%d: ;" % (
+        point, point)
+
+
+def wait_point(point, attempt, woken):
+    """A channel or wait-group intrinsic: `attempt` returns RIP_WAITS when this
+    frame is queued; then suspend, and run `woken` once resumed."""
+    return "if (%s == RIP_WAITS) { rip_self->state = %d; return; rip_resume_%d: %s }" % (
+        attempt, point, point, woken)
 
 
 def frame_size(layout):

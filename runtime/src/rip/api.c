@@ -1,6 +1,7 @@
-/* api.c -- the runtime's async functions as hand-written frames.  Each
- * resume entry tries the operation; when it must wait it records itself
- * as the task's innermost frame and returns; resumed, it finishes.
+/* api.c -- the runtime's async functions: the intrinsics ripper inlines
+ * into callers (rip_frame.h), and hand-written frames for every call that
+ * is not inlined.  Each tries the operation; when it must wait it records
+ * its frame as the task's innermost and returns; resumed, it finishes.
  * fd calls step through the shared rip_io attempts (core/io.c). */
 #include <errno.h>
 #include <unistd.h>
@@ -13,11 +14,49 @@ static void suspend(rip_frame *f, int next) {
     rip__current()->impl = f;
 }
 
+/* The intrinsics (rip_frame.h).  The frames below use them too. */
+_Static_assert(RIP_WAITS == RIP_WAIT, "the intrinsics' wait code is the core's");
+_Static_assert(sizeof(rip_wait) >= sizeof(rip_waiter) &&
+               _Alignof(rip_wait) >= _Alignof(rip_waiter), "rip_wait holds a rip_waiter");
+
+/* An operation's result r; if it queued a waiter, self is the task's innermost frame. */
+static int waits(rip_frame *self, int r) {
+    if (r == RIP_WAIT)
+        rip__current()->impl = self;
+    return r;
+}
+
+void rip__yield_in(rip_frame *self) {
+    rip_task *t = rip__current();
+    t->impl = self;
+    rip__ready(t);
+}
+
+int rip__chan_send_in(rip_frame *self, rip_chan *c, const void *elem, rip_wait *w) {
+    return waits(self, rip__chan_send(c, elem, (rip_waiter *)w));
+}
+
+int rip__chan_recv_in(rip_frame *self, rip_chan *c, void *elem, rip_wait *w) {
+    return waits(self, rip__chan_recv(c, elem, (rip_waiter *)w));
+}
+
+int rip__wg_wait_in(rip_frame *self, rip_wg *wg, rip_wait *w) {
+    return waits(self, rip__wg_wait(wg, (rip_waiter *)w));
+}
+
+int rip__chan_send_woken(rip_wait *w) {
+    return rip__chan_sent((rip_waiter *)w);
+}
+
+int rip__chan_recv_woken(rip_wait *w) {
+    return ((rip_waiter *)w)->status;
+}
+
 static void yield_resume(rip_frame *f, rip_frame *done) {
     (void)done;
     if (f->state == 0) {
-        suspend(f, 1);
-        rip__ready(rip__current());
+        f->state = 1;
+        rip__yield_in(f);
         return;
     }
     f->state = RIP_DONE;
@@ -50,17 +89,19 @@ rip_frame *rip_sleep_ms__rip(int64_t ms) {
     return &F->hdr;
 }
 
-struct chan_frame {
+/* Channel operations and wait-group waits through a pointer or a macro:
+ * a frame around the intrinsic. */
+struct wait_frame {
     rip_frame hdr;
     int result;                     /* RIP_RESULT slot */
-    rip_chan *chan;                 /* the channel */
+    void *obj;                      /* the channel or wait group */
     void *elem;                     /* element sent or received */
-    rip_waiter waiter;              /* our place in the channel's wait list */
+    rip_wait w;                     /* our place in its wait list */
 };
 
-static void chan_finish(struct chan_frame *F, int r) {
-    if (r == RIP_WAIT) {
-        suspend(&F->hdr, 1);
+static void wait_finish(struct wait_frame *F, int r) {
+    if (r == RIP_WAITS) {
+        F->hdr.state = 1;
         return;
     }
     F->result = r;
@@ -68,54 +109,42 @@ static void chan_finish(struct chan_frame *F, int r) {
 }
 
 static void send_resume(rip_frame *f, rip_frame *done) {
-    struct chan_frame *F = (struct chan_frame *)f;
+    struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    chan_finish(F, f->state == 0 ? rip__chan_send(F->chan, F->elem, &F->waiter)
-                                 : rip__chan_sent(&F->waiter));
+    wait_finish(F, f->state == 0 ? rip__chan_send_in(f, F->obj, F->elem, &F->w)
+                                 : rip__chan_send_woken(&F->w));
 }
 
 static void recv_resume(rip_frame *f, rip_frame *done) {
-    struct chan_frame *F = (struct chan_frame *)f;
+    struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    chan_finish(F, f->state == 0 ? rip__chan_recv(F->chan, F->elem, &F->waiter)
-                                 : F->waiter.status);
+    wait_finish(F, f->state == 0 ? rip__chan_recv_in(f, F->obj, F->elem, &F->w)
+                                 : rip__chan_recv_woken(&F->w));
 }
 
-static rip_frame *chan_frame(rip_resume_fn *resume, rip_chan *c, void *elem) {
-    struct chan_frame *F = rip_frame_alloc(sizeof *F, resume);
-    F->chan = c;
+static void wg_resume(rip_frame *f, rip_frame *done) {
+    struct wait_frame *F = (struct wait_frame *)f;
+    (void)done;
+    wait_finish(F, f->state == 0 ? rip__wg_wait_in(f, F->obj, &F->w) : 0);
+}
+
+static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
+    struct wait_frame *F = rip_frame_alloc(sizeof *F, resume);
+    F->obj = obj;
     F->elem = elem;
     return &F->hdr;
 }
 
 rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem) {
-    return chan_frame(send_resume, c, (void *)elem);
+    return wait_frame(send_resume, c, (void *)elem);
 }
 
 rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem) {
-    return chan_frame(recv_resume, c, elem);
-}
-
-struct wg_frame {
-    rip_frame hdr;
-    rip_wg *wg;                     /* the wait group */
-    rip_waiter waiter;              /* our place in its wait list */
-};
-
-static void wg_resume(rip_frame *f, rip_frame *done) {
-    struct wg_frame *F = (struct wg_frame *)f;
-    (void)done;
-    if (f->state == 0 && rip__wg_wait(F->wg, &F->waiter) == RIP_WAIT) {
-        suspend(f, 1);
-        return;
-    }
-    f->state = RIP_DONE;
+    return wait_frame(recv_resume, c, elem);
 }
 
 rip_frame *rip_wg_wait__rip(rip_wg *wg) {
-    struct wg_frame *F = rip_frame_alloc(sizeof *F, wg_resume);
-    F->wg = wg;
-    return &F->hdr;
+    return wait_frame(wg_resume, wg, NULL);
 }
 
 /* fd calls: one rip_io step per resume, waiting on the fd between. */

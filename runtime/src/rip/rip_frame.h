@@ -14,11 +14,16 @@
  *
  * A call `x = f(a)` inside an async function is
  *
- *     self->state = 3;
  *     child = f__rip(a);
- *     if (!rip_call(self, child)) return;      // callee suspended
+ *     if (!rip_call(self, child)) {            // callee suspended
+ *         self->state = 3; return;
+ *     }
  *   resume_3:                                  // child == done here
  *     x = RIP_RESULT(T, child); rip_frame_free(child);
+ *
+ * (rip_frame_free_sized(child, sizeof(struct f__frame)) when f's frame
+ * struct is known there).  The runtime's commonest primitives are not
+ * called this way but inlined: see the intrinsics at the end.
  *
  * rip_call starts the callee at once on the same C stack: a callee that
  * returns without suspending costs one indirect call and no trip through
@@ -93,11 +98,11 @@ static inline void rip__pool_free(void *p, size_t size) {
     *head = p;
 }
 
-/* A frame from the pool: header set, state 0. */
+/* A frame from the pool: header set, state 0.  `parent` is left unset:
+ * rip_call sets it when the frame suspends, rip_spawn for a task's first. */
 static inline void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
     rip_frame *f = (rip_frame *)rip__pool_alloc(size);
     f->resume = resume;
-    f->parent = (rip_frame *)0;
     f->state = 0;
     f->size = (unsigned)size;
     return f;
@@ -106,6 +111,12 @@ static inline void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
 /* A finished frame back to the pool. */
 static inline void rip_frame_free(rip_frame *f) {
     rip__pool_free(f, f->size);
+}
+
+/* The same, for a frame whose size the caller knows (a constant: the size
+ * class is folded at compile time). */
+static inline void rip_frame_free_sized(rip_frame *f, size_t size) {
+    rip__pool_free(f, size);
 }
 
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
@@ -118,7 +129,8 @@ static inline int rip_call(rip_frame *self, rip_frame *child) {
     return 0;
 }
 
-/* Constructors of the runtime's async functions. */
+/* Constructors of the runtime's async functions: for calls through a
+ * pointer and from macros (see the intrinsics below for direct calls). */
 rip_frame *rip_yield__rip(void);
 rip_frame *rip_sleep_ms__rip(int64_t ms);
 rip_frame *rip_read__rip(int fd, void *buf, size_t len);
@@ -128,5 +140,30 @@ rip_frame *rip_connect__rip(int fd, const struct sockaddr *addr, socklen_t len);
 rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem);
 rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem);
 rip_frame *rip_wg_wait__rip(rip_wg *wg);
+
+/* Intrinsics.  A direct call of rip_yield, rip_chan_send, rip_chan_recv or
+ * rip_wg_wait in an async function is inlined into the caller's own resume
+ * entry: no frame of its own, and a suspension that records the caller as
+ * the task's innermost frame.  `x = rip_chan_recv(c, &v);` is
+ *
+ *     if ((rip_r = rip__chan_recv_in(self, c, &v, &F->rip_w)) == RIP_WAITS) {
+ *         self->state = 3; return;             // queued: unwind
+ *       resume_3:                              // woken
+ *         rip_r = rip__chan_recv_woken(&F->rip_w);
+ *     }
+ *     x = rip_r;
+ *
+ * and `rip_yield();` is `self->state = 4; rip__yield_in(self); return;
+ * resume_4: ;`.  The frame's one rip_w field (added when the function has
+ * such a call) is its place in a wait list: a frame waits at one point at
+ * a time. */
+#define RIP_WAITS 2                 /* an intrinsic's "queued: the caller suspends" */
+typedef struct { void *rip_opaque[4]; } rip_wait; /* a waiter (the core's, opaque here) */
+void rip__yield_in(rip_frame *self);                        /* queue the task at the tail, resuming at self */
+int rip__chan_send_in(rip_frame *self, rip_chan *c, const void *elem, rip_wait *w); /* 0, -1, or RIP_WAITS */
+int rip__chan_recv_in(rip_frame *self, rip_chan *c, void *elem, rip_wait *w);       /* 1, 0, or RIP_WAITS */
+int rip__wg_wait_in(rip_frame *self, rip_wg *wg, rip_wait *w);                      /* 0, or RIP_WAITS */
+int rip__chan_send_woken(rip_wait *w);                      /* after the wait: 0, or -1 and EPIPE */
+int rip__chan_recv_woken(rip_wait *w);                      /* after the wait: 1, or 0 (closed) */
 
 #endif /* RIP_FRAME_H */
