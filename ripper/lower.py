@@ -9,18 +9,26 @@ call it suspended in, wherever that is (in a loop, a user switch, ...).
 
     RIP_ASYNC int twice(int a) {            struct twice__frame { rip_frame rip_hdr;
         int b = a;                              __typeof__(int) rip_result;
-        rip_yield();                            __typeof__(int) a; __typeof__(int) b; };
-        return a + b;                       static rip_frame *twice__rip(int a) {...}
-    }                                       static void twice__resume(rip_frame *rip_self,
-                                                    rip_frame *rip_c) { ...dispatch...
+        wait(a);                                __typeof__(int) a; __typeof__(int) b; };
+        rip_yield();                        static rip_frame *twice__rip(int a) {...}
+        return a + b;                       static int twice__resume(rip_frame *rip_self,
+    }                                               rip_frame *rip_c) { ...dispatch...
                                                 rip_F->b = rip_F->a;
-                                                { rip_self->state = 1; rip_c = rip_yield__rip();
-                                                  if (!rip_call(rip_self, rip_c)) return;
+                                                { rip_c = wait__rip(rip_F->a);
+                                                  if (!rip_call(rip_self, rip_c)) {
+                                                      rip_self->state = 1; return 0; }
                                                   rip_resume_1: rip_frame_free(rip_c); }
+                                                { rip_self->state = 2;
+                                                  return rip__yield_in(rip_self);
+                                                  rip_resume_2: ; }
                                                 { rip_F->rip_result = rip_F->a + rip_F->b;
-                                                  rip_self->state = RIP_DONE; return; }
-                                                rip_self->state = RIP_DONE; }
+                                                  return 1; }
+                                                return 1; }
 
+A resume entry returns 1 when the function has returned, 0 when it
+suspended.  rip_yield, rip_chan_send/recv and rip_wg_wait called directly
+are inlined (INTRINSICS: rip_frame.h's intrinsics); other async calls
+build the callee's frame with its constructor and start it with rip_call.
 An async call standing alone (`f(x);`, `y = f(x);`, `T y = f(x);`,
 `return f(x);`) stores its result straight from the callee's frame; one
 anywhere else in an expression or a condition goes through expr.py.  What
@@ -327,16 +335,16 @@ class _Lowering:
             "/* --all-async: the program's main runs as the first task. */",
             "static int rip_main_argc; static char **rip_main_argv, **rip_main_envp;",
             "static int rip_main_status;",
-            "static void rip_main_resume(rip_frame *rip_self, rip_frame *rip_c) {",
+            "static int rip_main_resume(rip_frame *rip_self, rip_frame *rip_c) {",
             "    if (rip_self->state == 0) {",
             "        rip_self->state = 1;",
             "        rip_c = main__rip(%s);" % ", ".join(args),
             "        if (!rip_call(rip_self, rip_c))",
-            "            return;",
+            "            return 0;",
             "    }",
             "    rip_main_status = %s;" % status,
             "    rip_frame_free(rip_c);",
-            "    rip_self->state = RIP_DONE;",
+            "    return 1;",
             "}",
             "static struct rip_frame *rip_main_task(void *arg) {",
             "    (void)arg;",
@@ -471,7 +479,7 @@ class _Lowering:
                           for key, name, t in fields[:len(f.params)])
         if f.name == "main" and f.result.kind != "VOID":
             stores = ("rip_F->rip_result = 0; " + stores).strip()   # main may end without return
-        resume = "static void %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
+        resume = "static int %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
         self.rw.insert_lines(self.unit.source.count(b"\n", 0, f.start) + 1, [
             "struct %s { %s };" % (fr, " ".join(members)),
             resume + ";",
@@ -489,7 +497,7 @@ class _Lowering:
                 % (resume, fr, fr, "int rip_r; " if self.uses_r else "", cases,
                    " " if cases else "", entry))
         self.rw.replace(f.start, f.body.start + 1, head)
-        self.rw.replace(f.body.end - 1, f.body.end, "rip_self->state = RIP_DONE; }")
+        self.rw.replace(f.body.end - 1, f.body.end, "return 1; }")
 
     # -- the interface expr.py uses -----------------------------------------
 
@@ -839,7 +847,7 @@ class _Lowering:
             if ret.in_macro:
                 raise self.error(ret, "a return written by a macro, in async function '%s'"
                                  % f.name, hint="write the return out")
-            done = "rip_self->state = RIP_DONE; return; }"
+            done = "return 1; }"
             if not ret.children:
                 code = "{ " + done
             else:
@@ -868,20 +876,20 @@ def resume_point(point, constructor):
     this function, to resume at the label right after.  The resume point is
     stored only then.  rip_call's indirect call is devirtualized: the inline
     rip_frame_alloc has just stored the resume entry."""
-    return ("rip_c = %s; if (!rip_call(rip_self, rip_c)) { rip_self->state = %d; return; } "
+    return ("rip_c = %s; if (!rip_call(rip_self, rip_c)) { rip_self->state = %d; return 0; } "
             "rip_resume_%d: " % (constructor, point, point))
 
 
 def yield_point(point):
     """rip_yield() inlined: this frame is the one the task resumes."""
-    return "rip_self->state = %d; rip__yield_in(rip_self); return; rip_resume_%d: ;" % (
+    return "rip_self->state = %d; return rip__yield_in(rip_self); rip_resume_%d: ;" % (
         point, point)
 
 
 def wait_point(point, attempt, woken):
     """A channel or wait-group intrinsic: `attempt` returns RIP_WAITS when this
     frame is queued; then suspend, and run `woken` once resumed."""
-    return "if (%s == RIP_WAITS) { rip_self->state = %d; return; rip_resume_%d: %s }" % (
+    return "if (%s == RIP_WAITS) { rip_self->state = %d; return 0; rip_resume_%d: %s }" % (
         attempt, point, point, woken)
 
 

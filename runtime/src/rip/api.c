@@ -26,10 +26,11 @@ static int waits(rip_frame *self, int r) {
     return r;
 }
 
-void rip__yield_in(rip_frame *self) {
+int rip__yield_in(rip_frame *self) {
     rip_task *t = rip__current();
     t->impl = self;
     rip__ready(t);
+    return 0;
 }
 
 int rip__chan_send_in(rip_frame *self, rip_chan *c, const void *elem, rip_wait *w) {
@@ -52,14 +53,13 @@ int rip__chan_recv_woken(rip_wait *w) {
     return ((rip_waiter *)w)->status;
 }
 
-static void yield_resume(rip_frame *f, rip_frame *done) {
+static int yield_resume(rip_frame *f, rip_frame *done) {
     (void)done;
     if (f->state == 0) {
         f->state = 1;
-        rip__yield_in(f);
-        return;
+        return rip__yield_in(f);
     }
-    f->state = RIP_DONE;
+    return 1;
 }
 
 rip_frame *rip_yield__rip(void) {
@@ -72,15 +72,15 @@ struct sleep_frame {
     rip_timer timer;                /* our place in the timer list */
 };
 
-static void sleep_resume(rip_frame *f, rip_frame *done) {
+static int sleep_resume(rip_frame *f, rip_frame *done) {
     struct sleep_frame *F = (struct sleep_frame *)f;
     (void)done;
     if (f->state == 0) {
         rip__sleep_begin(&F->timer, F->ms);
         suspend(f, 1);
-        return;
+        return 0;
     }
-    f->state = RIP_DONE;
+    return 1;
 }
 
 rip_frame *rip_sleep_ms__rip(int64_t ms) {
@@ -99,33 +99,33 @@ struct wait_frame {
     rip_wait w;                     /* our place in its wait list */
 };
 
-static void wait_finish(struct wait_frame *F, int r) {
+static int wait_finish(struct wait_frame *F, int r) {
     if (r == RIP_WAITS) {
         F->hdr.state = 1;
-        return;
+        return 0;
     }
     F->result = r;
-    F->hdr.state = RIP_DONE;
+    return 1;
 }
 
-static void send_resume(rip_frame *f, rip_frame *done) {
+static int send_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    wait_finish(F, f->state == 0 ? rip__chan_send_in(f, F->obj, F->elem, &F->w)
-                                 : rip__chan_send_woken(&F->w));
+    return wait_finish(F, f->state == 0 ? rip__chan_send_in(f, F->obj, F->elem, &F->w)
+                                        : rip__chan_send_woken(&F->w));
 }
 
-static void recv_resume(rip_frame *f, rip_frame *done) {
+static int recv_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    wait_finish(F, f->state == 0 ? rip__chan_recv_in(f, F->obj, F->elem, &F->w)
-                                 : rip__chan_recv_woken(&F->w));
+    return wait_finish(F, f->state == 0 ? rip__chan_recv_in(f, F->obj, F->elem, &F->w)
+                                        : rip__chan_recv_woken(&F->w));
 }
 
-static void wg_resume(rip_frame *f, rip_frame *done) {
+static int wg_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    wait_finish(F, f->state == 0 ? rip__wg_wait_in(f, F->obj, &F->w) : 0);
+    return wait_finish(F, f->state == 0 ? rip__wg_wait_in(f, F->obj, &F->w) : 0);
 }
 
 static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
@@ -155,19 +155,19 @@ struct io_frame {
     rip_waiter waiter;              /* our place in the fd's wait list */
 };
 
-static void io_resume(rip_frame *f, rip_frame *done) {
+static int io_resume(rip_frame *f, rip_frame *done) {
     struct io_frame *F = (struct io_frame *)f;
     (void)done;
     if (!rip__io_step(&F->op, &F->waiter)) {
         suspend(f, 1);
-        return;
+        return 0;
     }
     if (F->op.kind == RIP_IO_READ || F->op.kind == RIP_IO_WRITE)
         F->result.n = F->op.result;
     else
         F->result.i = (int)F->op.result;
     errno = F->op.err;
-    f->state = RIP_DONE;
+    return 1;
 }
 
 static rip_frame *io_frame(rip_io op) {

@@ -4,11 +4,11 @@
  *
  *   struct f__frame { rip_frame rip_hdr; T rip_result; A a; ...locals... };
  *   rip_frame *f__rip(A a);            constructor: allocates, stores args
- *   static void f__resume(rip_frame *self, rip_frame *done);
+ *   static int f__resume(rip_frame *self, rip_frame *done);
  *
  * The resume entry runs f from resume point `state` until f returns (it
- * sets state = RIP_DONE and writes rip_result) or suspends (it sets state
- * to the point to continue at and returns).  The result slot always sits
+ * writes rip_result and returns 1) or suspends (it sets state to the point
+ * to continue at and returns 0).  The result slot always sits
  * right after the 32-byte header, so a caller reads it as RIP_RESULT(T, f)
  * whatever the callee's other fields are.
  *
@@ -16,7 +16,7 @@
  *
  *     child = f__rip(a);
  *     if (!rip_call(self, child)) {            // callee suspended
- *         self->state = 3; return;
+ *         self->state = 3; return 0;
  *     }
  *   resume_3:                                  // child == done here
  *     x = RIP_RESULT(T, child); rip_frame_free(child);
@@ -45,16 +45,14 @@
 #include "rip.h"
 
 typedef struct rip_frame rip_frame;
-typedef void rip_resume_fn(rip_frame *self, rip_frame *done);
+typedef int rip_resume_fn(rip_frame *self, rip_frame *done); /* 1: returned, 0: suspended */
 
 struct rip_frame {
     rip_resume_fn *resume;          /* resume entry: continues at `state` */
     rip_frame *parent;              /* the frame waiting on this one; NULL for a task's first */
-    int state;                      /* resume point; 0 = start, RIP_DONE = returned */
+    int state;                      /* resume point; 0 = start */
     unsigned size;                  /* bytes allocated, for the frame allocator */
 } __attribute__((aligned(16)));
-
-#define RIP_DONE (-1)
 
 /* The callee's result slot, right after its header. */
 #define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((rip_frame *)(f) + 1))
@@ -122,8 +120,7 @@ static inline void rip_frame_free_sized(rip_frame *f, size_t size) {
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
  * (then the caller must save its state and return too). */
 static inline int rip_call(rip_frame *self, rip_frame *child) {
-    child->resume(child, (rip_frame *)0);
-    if (child->state == RIP_DONE)
+    if (child->resume(child, (rip_frame *)0))
         return 1;
     child->parent = self;
     return 0;
@@ -147,19 +144,19 @@ rip_frame *rip_wg_wait__rip(rip_wg *wg);
  * the task's innermost frame.  `x = rip_chan_recv(c, &v);` is
  *
  *     if ((rip_r = rip__chan_recv_in(self, c, &v, &F->rip_w)) == RIP_WAITS) {
- *         self->state = 3; return;             // queued: unwind
+ *         self->state = 3; return 0;           // queued: unwind
  *       resume_3:                              // woken
  *         rip_r = rip__chan_recv_woken(&F->rip_w);
  *     }
  *     x = rip_r;
  *
- * and `rip_yield();` is `self->state = 4; rip__yield_in(self); return;
- * resume_4: ;`.  The frame's one rip_w field (added when the function has
+ * and `rip_yield();` is `self->state = 4; return rip__yield_in(self);
+ * resume_4: ;` (a tail call).  The frame's one rip_w field (added when the function has
  * such a call) is its place in a wait list: a frame waits at one point at
  * a time. */
 #define RIP_WAITS 2                 /* an intrinsic's "queued: the caller suspends" */
 typedef struct { void *rip_opaque[4]; } rip_wait; /* a waiter (the core's, opaque here) */
-void rip__yield_in(rip_frame *self);                        /* queue the task at the tail, resuming at self */
+int rip__yield_in(rip_frame *self);                         /* queue the task at the tail, resuming at self; 0 */
 int rip__chan_send_in(rip_frame *self, rip_chan *c, const void *elem, rip_wait *w); /* 0, -1, or RIP_WAITS */
 int rip__chan_recv_in(rip_frame *self, rip_chan *c, void *elem, rip_wait *w);       /* 1, 0, or RIP_WAITS */
 int rip__wg_wait_in(rip_frame *self, rip_wg *wg, rip_wait *w);                      /* 0, or RIP_WAITS */

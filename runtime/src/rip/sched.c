@@ -3,13 +3,13 @@
 #include "rip_frame.h"
 #include "core.h"
 
-/* The innermost frame f of task t has returned: resume each parent with
- * its finished child until one suspends or the task's first frame ends. */
-static __attribute__((noinline)) void unwind(rip_task *t, rip_frame *f) {
-    rip_frame *parent;
+/* The innermost frame of the current task has returned: resume each parent
+ * with its finished child until one suspends or the task's first frame ends. */
+static __attribute__((noinline)) void unwind(void) {
+    rip_task *t = rip__current();
+    rip_frame *f = t->impl, *parent;
     while ((parent = f->parent)) {
-        parent->resume(parent, f);  /* frees f */
-        if (parent->state != RIP_DONE)
+        if (!parent->resume(parent, f)) /* frees f */
             return;                 /* suspended: t->impl names the new innermost */
         f = parent;
     }
@@ -22,9 +22,8 @@ static __attribute__((noinline)) void unwind(rip_task *t, rip_frame *f) {
  * one indirect call and a test. */
 void rip__backend_run(rip_task *t) {
     rip_frame *f = t->impl;
-    f->resume(f, NULL);
-    if (__builtin_expect(f->state == RIP_DONE, 0))
-        unwind(t, f);
+    if (__builtin_expect(f->resume(f, NULL), 0))
+        unwind();
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
