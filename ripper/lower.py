@@ -72,7 +72,7 @@ INTRINSICS = {
     "rip_chan_recv": ("rip__chan_recv_in", "rip__chan_recv_woken"),
     "rip_wg_wait": ("rip__wg_wait_in", None),
 }
-FRAME_HEADER = 32                   # sizeof(rip_frame), 16-aligned
+FRAME_HEADER = 24                   # sizeof(rip_frame), 8-aligned
 WAIT_BYTES = 32                     # sizeof(rip_wait)
 
 
@@ -895,7 +895,7 @@ def wait_point(point, attempt, woken):
 
 def frame_size(layout):
     """sizeof a frame: the header, then members of (size, align) in order."""
-    offset, biggest = FRAME_HEADER, 16
+    offset, biggest = FRAME_HEADER, 8
     for size, align in layout:
         size, align = (size, align) if size > 0 and align > 0 else (8, 8)
         offset = (offset + align - 1) // align * align + size

@@ -8,9 +8,9 @@
  *
  * The resume entry runs f from resume point `state` until f returns (it
  * writes rip_result and returns 1) or suspends (it sets state to the point
- * to continue at and returns 0).  The result slot always sits
- * right after the 32-byte header, so a caller reads it as RIP_RESULT(T, f)
- * whatever the callee's other fields are.
+ * to continue at and returns 0).  The result slot always comes first after
+ * the 24-byte header (at 24, or 32 for a 16-aligned T), so a caller reads
+ * it as RIP_RESULT(T, f) whatever the callee's other fields are.
  *
  * A call `x = f(a)` inside an async function is
  *
@@ -52,10 +52,11 @@ struct rip_frame {
     rip_frame *parent;              /* the frame waiting on this one; NULL for a task's first */
     int state;                      /* resume point; 0 = start */
     unsigned size;                  /* bytes allocated, for the frame allocator */
-} __attribute__((aligned(16)));
+};                                  /* 24 bytes, 8-aligned: a frame is 16-aligned only if a field needs it */
 
-/* The callee's result slot, right after its header. */
-#define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((rip_frame *)(f) + 1))
+/* The callee's result slot: its first field, after the header. */
+#define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((char *)(f) + \
+    ((sizeof(rip_frame) + __alignof__(__typeof__(T)) - 1) & ~(__alignof__(__typeof__(T)) - 1))))
 
 /* The thread's frame pool (pool.c): a free list per 16-byte size class up
  * to RIP_POOL_MAX bytes.  The fast paths are inline: a pop and a push. */
@@ -65,6 +66,7 @@ struct rip_pool {
     void *free[RIP_POOL_MAX / RIP_POOL_GRAIN]; /* free blocks by class; next in their first word */
     char *slab;                     /* unused rest of the current slab */
     size_t slab_left;               /* its bytes */
+    size_t slabbed;                 /* bytes of all slabs taken so far */
 };
 extern __thread struct rip_pool rip__pool;
 void *rip__pool_slow(size_t bytes);                         /* refill from a slab, or malloc above RIP_POOL_MAX */
