@@ -1,6 +1,7 @@
 /* checks: 16-aligned results (long double, __int128, an aligned struct) come back from
  * async callees whatever their frames' layout, and 16-aligned locals keep their
- * alignment in the frame across suspensions */
+ * alignment in the frame across suspensions, also in a frame allocated right after
+ * an 8-byte-multiple one */
 #include <stdint.h>
 #include <stdio.h>
 #include "rip.h"
@@ -12,8 +13,15 @@ RIP_ASYNC static long double third(long double v) {
     return v / 3;
 }
 
-RIP_ASYNC static __int128 big(int shift) {
+RIP_ASYNC static void nap(void) {   /* a 24-byte frame */
     rip_yield();
+}
+
+RIP_ASYNC static __int128 big(int shift) {
+    struct wide k = { 0.5L, 'k' };
+    rip_yield();
+    if ((uintptr_t)&k % 16)
+        printf("misaligned %c\n", k.tag);
     return (__int128)1 << shift;
 }
 
@@ -26,7 +34,9 @@ RIP_ASYNC static struct wide make(char tag) {
 static void task(void *arg) {
     struct wide local = { 1.0L, 'l' };
     (void)arg;
+    nap();
     long double t = third(9.0L);
+    nap();
     __int128 b = big(100);
     struct wide w = make('w');
     rip_yield();

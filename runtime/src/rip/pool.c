@@ -1,6 +1,6 @@
 /* pool.c -- the slow paths of frame allocation for the rip backend (the
  * fast paths are inline in rip_frame.h): per-thread free lists, one per
- * 16-byte size class up to RIP_POOL_MAX bytes, refilled from slabs; no
+ * 8-byte size class up to RIP_POOL_MAX bytes, refilled from slabs; no
  * lock and no malloc on the hot path.  Bigger blocks come from malloc.
  * Slabs are kept for the thread's lifetime (blocks are reused, not
  * returned to the system).
@@ -43,7 +43,7 @@ static void new_slab(void) {
     char *slab = NULL;
     if (rip__pool.slabbed >= HUGE_AFTER && (slab = huge_slab()))
         bytes = HUGE_SLAB;
-    else if (!(slab = aligned_alloc(RIP_POOL_GRAIN, SLAB_BYTES)))
+    else if (!(slab = aligned_alloc(16, SLAB_BYTES)))
         rip__fatal("out of memory for frames");
     rip__pool.slab = slab;
     rip__pool.slab_left = bytes;
@@ -53,9 +53,13 @@ static void new_slab(void) {
 void *rip__pool_slow(size_t bytes) {
     void *p;
     if (bytes > RIP_POOL_MAX) {
-        if (!(p = aligned_alloc(RIP_POOL_GRAIN, bytes)))
+        if (!(p = aligned_alloc(16, (bytes + 15) & ~(size_t)15)))
             rip__fatal("out of memory for %zu bytes", bytes);
         return p;
+    }
+    if (bytes % 16 == 0 && (uintptr_t)rip__pool.slab % 16 && rip__pool.slab_left >= 8) {
+        rip__pool.slab += 8;        /* a block that may hold a 16-aligned frame */
+        rip__pool.slab_left -= 8;
     }
     if (rip__pool.slab_left < bytes)
         new_slab();

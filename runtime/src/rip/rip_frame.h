@@ -58,9 +58,11 @@ struct rip_frame {
 #define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((char *)(f) + \
     ((sizeof(rip_frame) + __alignof__(__typeof__(T)) - 1) & ~(__alignof__(__typeof__(T)) - 1))))
 
-/* The thread's frame pool (pool.c): a free list per 16-byte size class up
- * to RIP_POOL_MAX bytes.  The fast paths are inline: a pop and a push. */
-#define RIP_POOL_GRAIN 16
+/* The thread's frame pool (pool.c): a free list per 8-byte size class up
+ * to RIP_POOL_MAX bytes; blocks of a multiple of 16 bytes are 16-aligned
+ * (a 16-aligned frame's size is one).  The fast paths are inline: a pop
+ * and a push. */
+#define RIP_POOL_GRAIN 8
 #define RIP_POOL_MAX 512
 struct rip_pool {
     void *free[RIP_POOL_MAX / RIP_POOL_GRAIN]; /* free blocks by class; next in their first word */
