@@ -392,8 +392,10 @@ class _Lowering:
         self.unevaluated_calls(f.body)
         locals_ = [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.name]
         in_frame = frame_variables(f.body, {d.key: d.type for d in locals_}, self.is_async_call)
-        fields = self.frame_fields(f, in_frame)
-        self.c_local_count = len(locals_) - len(fields) + len([p for p in f.params if p.name])
+        unused = self.unused_params(f)
+        fields = self.frame_fields(f, in_frame, unused)
+        params = {p.key for p in f.params}
+        self.c_local_count = len(locals_) - len([k for k, _, _ in fields if k not in params])
         self.names = {key: field for key, field, _ in fields}
         self.used_fields = set(RESERVED_FIELDS) | set(self.names.values())
         self.temps = []             # (field, declaration, size, align) of temporaries
@@ -404,6 +406,8 @@ class _Lowering:
         for n in f.body.walk():
             if n.kind == "DECL_REF_EXPR" and n.ref in self.names:
                 self.rename(n, "rip_F->" + self.names[n.ref])
+            elif n.kind == "DECL_REF_EXPR" and n.ref in unused:
+                self.rename(n, "0")        # (void)arg: (void)0
         self.function_values(f.body)
         calls = [c for c in evaluated_calls(f.body) if self.is_async_call(c)]
         for call in calls:
@@ -436,13 +440,22 @@ class _Lowering:
                 raise self.error(n, "async call inside __builtin_choose_expr",
                                  hint="choose with an if statement")
 
-    def frame_fields(self, f, in_frame):
-        """(key, field name, type) of the parameters and of the locals that
-        live in the frame."""
+    def unused_params(self, f):
+        """Keys of the parameters that f's body never reads: it names them
+        only cast to void (`(void)arg;`).  They need no place in the frame."""
+        uses = {p.key: [] for p in f.params if p.name}
+        for n in f.body.walk():
+            if n.kind == "DECL_REF_EXPR" and n.ref in uses:
+                uses[n.ref].append(n)
+        return {key for key, refs in uses.items() if all(_cast_to_void(r) for r in refs)}
+
+    def frame_fields(self, f, in_frame, unused=()):
+        """(key, field name, type) of the parameters (less the unused) and of
+        the locals that live in the frame."""
         used = set(RESERVED_FIELDS)
         fields = []
-        decls = list(f.params) + [n for n in f.body.walk() if n.kind == "VAR_DECL"
-                                  and not n.storage and n.key in in_frame]
+        decls = [p for p in f.params if p.key not in unused] + \
+            [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.key in in_frame]
         for d in decls:
             if not d.name:
                 continue
@@ -475,8 +488,10 @@ class _Lowering:
         self.stats.append(FrameStats(f.name, frame_size(layout), points + self.all_async,
                                      len(fields), self.c_local_count))
         param_names = {p.key: p.name for p in f.params}
-        stores = " ".join("%s;" % self.store("rip_F->" + name, t, param_names[key])
-                          for key, name, t in fields[:len(f.params)])
+        stores = " ".join(["%s;" % self.store("rip_F->" + name, t, param_names[key])
+                           for key, name, t in fields if key in param_names] +
+                          ["(void)%s;" % p.name for p in f.params
+                           if p.name and p.key not in self.names])
         if f.name == "main" and f.result.kind != "VOID":
             stores = ("rip_F->rip_result = 0; " + stores).strip()   # main may end without return
         resume = "static int %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
@@ -912,6 +927,14 @@ def _own_continues(node):
             yield from _own_continues(child)
     if node.kind == "CONTINUE_STMT":
         yield node
+
+
+def _cast_to_void(ref):
+    """Is `ref` the operand of a cast to void, (void)ref?"""
+    use = _unwrap_up(ref)
+    p = use.parent
+    return p is not None and p.kind == "CSTYLE_CAST_EXPR" and p.type is not None and \
+        p.type.kind == "VOID"
 
 
 def _unwrap_down(node):

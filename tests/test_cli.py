@@ -3,7 +3,7 @@ import json
 import os
 import re
 
-from conftest import RIPCC, RIPPER, ROOT, run
+from conftest import CFLAGS, RIPCC, RIPPER, ROOT, run
 
 GOOD = b"""#include <stdio.h>
 #include "rip.h"
@@ -224,6 +224,24 @@ def test_stats_frame_sizes_are_the_compilers(tmp_path):
     r = run(["cc", "-std=gnu11", "-c", out, "-o", out + ".o", "-I", os.path.join(ROOT, "runtime",
              "include"), "-I", os.path.join(ROOT, "runtime", "src", "rip")])
     assert r.returncode == 0, r.stderr.decode()
+
+
+def test_parameters_only_cast_to_void_take_no_frame_space(tmp_path):
+    src = write(tmp_path, "p.c", b"""#include <stdio.h>
+#include "rip.h"
+#define UNUSED(x) (void)(x)
+RIP_ASYNC static int f(int used, int unused, int in_macro) {
+    (void)unused; UNUSED(in_macro); rip_yield(); return used; }
+static void task(void *arg) { (void)arg; int v = f(7, 8, 9); printf("%d\\n", v); }
+int main(void) { return rip_run(task, 0); }
+""")
+    r = run([RIPPER, "--stats", src, "-o", str(tmp_path / "p.rip.c")])
+    assert r.returncode == 0, r.stderr.decode()
+    rows = {line.split()[0]: line.split()[1:] for line in r.stderr.decode().splitlines()[1:]}
+    assert rows["f"] == ["32", "1", "1", "0"]    # header, result, `used`
+    assert rows["task"] == ["24", "1", "0", "1"]    # v: a C local
+    assert run([RIPCC] + CFLAGS + [src, "-o", str(tmp_path / "p")]).returncode == 0
+    assert run([str(tmp_path / "p")]).stdout == b"7\n"
 
 
 def test_output_to_a_fifo_is_written_not_replaced(tmp_path):
