@@ -48,8 +48,8 @@ typedef struct rip_frame rip_frame;
 typedef int rip_resume_fn(rip_frame *self, rip_frame *done); /* 1: returned, 0: suspended */
 
 struct rip_frame {
+    rip_frame *parent;              /* the frame waiting on this one (a task's first has none: sched.c) */
     rip_resume_fn *resume;          /* resume entry: continues at `state` */
-    rip_frame *parent;              /* the frame waiting on this one; NULL for a task's first */
     int state;                      /* resume point; 0 = start */
     unsigned size;                  /* bytes allocated, for the frame allocator */
 };                                  /* 24 bytes, 8-aligned: a frame is 16-aligned only if a field needs it */
@@ -101,7 +101,7 @@ static inline void rip__pool_free(void *p, size_t size) {
 }
 
 /* A frame from the pool: header set, state 0.  `parent` is left unset:
- * rip_call sets it when the frame suspends, rip_spawn for a task's first. */
+ * rip_call sets it when the frame suspends. */
 static inline void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
     rip_frame *f = (rip_frame *)rip__pool_alloc(size);
     f->resume = resume;
