@@ -68,9 +68,9 @@ RESERVED_FIELDS = ("rip_hdr", "rip_result", "rip_w")
 # rip_yield always suspends.
 INTRINSICS = {
     "rip_yield": None,
-    "rip_chan_send": ("rip__chan_send_in", "rip__chan_send_woken"),
-    "rip_chan_recv": ("rip__chan_recv_in", "rip__chan_recv_woken"),
-    "rip_wg_wait": ("rip__wg_wait_in", None),
+    "rip_chan_send": ("rip__chan_send_try", "rip__chan_send_woken"),
+    "rip_chan_recv": ("rip__chan_recv_try", "rip__chan_recv_woken"),
+    "rip_wg_wait": ("rip__wg_wait_try", None),
 }
 FRAME_HEADER = 24                   # sizeof(rip_frame), 8-aligned
 WAIT_BYTES = 32                     # sizeof(rip_wait)
@@ -562,7 +562,7 @@ class _Lowering:
         tries, woken = INTRINSICS[name]
         args = [values.get(id(a)) or self.text(a) for a in call.children[1:]]
         self.waits = True
-        attempt = "%s(rip_self, %s, &rip_F->rip_w)" % (tries, ", ".join(args))
+        attempt = "%s(%s, &rip_F->rip_w)" % (tries, ", ".join(args))
         if used and woken:
             self.uses_r = True
             return CallCode(wait_point(point, "(rip_r = %s)" % attempt,
@@ -904,8 +904,8 @@ def yield_point(point):
 def wait_point(point, attempt, woken):
     """A channel or wait-group intrinsic: `attempt` returns RIP_WAITS when this
     frame is queued; then suspend, and run `woken` once resumed."""
-    return "if (%s == RIP_WAITS) { rip_self->state = %d; return 0; rip_resume_%d: %s }" % (
-        attempt, point, point, woken)
+    return ("if (%s == RIP_WAITS) { rip_self->state = %d; return rip__wait_in(rip_self); "
+            "rip_resume_%d: %s }" % (attempt, point, point, woken))
 
 
 def frame_size(layout):

@@ -18,9 +18,9 @@ def test_direct_calls_are_inlined_without_a_frame():
     out = rip(b"static rip_chan *c; static rip_wg *wg;\n"
               b"static void t(void *a) { int v; (void)a; rip_yield();\n"
               b"  v = rip_chan_recv(c, &v); rip_chan_send(c, &v); rip_wg_wait(wg); }\n")
-    for entry in ("rip__yield_in(rip_self)", "rip__chan_recv_in(rip_self, c, &rip_F->v, &rip_F->rip_w)",
-                  "rip__chan_send_in(rip_self, c, &rip_F->v, &rip_F->rip_w)",
-                  "rip__wg_wait_in(rip_self, wg, &rip_F->rip_w)"):
+    for entry in ("rip__yield_in(rip_self)", "rip__chan_recv_try(c, &rip_F->v, &rip_F->rip_w)",
+                  "rip__chan_send_try(c, &rip_F->v, &rip_F->rip_w)",
+                  "rip__wg_wait_try(wg, &rip_F->rip_w)", "rip__wait_in(rip_self)"):
         assert entry in out
     body = out.split("t__resume(rip_frame *rip_self, rip_frame *rip_c) {")[1]
     assert "__rip(" not in body and "rip_call" not in body

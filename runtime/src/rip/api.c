@@ -19,13 +19,6 @@ _Static_assert(RIP_WAITS == RIP_WAIT, "the intrinsics' wait code is the core's")
 _Static_assert(sizeof(rip_wait) >= sizeof(rip_waiter) &&
                _Alignof(rip_wait) >= _Alignof(rip_waiter), "rip_wait holds a rip_waiter");
 
-/* An operation's result r; if it queued a waiter, self is the task's innermost frame. */
-static int waits(rip_frame *self, int r) {
-    if (r == RIP_WAIT)
-        rip__current()->impl = self;
-    return r;
-}
-
 int rip__yield_in(rip_frame *self) {
     rip_task *t = rip__current();
     t->impl = self;
@@ -33,16 +26,9 @@ int rip__yield_in(rip_frame *self) {
     return 0;
 }
 
-int rip__chan_send_in(rip_frame *self, rip_chan *c, const void *elem, rip_wait *w) {
-    return waits(self, rip__chan_send(c, elem, (rip_waiter *)w));
-}
-
-int rip__chan_recv_in(rip_frame *self, rip_chan *c, void *elem, rip_wait *w) {
-    return waits(self, rip__chan_recv(c, elem, (rip_waiter *)w));
-}
-
-int rip__wg_wait_in(rip_frame *self, rip_wg *wg, rip_wait *w) {
-    return waits(self, rip__wg_wait(wg, (rip_waiter *)w));
+int rip__wait_in(rip_frame *self) {
+    rip__current()->impl = self;
+    return 0;
 }
 
 int rip__chan_send_woken(rip_wait *w) {
@@ -102,7 +88,7 @@ struct wait_frame {
 static int wait_finish(struct wait_frame *F, int r) {
     if (r == RIP_WAITS) {
         F->hdr.state = 1;
-        return 0;
+        return rip__wait_in(&F->hdr);
     }
     F->result = r;
     return 1;
@@ -111,21 +97,21 @@ static int wait_finish(struct wait_frame *F, int r) {
 static int send_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    return wait_finish(F, f->state == 0 ? rip__chan_send_in(f, F->obj, F->elem, &F->w)
+    return wait_finish(F, f->state == 0 ? rip__chan_send_try(F->obj, F->elem, &F->w)
                                         : rip__chan_send_woken(&F->w));
 }
 
 static int recv_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    return wait_finish(F, f->state == 0 ? rip__chan_recv_in(f, F->obj, F->elem, &F->w)
+    return wait_finish(F, f->state == 0 ? rip__chan_recv_try(F->obj, F->elem, &F->w)
                                         : rip__chan_recv_woken(&F->w));
 }
 
 static int wg_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    return wait_finish(F, f->state == 0 ? rip__wg_wait_in(f, F->obj, &F->w) : 0);
+    return wait_finish(F, f->state == 0 ? rip__wg_wait_try(F->obj, &F->w) : 0);
 }
 
 static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
