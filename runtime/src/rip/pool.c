@@ -20,6 +20,7 @@
 #define SLAB_BYTES (64 * 1024)      /* a first slab, carved into blocks of one class at a time */
 #define HUGE_SLAB (2u << 20)        /* a later slab: one huge page */
 #define HUGE_AFTER (4u << 20)       /* bytes of first slabs before slabs are huge */
+#define BATCH 8                     /* blocks carved at a time */
 
 __thread struct rip_pool rip__pool;
 
@@ -63,9 +64,19 @@ void *rip__pool_slow(size_t bytes) {
     }
     if (rip__pool.slab_left < bytes)
         new_slab();
+    /* Carve a batch: the next allocations of this class are inline pops. */
+    size_t n = rip__pool.slab_left / bytes;
+    if (n > BATCH)
+        n = BATCH;
+    void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
     p = rip__pool.slab;
-    rip__pool.slab += bytes;
-    rip__pool.slab_left -= bytes;
+    for (size_t i = n - 1; i > 0; i--) {
+        void *b = rip__pool.slab + i * bytes;
+        *(void **)b = *head;
+        *head = b;
+    }
+    rip__pool.slab += n * bytes;
+    rip__pool.slab_left -= n * bytes;
     return p;
 }
 
