@@ -15,7 +15,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps fuzz demo bench bench-ripper bench-runtime clean
+.PHONY: all venv runtime examples test test-deps fuzz demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -88,6 +88,10 @@ bench-ripper: venv
 # and stackful peers (State Threads, boost.context).
 bench-runtime: all
 	$(VENV)/bin/python bench/runtime.py $(BUILD)
+
+# Instructions per yield switch, channel switch, async call and spawn (callgrind).
+bench-instructions: all
+	$(VENV)/bin/python bench/instructions.py $(BUILD)
 
 # The main job, short (under two minutes): switch cost, bytes per task and
 # requests/s of the three backends and nginx, side by side.

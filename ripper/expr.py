@@ -47,7 +47,8 @@ class ExprLowering:
     """Lowers expressions of one async function.  `owner` (lower._Lowering)
     supplies: rw (the Rewriter); temp(type), temp_int(), temp_pointer(type)
     -> a new frame field; store(target, type, value) -> an assignment;
-    call_code(call, text) -> a resume point; result(call) -> its value;
+    call_code(call, values) -> the call's CallCode (begin, result, end), given
+    the text of arguments already lowered;
     is_async_call(node); error(node, message, hint)."""
 
     def __init__(self, owner):
@@ -174,13 +175,13 @@ class ExprLowering:
 
     def async_call(self, call):
         pre, values = self.in_order(call.children[1:])
-        code = self.owner.call_code(call, self.splice(call, values))
-        if call.type is None or call.type.kind == "VOID":
-            pre.append(code + "rip_frame_free(rip_c);")
+        code = self.owner.call_code(call, values)
+        if code.result is None:
+            pre.append(code.begin + code.end)
             return pre, "(void)0"
         t = self.owner.temp(call.type)
-        pre.append("%s%s; rip_frame_free(rip_c);"
-                   % (code, self.owner.store(t, call.type, self.owner.result(call))))
+        pre.append("%s%s; %s" % (code.begin, self.owner.store(t, call.type, code.result),
+                                 code.end))
         return pre, t
 
     def logical(self, node):

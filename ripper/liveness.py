@@ -3,7 +3,8 @@
 A local needs the frame only if its value may be read after some
 suspension point without being written first (it is live across the
 suspension), or if its address may escape (`&x`, an array).  Parameters
-always live in the frame: the constructor stores them there.  Everything
+live in the frame (the constructor stores them there), except those the
+body never reads (only `(void)arg;`: lower.py leaves them out).  Everything
 else stays a plain C local of the resume function, declared where the user
 declared it.
 

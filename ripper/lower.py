@@ -9,18 +9,26 @@ call it suspended in, wherever that is (in a loop, a user switch, ...).
 
     RIP_ASYNC int twice(int a) {            struct twice__frame { rip_frame rip_hdr;
         int b = a;                              __typeof__(int) rip_result;
-        rip_yield();                            __typeof__(int) a; __typeof__(int) b; };
-        return a + b;                       static rip_frame *twice__rip(int a) {...}
-    }                                       static void twice__resume(rip_frame *rip_self,
-                                                    rip_frame *rip_c) { ...dispatch...
+        wait(a);                                __typeof__(int) a; __typeof__(int) b; };
+        rip_yield();                        static rip_frame *twice__rip(int a) {...}
+        return a + b;                       static int twice__resume(rip_frame *rip_self,
+    }                                               rip_frame *rip_c) { ...dispatch...
                                                 rip_F->b = rip_F->a;
-                                                { rip_self->state = 1; rip_c = rip_yield__rip();
-                                                  if (!rip_call(rip_self, rip_c)) return;
+                                                { rip_c = wait__rip(rip_F->a);
+                                                  if (!rip_call(rip_self, rip_c)) {
+                                                      rip_self->state = 1; return 0; }
                                                   rip_resume_1: rip_frame_free(rip_c); }
+                                                { rip_self->state = 2;
+                                                  return rip__yield_in(rip_self);
+                                                  rip_resume_2: ; }
                                                 { rip_F->rip_result = rip_F->a + rip_F->b;
-                                                  rip_self->state = RIP_DONE; return; }
-                                                rip_self->state = RIP_DONE; }
+                                                  return 1; }
+                                                return 1; }
 
+A resume entry returns 1 when the function has returned, 0 when it
+suspended.  rip_yield, rip_chan_send/recv and rip_wg_wait called directly
+are inlined (INTRINSICS: rip_frame.h's intrinsics); other async calls
+build the callee's frame with its constructor and start it with rip_call.
 An async call standing alone (`f(x);`, `y = f(x);`, `T y = f(x);`,
 `return f(x);`) stores its result straight from the callee's frame; one
 anywhere else in an expression or a condition goes through expr.py.  What
@@ -39,6 +47,7 @@ expands to exactly one async call (`#define SUSPEND rip_yield()`).
 """
 
 import re
+from collections import namedtuple
 
 from .analysis import (callee_name, evaluated_calls, function_values, invocation_at,
                        is_async_call, unrippable, value_destination)
@@ -53,8 +62,18 @@ TRANSPARENT = ("UNEXPOSED_EXPR", "PAREN_EXPR")
 STATEMENT_PARENTS = ("COMPOUND_STMT", "IF_STMT", "WHILE_STMT", "DO_STMT",
                      "FOR_STMT", "SWITCH_STMT", "CASE_STMT", "DEFAULT_STMT",
                      "LABEL_STMT")
-RESERVED_FIELDS = ("rip_hdr", "rip_result")
-FRAME_HEADER = 32                   # sizeof(rip_frame), 16-aligned
+RESERVED_FIELDS = ("rip_hdr", "rip_result", "rip_w")
+# Runtime primitives whose direct calls are inlined (rip_frame.h's intrinsics):
+# name -> (the entry that tries, the entry that gives the result after a wait);
+# rip_yield always suspends.
+INTRINSICS = {
+    "rip_yield": None,
+    "rip_chan_send": ("rip__chan_send_try", "rip__chan_send_woken"),
+    "rip_chan_recv": ("rip__chan_recv_try", "rip__chan_recv_woken"),
+    "rip_wg_wait": ("rip__wg_wait_try", None),
+}
+FRAME_HEADER = 24                   # sizeof(rip_frame), 8-aligned
+WAIT_BYTES = 32                     # sizeof(rip_wait)
 
 
 class FrameStats:
@@ -68,7 +87,7 @@ class FrameStats:
         self.c_locals = c_locals        # locals left as C locals of the resume entry
 
 
-RESERVED = re.compile(r"^(rip_F|rip_c|rip_self|rip_resume_\d+|rip_cont_\d+|rip_main_\w+)$")
+RESERVED = re.compile(r"^(rip_F|rip_c|rip_r|rip_self|rip_resume_\d+|rip_cont_\d+|rip_main_\w+)$")
 LINE_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(line[ \t]+)?\d", re.M)
 
 
@@ -154,6 +173,8 @@ class _Lowering:
         self.aliases = {}           # macro invocation -> {name: (new text, reference)}
         self.declared = {f.name for f in unit.functions if f.in_main}  # constructors declared
         self.headers = {f.name: f for f in unit.functions if not f.in_main}
+        self.defined = {f.name: f for f in unit.functions if f.in_main and f.is_definition
+                        and f.name in async_names}     # async functions with frames here
 
     # -- helpers ------------------------------------------------------------
 
@@ -314,16 +335,16 @@ class _Lowering:
             "/* --all-async: the program's main runs as the first task. */",
             "static int rip_main_argc; static char **rip_main_argv, **rip_main_envp;",
             "static int rip_main_status;",
-            "static void rip_main_resume(rip_frame *rip_self, rip_frame *rip_c) {",
+            "static int rip_main_resume(rip_frame *rip_self, rip_frame *rip_c) {",
             "    if (rip_self->state == 0) {",
             "        rip_self->state = 1;",
             "        rip_c = main__rip(%s);" % ", ".join(args),
             "        if (!rip_call(rip_self, rip_c))",
-            "            return;",
+            "            return 0;",
             "    }",
             "    rip_main_status = %s;" % status,
             "    rip_frame_free(rip_c);",
-            "    rip_self->state = RIP_DONE;",
+            "    return 1;",
             "}",
             "static struct rip_frame *rip_main_task(void *arg) {",
             "    (void)arg;",
@@ -371,16 +392,22 @@ class _Lowering:
         self.unevaluated_calls(f.body)
         locals_ = [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.name]
         in_frame = frame_variables(f.body, {d.key: d.type for d in locals_}, self.is_async_call)
-        fields = self.frame_fields(f, in_frame)
-        self.c_local_count = len(locals_) - len(fields) + len([p for p in f.params if p.name])
+        unused = self.unused_params(f)
+        fields = self.frame_fields(f, in_frame, unused)
+        params = {p.key for p in f.params}
+        self.c_local_count = len(locals_) - len([k for k, _, _ in fields if k not in params])
         self.names = {key: field for key, field, _ in fields}
         self.used_fields = set(RESERVED_FIELDS) | set(self.names.values())
         self.temps = []             # (field, declaration, size, align) of temporaries
+        self.waits = False          # an intrinsic waits in the frame's rip_w
+        self.uses_r = False         # an intrinsic's result passes through the C local rip_r
         self.labels = 0             # rip_cont_N labels made so far
         self.handled = set()        # ids of async calls lowered
         for n in f.body.walk():
             if n.kind == "DECL_REF_EXPR" and n.ref in self.names:
                 self.rename(n, "rip_F->" + self.names[n.ref])
+            elif n.kind == "DECL_REF_EXPR" and n.ref in unused:
+                self.rename(n, "0")        # (void)arg: (void)0
         self.function_values(f.body)
         calls = [c for c in evaluated_calls(f.body) if self.is_async_call(c)]
         for call in calls:
@@ -413,13 +440,22 @@ class _Lowering:
                 raise self.error(n, "async call inside __builtin_choose_expr",
                                  hint="choose with an if statement")
 
-    def frame_fields(self, f, in_frame):
-        """(key, field name, type) of the parameters and of the locals that
-        live in the frame."""
+    def unused_params(self, f):
+        """Keys of the parameters that f's body never reads: it names them
+        only cast to void (`(void)arg;`).  They need no place in the frame."""
+        uses = {p.key: [] for p in f.params if p.name}
+        for n in f.body.walk():
+            if n.kind == "DECL_REF_EXPR" and n.ref in uses:
+                uses[n.ref].append(n)
+        return {key for key, refs in uses.items() if all(_cast_to_void(r) for r in refs)}
+
+    def frame_fields(self, f, in_frame, unused=()):
+        """(key, field name, type) of the parameters (less the unused) and of
+        the locals that live in the frame."""
         used = set(RESERVED_FIELDS)
         fields = []
-        decls = list(f.params) + [n for n in f.body.walk() if n.kind == "VAR_DECL"
-                                  and not n.storage and n.key in in_frame]
+        decls = [p for p in f.params if p.key not in unused] + \
+            [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.key in in_frame]
         for d in decls:
             if not d.name:
                 continue
@@ -446,14 +482,19 @@ class _Lowering:
         layout = [(f.result.size, f.result.align)] if f.result.kind != "VOID" else []
         layout += [(t.size, t.align) for _, _, t in fields]
         layout += [(size, align) for _, _, size, align in self.temps]
+        if self.waits:
+            members.append("rip_wait rip_w;")
+            layout.append((WAIT_BYTES, 8))
         self.stats.append(FrameStats(f.name, frame_size(layout), points + self.all_async,
                                      len(fields), self.c_local_count))
         param_names = {p.key: p.name for p in f.params}
-        stores = " ".join("%s;" % self.store("rip_F->" + name, t, param_names[key])
-                          for key, name, t in fields[:len(f.params)])
+        stores = " ".join(["%s;" % self.store("rip_F->" + name, t, param_names[key])
+                           for key, name, t in fields if key in param_names] +
+                          ["(void)%s;" % p.name for p in f.params
+                           if p.name and p.key not in self.names])
         if f.name == "main" and f.result.kind != "VOID":
             stores = ("rip_F->rip_result = 0; " + stores).strip()   # main may end without return
-        resume = "static void %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
+        resume = "static int %s__resume(rip_frame *rip_self, rip_frame *rip_c)" % f.name
         self.rw.insert_lines(self.unit.source.count(b"\n", 0, f.start) + 1, [
             "struct %s { %s };" % (fr, " ".join(members)),
             resume + ";",
@@ -464,13 +505,14 @@ class _Lowering:
         entry = ""
         if self.all_async:          # the testing mode: a suspension on entry
             points += 1
-            entry = " " + resume_point(points, "rip_yield__rip()") + "rip_frame_free(rip_c);"
+            entry = " " + yield_point(points)
         cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
-        head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; "
+        head = ("%s { struct %s *rip_F = (struct %s *)rip_self; (void)rip_F; (void)rip_c; %s"
                 "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }%s"
-                % (resume, fr, fr, cases, " " if cases else "", entry))
+                % (resume, fr, fr, "int rip_r; " if self.uses_r else "", cases,
+                   " " if cases else "", entry))
         self.rw.replace(f.start, f.body.start + 1, head)
-        self.rw.replace(f.body.end - 1, f.body.end, "rip_self->state = RIP_DONE; }")
+        self.rw.replace(f.body.end - 1, f.body.end, "return 1; }")
 
     # -- the interface expr.py uses -----------------------------------------
 
@@ -497,18 +539,51 @@ class _Lowering:
     def temp_pointer(self, type_info):
         return self.new_field("__typeof__(%s) *%%s;" % type_info.spelling, 8, 8)
 
-    def call_code(self, call, text):
-        """Start the callee; suspend if it does; the resume point after it."""
+    def call_code(self, call, values=None, used=True):
+        """The CallCode of async call `call`; `values` maps arguments already
+        lowered (id) to their text; `used`: is its value read?"""
         if any(a.kind == "STMT_EXPR" for a in _ancestors(call)):
             raise self.error(call, "async call to '%s' inside a statement expression"
                              % callee_name(call), hint="move it out of the ({ ... })")
         self.handled.add(id(call))
-        return resume_point(self.points[id(call)], text)
+        point = self.points[id(call)]
+        values = values or {}
+        name = self.intrinsic(call)
+        if name is None:
+            free = "rip_frame_free(rip_c);"
+            callee = self.defined.get(callee_name(call))
+            if callee is not None and callee.start < call.start:   # its frame struct is above
+                free = "rip_frame_free_sized(rip_c, sizeof(struct %s__frame));" % callee.name
+            void = call.type is None or call.type.kind == "VOID"
+            return CallCode(resume_point(point, self.expr.splice(call, values)),
+                            None if void else self.result(call), free)
+        if name == "rip_yield":
+            return CallCode(yield_point(point), None, "")
+        tries, woken = INTRINSICS[name]
+        args = [values.get(id(a)) or self.text(a) for a in call.children[1:]]
+        self.waits = True
+        attempt = "%s(%s, &rip_F->rip_w)" % (tries, ", ".join(args))
+        if used and woken:
+            self.uses_r = True
+            return CallCode(wait_point(point, "(rip_r = %s)" % attempt,
+                                       "rip_r = %s(&rip_F->rip_w);" % woken), "rip_r", "")
+        after = "(void)%s(&rip_F->rip_w);" % woken if woken == "rip__chan_send_woken" else ";"
+        return CallCode(wait_point(point, attempt, after), None, "")
 
-    def call_then(self, call, after=""):
+    def intrinsic(self, call):
+        """The runtime primitive `call` calls directly, if it is one ripper
+        inlines (rip_frame.h's intrinsics); None for a call to anything else,
+        through a pointer, or written by a macro (those call constructors)."""
+        name = callee_name(call)
+        if name in INTRINSICS and name in self.headers and not call.in_macro:
+            return name
+        return None
+
+    def call_then(self, call, consume=None):
         """A lone async call (arguments without async calls): the call, then
-        `after` (which may read its result), then its frame freed."""
-        return "%s%s rip_frame_free(rip_c);" % (self.call_code(call, self.text(call)), after)
+        consume(its value)'s statement, then what it used released."""
+        code = self.call_code(call, used=consume is not None)
+        return "%s%s %s" % (code.begin, consume(code.result) if consume else "", code.end)
 
     # -- calls --------------------------------------------------------------
 
@@ -526,6 +601,7 @@ class _Lowering:
         self.rename(callee, name + "__rip")
 
     def result(self, call):
+        """The value of a constructor call's callee, read from its frame."""
         return "RIP_RESULT(%s, rip_c)" % call.type.spelling
 
     def simple_call(self, node):
@@ -573,8 +649,9 @@ class _Lowering:
                 self.simple_call(_unwrap_down(stmt.children[1])) and \
                 not self.expr.has_async(stmt.children[0]):     # lhs = f(...);
             call = _unwrap_down(stmt.children[1])
+            lhs = self.text(stmt.children[0])
             self.rw.replace(stmt.start, end, "{ %s }" % self.call_then(
-                call, "%s = %s;" % (self.text(stmt.children[0]), self.result(call))))
+                call, lambda value: "%s = %s;" % (lhs, value)))
             return
         pre, value = self.expr.lower(stmt)
         if value == "(void)0" or self.expr.is_temp(value):
@@ -731,7 +808,7 @@ class _Lowering:
         if self.simple_call(value):
             target = "rip_F->" + self.names[d.key]
             return "{ %s }" % self.call_then(
-                value, "%s;" % self.store(target, d.type, self.result(value)))
+                value, lambda v: "%s;" % self.store(target, d.type, v))
         if self.expr.has_async(d.init):
             pre, v = self.expr.lower(d.init)
             return "{ %s %s; }" % (" ".join(pre), self.init_code(d, d.init, v))
@@ -745,9 +822,9 @@ class _Lowering:
         value = _unwrap_down(d.init)
         if self.simple_call(value):
             # The label needs a statement after it: `rip_resume_N: ;` then the declaration.
-            return "%s; %s = %s; rip_frame_free(rip_c);" % (
-                self.call_code(value, self.text(value)), self.c_local_declaration(stmt, d),
-                self.result(value))
+            code = self.call_code(value)
+            return "%s; %s = %s; %s" % (code.begin, self.c_local_declaration(stmt, d),
+                                        code.result, code.end)
         pre, v = self.expr.lower(d.init)
         return "%s %s = %s;" % (" ".join(pre), self.c_local_declaration(stmt, d), v)
 
@@ -785,15 +862,15 @@ class _Lowering:
             if ret.in_macro:
                 raise self.error(ret, "a return written by a macro, in async function '%s'"
                                  % f.name, hint="write the return out")
-            done = "rip_self->state = RIP_DONE; return; }"
+            done = "return 1; }"
             if not ret.children:
                 code = "{ " + done
             else:
                 expr = ret.children[0]
                 value = _unwrap_down(expr)
                 if self.simple_call(value):
-                    store = "" if void else "%s;" % self.store("rip_F->rip_result", f.result,
-                                                               self.result(value))
+                    store = None if void else lambda v: "%s;" % self.store(
+                        "rip_F->rip_result", f.result, v)
                     code = "{ %s %s" % (self.call_then(value, store), done)
                 else:
                     pre, v = self.expr.lower(expr)
@@ -803,18 +880,37 @@ class _Lowering:
             self.rw.replace(ret.start, self.stmt_end(ret), code)
 
 
+class CallCode(namedtuple("CallCode", "begin result end")):
+    """An async call lowered: `begin` starts it and, if it suspends, suspends
+    this function too, to resume right after; `result` is its value after
+    `begin` (None for void); `end` releases what it used (its frame)."""
+
+
 def resume_point(point, constructor):
     """Start a callee (its frame from `constructor`); if it suspends, so does
-    this function, to resume at the label right after.  rip_call's indirect
-    call is devirtualized: the inline rip_frame_alloc has just stored the
-    resume entry (callgrind: the same count as a direct call)."""
-    return ("rip_self->state = %d; rip_c = %s; if (!rip_call(rip_self, rip_c)) return; "
-            "rip_resume_%d: " % (point, constructor, point))
+    this function, to resume at the label right after.  The resume point is
+    stored only then.  rip_call's indirect call is devirtualized: the inline
+    rip_frame_alloc has just stored the resume entry."""
+    return ("rip_c = %s; if (!rip_call(rip_self, rip_c)) { rip_self->state = %d; return 0; } "
+            "rip_resume_%d: " % (constructor, point, point))
+
+
+def yield_point(point):
+    """rip_yield() inlined: this frame is the one the task resumes."""
+    return "rip_self->state = %d; return rip__yield_in(rip_self); rip_resume_%d: ;" % (
+        point, point)
+
+
+def wait_point(point, attempt, woken):
+    """A channel or wait-group intrinsic: `attempt` returns RIP_WAITS when this
+    frame is queued; then suspend, and run `woken` once resumed."""
+    return ("if (%s == RIP_WAITS) { rip_self->state = %d; return rip__wait_in(rip_self); "
+            "rip_resume_%d: %s }" % (attempt, point, point, woken))
 
 
 def frame_size(layout):
     """sizeof a frame: the header, then members of (size, align) in order."""
-    offset, biggest = FRAME_HEADER, 16
+    offset, biggest = FRAME_HEADER, 8
     for size, align in layout:
         size, align = (size, align) if size > 0 and align > 0 else (8, 8)
         offset = (offset + align - 1) // align * align + size
@@ -831,6 +927,14 @@ def _own_continues(node):
             yield from _own_continues(child)
     if node.kind == "CONTINUE_STMT":
         yield node
+
+
+def _cast_to_void(ref):
+    """Is `ref` the operand of a cast to void, (void)ref?"""
+    use = _unwrap_up(ref)
+    p = use.parent
+    return p is not None and p.kind == "CSTYLE_CAST_EXPR" and p.type is not None and \
+        p.type.kind == "VOID"
 
 
 def _unwrap_down(node):

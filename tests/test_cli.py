@@ -3,7 +3,7 @@ import json
 import os
 import re
 
-from conftest import RIPCC, RIPPER, run
+from conftest import CFLAGS, RIPCC, RIPPER, ROOT, run
 
 GOOD = b"""#include <stdio.h>
 #include "rip.h"
@@ -194,8 +194,54 @@ def test_stats_prints_frame_size_and_suspension_points(tmp_path):
     lines = r.stderr.decode().splitlines()
     assert lines[0].split()[:2] == ["async", "function"]
     name, frame_bytes, suspensions, in_frame, c_locals = lines[1].split()
-    # task: arg (a parameter) and n (read after rip_yield) in a 32-byte-header frame
-    assert (name, frame_bytes, suspensions, in_frame, c_locals) == ("task", "48", "1", "2", "0")
+    # task: arg (a parameter) and n (read after rip_yield) after a 24-byte header
+    assert (name, frame_bytes, suspensions, in_frame, c_locals) == ("task", "40", "1", "2", "0")
+
+
+LAYOUTS = b"""#include "rip.h"
+struct wide { long double x; char c; };
+static rip_chan *ch;
+RIP_ASYNC static long double ld(long double v) { rip_yield(); return v; }
+RIP_ASYNC static char small(char c) { rip_yield(); return c; }
+RIP_ASYNC static struct wide w(int i) { struct wide r = { 1.0L, 'x' }; rip_yield(); r.c += i; return r; }
+RIP_ASYNC static int waits(void) { int v; return rip_chan_recv(ch, &v) ? v : 0; }
+static void task(void *arg) { (void)arg; ld(1.0L); small('a'); w(1); waits(); }
+int main(void) { return rip_run(task, 0); }
+"""
+
+
+def test_stats_frame_sizes_are_the_compilers(tmp_path):
+    """--stats computes each frame's size from the layout; the C compiler agrees."""
+    src = write(tmp_path, "l.c", LAYOUTS)
+    out = str(tmp_path / "l.rip.c")
+    r = run([RIPPER, "--stats", src, "-o", out])
+    assert r.returncode == 0, r.stderr.decode()
+    sizes = {line.split()[0]: int(line.split()[1]) for line in r.stderr.decode().splitlines()[1:]}
+    assert set(sizes) == {"ld", "small", "w", "waits", "task"}
+    with open(out, "a") as f:
+        for name, size in sizes.items():
+            f.write("_Static_assert(sizeof(struct %s__frame) == %d, \"%s\");\n" % (name, size, name))
+    r = run(["cc", "-std=gnu11", "-c", out, "-o", out + ".o", "-I", os.path.join(ROOT, "runtime",
+             "include"), "-I", os.path.join(ROOT, "runtime", "src", "rip")])
+    assert r.returncode == 0, r.stderr.decode()
+
+
+def test_parameters_only_cast_to_void_take_no_frame_space(tmp_path):
+    src = write(tmp_path, "p.c", b"""#include <stdio.h>
+#include "rip.h"
+#define UNUSED(x) (void)(x)
+RIP_ASYNC static int f(int used, int unused, int in_macro) {
+    (void)unused; UNUSED(in_macro); rip_yield(); return used; }
+static void task(void *arg) { (void)arg; int v = f(7, 8, 9); printf("%d\\n", v); }
+int main(void) { return rip_run(task, 0); }
+""")
+    r = run([RIPPER, "--stats", src, "-o", str(tmp_path / "p.rip.c")])
+    assert r.returncode == 0, r.stderr.decode()
+    rows = {line.split()[0]: line.split()[1:] for line in r.stderr.decode().splitlines()[1:]}
+    assert rows["f"] == ["32", "1", "1", "0"]    # header, result, `used`
+    assert rows["task"] == ["24", "1", "0", "1"]    # v: a C local
+    assert run([RIPCC] + CFLAGS + [src, "-o", str(tmp_path / "p")]).returncode == 0
+    assert run([str(tmp_path / "p")]).stdout == b"7\n"
 
 
 def test_output_to_a_fifo_is_written_not_replaced(tmp_path):

@@ -1,6 +1,7 @@
-/* api.c -- the runtime's async functions as hand-written frames.  Each
- * resume entry tries the operation; when it must wait it records itself
- * as the task's innermost frame and returns; resumed, it finishes.
+/* api.c -- the runtime's async functions: the intrinsics ripper inlines
+ * into callers (rip_frame.h), and hand-written frames for every call that
+ * is not inlined.  Each tries the operation; when it must wait it records
+ * its frame as the task's innermost and returns; resumed, it finishes.
  * fd calls step through the shared rip_io attempts (core/io.c). */
 #include <errno.h>
 #include <unistd.h>
@@ -13,14 +14,38 @@ static void suspend(rip_frame *f, int next) {
     rip__current()->impl = f;
 }
 
-static void yield_resume(rip_frame *f, rip_frame *done) {
+/* The intrinsics (rip_frame.h).  The frames below use them too. */
+_Static_assert(RIP_WAITS == RIP_WAIT, "the intrinsics' wait code is the core's");
+_Static_assert(sizeof(rip_wait) >= sizeof(rip_waiter) &&
+               _Alignof(rip_wait) >= _Alignof(rip_waiter), "rip_wait holds a rip_waiter");
+
+int rip__yield_in(rip_frame *self) {
+    rip_task *t = rip__current();
+    t->impl = self;
+    rip__ready(t);
+    return 0;
+}
+
+int rip__wait_in(rip_frame *self) {
+    rip__current()->impl = self;
+    return 0;
+}
+
+int rip__chan_send_woken(rip_wait *w) {
+    return rip__chan_sent((rip_waiter *)w);
+}
+
+int rip__chan_recv_woken(rip_wait *w) {
+    return ((rip_waiter *)w)->status;
+}
+
+static int yield_resume(rip_frame *f, rip_frame *done) {
     (void)done;
     if (f->state == 0) {
-        suspend(f, 1);
-        rip__ready(rip__current());
-        return;
+        f->state = 1;
+        return rip__yield_in(f);
     }
-    f->state = RIP_DONE;
+    return 1;
 }
 
 rip_frame *rip_yield__rip(void) {
@@ -33,15 +58,15 @@ struct sleep_frame {
     rip_timer timer;                /* our place in the timer list */
 };
 
-static void sleep_resume(rip_frame *f, rip_frame *done) {
+static int sleep_resume(rip_frame *f, rip_frame *done) {
     struct sleep_frame *F = (struct sleep_frame *)f;
     (void)done;
     if (f->state == 0) {
         rip__sleep_begin(&F->timer, F->ms);
         suspend(f, 1);
-        return;
+        return 0;
     }
-    f->state = RIP_DONE;
+    return 1;
 }
 
 rip_frame *rip_sleep_ms__rip(int64_t ms) {
@@ -50,72 +75,62 @@ rip_frame *rip_sleep_ms__rip(int64_t ms) {
     return &F->hdr;
 }
 
-struct chan_frame {
+/* Channel operations and wait-group waits through a pointer or a macro:
+ * a frame around the intrinsic. */
+struct wait_frame {
     rip_frame hdr;
     int result;                     /* RIP_RESULT slot */
-    rip_chan *chan;                 /* the channel */
+    void *obj;                      /* the channel or wait group */
     void *elem;                     /* element sent or received */
-    rip_waiter waiter;              /* our place in the channel's wait list */
+    rip_wait w;                     /* our place in its wait list */
 };
 
-static void chan_finish(struct chan_frame *F, int r) {
-    if (r == RIP_WAIT) {
-        suspend(&F->hdr, 1);
-        return;
+static int wait_finish(struct wait_frame *F, int r) {
+    if (r == RIP_WAITS) {
+        F->hdr.state = 1;
+        return rip__wait_in(&F->hdr);
     }
     F->result = r;
-    F->hdr.state = RIP_DONE;
+    return 1;
 }
 
-static void send_resume(rip_frame *f, rip_frame *done) {
-    struct chan_frame *F = (struct chan_frame *)f;
+static int send_resume(rip_frame *f, rip_frame *done) {
+    struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    chan_finish(F, f->state == 0 ? rip__chan_send(F->chan, F->elem, &F->waiter)
-                                 : rip__chan_sent(&F->waiter));
+    return wait_finish(F, f->state == 0 ? rip__chan_send_try(F->obj, F->elem, &F->w)
+                                        : rip__chan_send_woken(&F->w));
 }
 
-static void recv_resume(rip_frame *f, rip_frame *done) {
-    struct chan_frame *F = (struct chan_frame *)f;
+static int recv_resume(rip_frame *f, rip_frame *done) {
+    struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    chan_finish(F, f->state == 0 ? rip__chan_recv(F->chan, F->elem, &F->waiter)
-                                 : F->waiter.status);
+    return wait_finish(F, f->state == 0 ? rip__chan_recv_try(F->obj, F->elem, &F->w)
+                                        : rip__chan_recv_woken(&F->w));
 }
 
-static rip_frame *chan_frame(rip_resume_fn *resume, rip_chan *c, void *elem) {
-    struct chan_frame *F = rip_frame_alloc(sizeof *F, resume);
-    F->chan = c;
+static int wg_resume(rip_frame *f, rip_frame *done) {
+    struct wait_frame *F = (struct wait_frame *)f;
+    (void)done;
+    return wait_finish(F, f->state == 0 ? rip__wg_wait_try(F->obj, &F->w) : 0);
+}
+
+static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
+    struct wait_frame *F = rip_frame_alloc(sizeof *F, resume);
+    F->obj = obj;
     F->elem = elem;
     return &F->hdr;
 }
 
 rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem) {
-    return chan_frame(send_resume, c, (void *)elem);
+    return wait_frame(send_resume, c, (void *)elem);
 }
 
 rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem) {
-    return chan_frame(recv_resume, c, elem);
-}
-
-struct wg_frame {
-    rip_frame hdr;
-    rip_wg *wg;                     /* the wait group */
-    rip_waiter waiter;              /* our place in its wait list */
-};
-
-static void wg_resume(rip_frame *f, rip_frame *done) {
-    struct wg_frame *F = (struct wg_frame *)f;
-    (void)done;
-    if (f->state == 0 && rip__wg_wait(F->wg, &F->waiter) == RIP_WAIT) {
-        suspend(f, 1);
-        return;
-    }
-    f->state = RIP_DONE;
+    return wait_frame(recv_resume, c, elem);
 }
 
 rip_frame *rip_wg_wait__rip(rip_wg *wg) {
-    struct wg_frame *F = rip_frame_alloc(sizeof *F, wg_resume);
-    F->wg = wg;
-    return &F->hdr;
+    return wait_frame(wg_resume, wg, NULL);
 }
 
 /* fd calls: one rip_io step per resume, waiting on the fd between. */
@@ -126,19 +141,19 @@ struct io_frame {
     rip_waiter waiter;              /* our place in the fd's wait list */
 };
 
-static void io_resume(rip_frame *f, rip_frame *done) {
+static int io_resume(rip_frame *f, rip_frame *done) {
     struct io_frame *F = (struct io_frame *)f;
     (void)done;
     if (!rip__io_step(&F->op, &F->waiter)) {
         suspend(f, 1);
-        return;
+        return 0;
     }
     if (F->op.kind == RIP_IO_READ || F->op.kind == RIP_IO_WRITE)
         F->result.n = F->op.result;
     else
         F->result.i = (int)F->op.result;
     errno = F->op.err;
-    f->state = RIP_DONE;
+    return 1;
 }
 
 static rip_frame *io_frame(rip_io op) {
@@ -169,16 +184,16 @@ struct offload_frame {
     rip_job job;                    /* the job on the pool */
 };
 
-static void offload_resume(rip_frame *f, rip_frame *done) {
+static int offload_resume(rip_frame *f, rip_frame *done) {
     struct offload_frame *F = (struct offload_frame *)f;
     (void)done;
     if (f->state == 0) {
         rip__offload_begin(&F->job, F->job.fn, F->job.arg);
         suspend(f, 1);
-        return;
+        return 0;
     }
     F->result = F->job.result;
-    f->state = RIP_DONE;
+    return 1;
 }
 
 rip_frame *rip_offload__rip(void *(*fn)(void *), void *arg) {

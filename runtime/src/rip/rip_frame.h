@@ -4,21 +4,26 @@
  *
  *   struct f__frame { rip_frame rip_hdr; T rip_result; A a; ...locals... };
  *   rip_frame *f__rip(A a);            constructor: allocates, stores args
- *   static void f__resume(rip_frame *self, rip_frame *done);
+ *   static int f__resume(rip_frame *self, rip_frame *done);
  *
  * The resume entry runs f from resume point `state` until f returns (it
- * sets state = RIP_DONE and writes rip_result) or suspends (it sets state
- * to the point to continue at and returns).  The result slot always sits
- * right after the 32-byte header, so a caller reads it as RIP_RESULT(T, f)
- * whatever the callee's other fields are.
+ * writes rip_result and returns 1) or suspends (it sets state to the point
+ * to continue at and returns 0).  The result slot always comes first after
+ * the 24-byte header (at 24, or 32 for a 16-aligned T), so a caller reads
+ * it as RIP_RESULT(T, f) whatever the callee's other fields are.
  *
  * A call `x = f(a)` inside an async function is
  *
- *     self->state = 3;
  *     child = f__rip(a);
- *     if (!rip_call(self, child)) return;      // callee suspended
+ *     if (!rip_call(self, child)) {            // callee suspended
+ *         self->state = 3; return 0;
+ *     }
  *   resume_3:                                  // child == done here
  *     x = RIP_RESULT(T, child); rip_frame_free(child);
+ *
+ * (rip_frame_free_sized(child, sizeof(struct f__frame)) when f's frame
+ * struct is known there).  The runtime's commonest primitives are not
+ * called this way but inlined: see the intrinsics at the end.
  *
  * rip_call starts the callee at once on the same C stack: a callee that
  * returns without suspending costs one indirect call and no trip through
@@ -29,10 +34,17 @@
  * it resumes the parent with the finished frame as `done`, until a frame
  * suspends again or the task's first frame finishes.
  *
- * Costs: a frame is the header plus the callee's live locals, rounded to
- * 16 bytes, from a per-thread free list per size class (pool.c: no lock,
- * no malloc once warm); a resume is one indirect call plus the dispatch
- * switch on `state`. */
+ * Costs (callgrind, x86-64, gcc -O2; `make bench-runtime` has the times):
+ * a frame is the 24-byte header plus the callee's live locals (a
+ * parameter the body only casts to void takes no room), rounded to 8
+ * bytes, from a per-thread free list per size class (pool.c: no lock, no
+ * malloc once warm).  A call that returns without suspending is an inline
+ * pop, the header and argument stores, a direct call (gcc devirtualizes
+ * the resume entry the inline allocation just stored) and an inline push:
+ * about 30 instructions with the callee's own.  A resume from the
+ * scheduler is one indirect call plus the dispatch switch on `state`; a
+ * yield pair switch is about 43 instructions in all, scheduler loop
+ * included.  A task is its first frame plus 8 bytes (sched.c). */
 #ifndef RIP_FRAME_H
 #define RIP_FRAME_H
 
@@ -40,28 +52,30 @@
 #include "rip.h"
 
 typedef struct rip_frame rip_frame;
-typedef void rip_resume_fn(rip_frame *self, rip_frame *done);
+typedef int rip_resume_fn(rip_frame *self, rip_frame *done); /* 1: returned, 0: suspended */
 
 struct rip_frame {
+    rip_frame *parent;              /* the frame waiting on this one (a task's first has none: sched.c) */
     rip_resume_fn *resume;          /* resume entry: continues at `state` */
-    rip_frame *parent;              /* the frame waiting on this one; NULL for a task's first */
-    int state;                      /* resume point; 0 = start, RIP_DONE = returned */
+    int state;                      /* resume point; 0 = start */
     unsigned size;                  /* bytes allocated, for the frame allocator */
-} __attribute__((aligned(16)));
+};                                  /* 24 bytes, 8-aligned: a frame is 16-aligned only if a field needs it */
 
-#define RIP_DONE (-1)
+/* The callee's result slot: its first field, after the header. */
+#define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((char *)(f) + \
+    ((sizeof(rip_frame) + __alignof__(__typeof__(T)) - 1) & ~(__alignof__(__typeof__(T)) - 1))))
 
-/* The callee's result slot, right after its header. */
-#define RIP_RESULT(T, f) (*(__typeof__(T) *)(void *)((rip_frame *)(f) + 1))
-
-/* The thread's frame pool (pool.c): a free list per 16-byte size class up
- * to RIP_POOL_MAX bytes.  The fast paths are inline: a pop and a push. */
-#define RIP_POOL_GRAIN 16
+/* The thread's frame pool (pool.c): a free list per 8-byte size class up
+ * to RIP_POOL_MAX bytes; blocks of a multiple of 16 bytes are 16-aligned
+ * (a 16-aligned frame's size is one).  The fast paths are inline: a pop
+ * and a push. */
+#define RIP_POOL_GRAIN 8
 #define RIP_POOL_MAX 512
 struct rip_pool {
     void *free[RIP_POOL_MAX / RIP_POOL_GRAIN]; /* free blocks by class; next in their first word */
     char *slab;                     /* unused rest of the current slab */
     size_t slab_left;               /* its bytes */
+    size_t slabbed;                 /* bytes of all slabs taken so far */
 };
 extern __thread struct rip_pool rip__pool;
 void *rip__pool_slow(size_t bytes);                         /* refill from a slab, or malloc above RIP_POOL_MAX */
@@ -93,11 +107,11 @@ static inline void rip__pool_free(void *p, size_t size) {
     *head = p;
 }
 
-/* A frame from the pool: header set, state 0. */
+/* A frame from the pool: header set, state 0.  `parent` is left unset:
+ * rip_call sets it when the frame suspends. */
 static inline void *rip_frame_alloc(size_t size, rip_resume_fn *resume) {
     rip_frame *f = (rip_frame *)rip__pool_alloc(size);
     f->resume = resume;
-    f->parent = (rip_frame *)0;
     f->state = 0;
     f->size = (unsigned)size;
     return f;
@@ -108,17 +122,23 @@ static inline void rip_frame_free(rip_frame *f) {
     rip__pool_free(f, f->size);
 }
 
+/* The same, for a frame whose size the caller knows (a constant: the size
+ * class is folded at compile time). */
+static inline void rip_frame_free_sized(rip_frame *f, size_t size) {
+    rip__pool_free(f, size);
+}
+
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
  * (then the caller must save its state and return too). */
 static inline int rip_call(rip_frame *self, rip_frame *child) {
-    child->resume(child, (rip_frame *)0);
-    if (child->state == RIP_DONE)
+    if (child->resume(child, (rip_frame *)0))
         return 1;
     child->parent = self;
     return 0;
 }
 
-/* Constructors of the runtime's async functions. */
+/* Constructors of the runtime's async functions: for calls through a
+ * pointer and from macros (see the intrinsics below for direct calls). */
 rip_frame *rip_yield__rip(void);
 rip_frame *rip_sleep_ms__rip(int64_t ms);
 rip_frame *rip_read__rip(int fd, void *buf, size_t len);
@@ -129,5 +149,45 @@ rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem);
 rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem);
 rip_frame *rip_wg_wait__rip(rip_wg *wg);
 rip_frame *rip_offload__rip(void *(*fn)(void *), void *arg);
+
+/* Intrinsics.  A direct call of rip_yield, rip_chan_send, rip_chan_recv or
+ * rip_wg_wait in an async function is inlined into the caller's own resume
+ * entry: no frame of its own, and a suspension that records the caller as
+ * the task's innermost frame.  `x = rip_chan_recv(c, &v);` is
+ *
+ *     if ((rip_r = rip__chan_recv_try(c, &v, &F->rip_w)) == RIP_WAITS) {
+ *         self->state = 3; return rip__wait_in(self); // queued: unwind
+ *       resume_3:                              // woken
+ *         rip_r = rip__chan_recv_woken(&F->rip_w);
+ *     }
+ *     x = rip_r;
+ *
+ * and `rip_yield();` is `self->state = 4; return rip__yield_in(self);
+ * resume_4: ;`.  The tries are the core's own operations (core.h), and
+ * the calls that suspend are tail calls.  The frame's one rip_w field
+ * (added when the function has such a call) is its place in a wait list:
+ * a frame waits at one point at a time. */
+#define RIP_WAITS 2                 /* the core's RIP_WAIT: queued, the caller suspends */
+typedef struct { void *rip_opaque[4]; } rip_wait; /* room for a core.h rip_waiter */
+struct rip_waiter;
+int rip__chan_send(rip_chan *c, const void *elem, struct rip_waiter *w); /* core.h: 0, -1, RIP_WAITS */
+int rip__chan_recv(rip_chan *c, void *elem, struct rip_waiter *w);       /* core.h: 1, 0, RIP_WAITS */
+int rip__wg_wait(rip_wg *wg, struct rip_waiter *w);                      /* core.h: 0, RIP_WAITS */
+int rip__yield_in(rip_frame *self);         /* queue the task at the tail, to resume at self; 0 */
+int rip__wait_in(rip_frame *self);          /* the task waits (queued by a try), to resume at self; 0 */
+int rip__chan_send_woken(rip_wait *w);      /* after the wait: 0, or -1 and EPIPE */
+int rip__chan_recv_woken(rip_wait *w);      /* after the wait: 1, or 0 (closed) */
+
+static inline int rip__chan_send_try(rip_chan *c, const void *elem, rip_wait *w) {
+    return rip__chan_send(c, elem, (struct rip_waiter *)(void *)w);
+}
+
+static inline int rip__chan_recv_try(rip_chan *c, void *elem, rip_wait *w) {
+    return rip__chan_recv(c, elem, (struct rip_waiter *)(void *)w);
+}
+
+static inline int rip__wg_wait_try(rip_wg *wg, rip_wait *w) {
+    return rip__wg_wait(wg, (struct rip_waiter *)(void *)w);
+}
 
 #endif /* RIP_FRAME_H */

@@ -1,29 +1,64 @@
 /* sched.c -- tasks of the rip backend: a task is a chain of frames, and
  * running it is a trampoline over resume entries (see rip_frame.h). */
+#include <stddef.h>
+#include <string.h>
 #include "rip_frame.h"
 #include "core.h"
 
-/* Resume the innermost frame; each finished frame resumes its parent. */
-void rip__backend_run(rip_task *t) {
-    rip_frame *f = t->impl, *done = NULL;
-    for (;;) {
-        f->resume(f, done);
-        if (f->state != RIP_DONE)
+/* A task and its first frame share one block: one allocation, no padding
+ * between them.  The first frame has no parent, so when rip_task ends with
+ * `impl` that word is the frame's parent word:
+ *
+ *     [rip_task.next][rip_task.impl = frame.parent][frame.resume] ...
+ *
+ * else the frame follows the whole rip_task.  A frame whose size is a
+ * multiple of 16 may need 16-alignment: then the block may start with 8
+ * bytes of padding. */
+#define ROOM (offsetof(rip_task, impl) + sizeof(void *) == sizeof(rip_task) \
+              ? offsetof(rip_task, impl) : sizeof(rip_task)) /* task bytes before the frame */
+_Static_assert(offsetof(rip_frame, parent) == 0, "a frame's parent word comes first");
+
+/* Where the first frame of `size` bytes sits in its task's block. */
+static size_t frame_offset(size_t size) {
+    size_t align = size % 16 ? 8 : 16;
+    return (ROOM + align - 1) & ~(align - 1);
+}
+
+static rip_frame *first_frame(rip_task *t) {
+    return (rip_frame *)((char *)t + ROOM);
+}
+
+/* The innermost frame of the current task has returned: resume each parent
+ * with its finished child until one suspends or the task's first frame ends. */
+static __attribute__((noinline)) void unwind(void) {
+    rip_task *t = rip__current();
+    rip_frame *f = t->impl, *first = first_frame(t), *parent;
+    for (; f != first; f = parent) {
+        parent = f->parent;
+        if (!parent->resume(parent, f)) /* frees f */
             return;                 /* suspended: t->impl names the new innermost */
-        done = f;
-        f = f->parent;
-        if (!f) {
-            rip_frame_free(done);
-            rip__pool_free(t, sizeof *t);
-            rip__task_ended();
-            return;
-        }
     }
+    size_t at = frame_offset(f->size);
+    rip__pool_free((char *)f - at, at + f->size);
+    rip__task_ended();
+}
+
+/* Resume the innermost frame; the common case, a suspension again, costs
+ * one indirect call and a test. */
+void rip__backend_run(rip_task *t) {
+    rip_frame *f = t->impl;
+    if (__builtin_expect(f->resume(f, NULL), 0))
+        unwind();
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
-    rip_task *t = rip__pool_alloc(sizeof *t);
-    t->impl = fn(arg);
+    rip_frame *made = fn(arg);      /* not started yet: nothing points into it */
+    size_t size = made->size, at = frame_offset(size);
+    rip_frame *f = (rip_frame *)((char *)rip__pool_alloc(at + size) + at);
+    rip_task *t = (rip_task *)((char *)f - ROOM);
+    memcpy(f, made, size);
+    rip_frame_free(made);
+    t->impl = f;
     rip__task_started(t);
 }
 

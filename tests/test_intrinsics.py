@@ -1,0 +1,39 @@
+"""Direct calls of rip_yield, rip_chan_send/recv and rip_wg_wait are inlined
+into the caller's resume entry (rip_frame.h's intrinsics): no frame of their
+own.  Calls through a pointer or written by a macro still build the
+primitive's frame with its constructor.  (That both behave the same is
+tests/programs/intrinsics_in_odd_positions.c.)"""
+from conftest import RIPPER, run
+
+HEAD = b'#include "rip.h"\ntypedef RIP_ASYNC_FN(void, yield_fn, (void));\n'
+
+
+def rip(body):
+    r = run([RIPPER, "-", "-o", "-"], input=HEAD + body)
+    assert r.returncode == 0, r.stderr.decode()
+    return r.stdout.decode()
+
+
+def test_direct_calls_are_inlined_without_a_frame():
+    out = rip(b"static rip_chan *c; static rip_wg *wg;\n"
+              b"static void t(void *a) { int v; (void)a; rip_yield();\n"
+              b"  v = rip_chan_recv(c, &v); rip_chan_send(c, &v); rip_wg_wait(wg); }\n")
+    for entry in ("rip__yield_in(rip_self)", "rip__chan_recv_try(c, &rip_F->v, &rip_F->rip_w)",
+                  "rip__chan_send_try(c, &rip_F->v, &rip_F->rip_w)",
+                  "rip__wg_wait_try(wg, &rip_F->rip_w)", "rip__wait_in(rip_self)"):
+        assert entry in out
+    body = out.split("t__resume(rip_frame *rip_self, rip_frame *rip_c) {")[1]
+    assert "__rip(" not in body and "rip_call" not in body
+    assert "rip_wait rip_w;" in out       # the one waiter of the frame
+
+
+def test_a_frame_without_waits_has_no_waiter():
+    out = rip(b"static void t(void *a) { (void)a; rip_yield(); }\n")
+    assert "rip__yield_in(rip_self)" in out and "rip_w" not in out
+
+
+def test_pointers_and_macros_call_the_constructors():
+    out = rip(b"#define Y rip_yield()\n"
+              b"static void t(void *a) { yield_fn *y = rip_yield; (void)a; y(); Y; }\n")
+    assert "rip__yield_in" not in out
+    assert out.count("rip_yield__rip") == 2   # the pointer's value, the macro's alias
