@@ -88,23 +88,27 @@ def median(values):
 
 
 class Report:
+    """Markdown parts, kept in section order whatever order they ran in."""
     def __init__(self):
-        self.parts = []
-        self.plots = []
+        self.parts = []             # (section, text)
+        self.section = 0            # the section being measured
 
     def text(self, s):
-        self.parts.append(s.strip() + "\n")
+        self.parts.append((self.section, s.strip() + "\n"))
 
     def table(self, header, rows):
         lines = ["| " + " | ".join(header) + " |",
                  "|" + "|".join("---:" if i else "---" for i in range(len(header))) + "|"]
         for r in rows:
             lines.append("| " + " | ".join(fmt(x) for x in r) + " |")
-        self.parts.append("\n".join(lines) + "\n")
+        self.parts.append((self.section, "\n".join(lines) + "\n"))
+
+    def markdown(self):
+        return "\n".join(text for _, text in sorted(self.parts, key=lambda p: p[0]))
 
     def write(self, path):
         with open(path, "w") as f:
-            f.write("\n".join(self.parts))
+            f.write(self.markdown())
 
 
 def fmt(x):
@@ -609,16 +613,24 @@ def main(argv):
                 "(bench/suite.py) on %s. Every comparison is a ratio of numbers measured in this "
                 "one run; medians of %d runs unless a row says otherwise." % (
                     os.cpu_count(), os.uname().release, time.strftime("%Y-%m-%d %H:%M"), runs))
+    # Memory runs last: after 10^6 stacks the kernel reclaims for a while,
+    # which showed as latency spikes in whatever ran next.
+    report.section = 1
     switch_rows = switches(build, report, runs, quick) if wanted(1) else {}
-    mem_rows = memory(build, report, runs, quick) if wanted(2) else []
     http_rows, c10k_rows, herd_rows = {}, [], []
     if "wrk" not in missing:
+        report.section = 3
         http_rows = http(build, report, runs, quick, 3 if quick else 5) if wanted(3) else {}
         if not quick:
+            report.section = 4
             c10k_rows = c10k(build, report, quick) if wanted(4) else []
+            report.section = 5
             herd_rows = accept_herd(build, report, 5) if wanted(5) else []
+    report.section = 2
+    mem_rows = memory(build, report, runs, quick) if wanted(2) else []
+    report.section = 6
     if only is not None:
-        print("\n".join(report.parts))
+        print(report.markdown())
         return
     if quick:
         headline_table(switch_rows, mem_rows, http_rows)
