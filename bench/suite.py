@@ -280,8 +280,16 @@ class Server:
 
 
 def children(pid):
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
+    """Processes whose parent is pid (from /proc: no procps needed)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                if f.read().rsplit(")", 1)[1].split()[1] == str(pid):
+                    found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
 
 
 def servers(build, root, only=None):

@@ -315,11 +315,27 @@ def test_prefork_processes_share_the_listener(server):
     srv = server("--prefork", "3")
     for _ in range(12):
         assert get(srv, "/index.html")[0] == 200
-    children = subprocess.run(["pgrep", "-P", str(srv.proc.pid)], capture_output=True).stdout.split()
-    assert len(children) == 3
+    assert len(children_of(srv.proc.pid)) == 3
     srv.stop()                      # the children go with the parent
-    time.sleep(0.2)
-    assert subprocess.run(["pgrep", "-P", str(srv.proc.pid)], capture_output=True).stdout == b""
+    for _ in range(50):
+        if not children_of(srv.proc.pid):
+            break
+        time.sleep(0.1)
+    assert children_of(srv.proc.pid) == []
+
+
+def children_of(pid):
+    """Live processes whose parent is pid (from /proc: no procps needed)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(pid) and fields[0] != "Z":
+            found.append(int(entry))
+    return found
 
 
 def test_usage_errors_exit_2(ripcc, docroot):
