@@ -13,7 +13,7 @@
  * that each byte is scanned for the end of the head only once.  Bare LF
  * line ends are accepted as well as CRLF, as RFC 9112 allows.
  *
- * Header-only so that the server and the fuzz target share it. */
+ * Header-only, so that a fuzz target can include it as the server does. */
 #ifndef HTTP_PARSER_H
 #define HTTP_PARSER_H
 
@@ -29,19 +29,19 @@
 
 typedef struct {
     const char *name;               /* header name (not NUL-terminated) */
-    size_t name_len;
+    size_t name_len;                /* its bytes */
     const char *value;              /* value, surrounding blanks trimmed */
-    size_t value_len;
+    size_t value_len;               /* its bytes */
 } http_header;
 
 typedef struct {
     const char *method;             /* e.g. "GET" */
-    size_t method_len;
+    size_t method_len;              /* its bytes */
     const char *target;             /* request target as sent, e.g. "/a%20b?x=1" */
-    size_t target_len;
+    size_t target_len;              /* its bytes */
     int minor;                      /* HTTP/1.<minor>: 0 or 1 */
     http_header headers[HTTP_MAX_HEADERS];
-    size_t nheaders;
+    size_t nheaders;                /* headers used */
 } http_request;
 
 /* RFC 9110 token characters (method, header names). */
@@ -50,9 +50,10 @@ static inline int http_tchar(unsigned char c) {
            (c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-/* Where the head ends (just past its blank line) in buf[0..len), or 0. */
-static inline size_t http_head_end(const char *buf, size_t len, size_t seen) {
-    size_t i = seen > 3 ? seen - 3 : 0;
+/* Where the head that starts at `from` ends (just past its blank line) in
+ * buf[0..len), or 0; bytes before `scan` were looked at already. */
+static inline size_t http_head_end(const char *buf, size_t len, size_t from, size_t scan) {
+    size_t i = scan > from + 3 ? scan - 3 : from;
     for (; i < len; i++) {
         if (buf[i] != '\n')
             continue;
@@ -64,10 +65,13 @@ static inline size_t http_head_end(const char *buf, size_t len, size_t seen) {
     return 0;
 }
 
-/* One line of buf[*pos..end): its start and length without CR LF. */
+/* One line of buf[*pos..end): its start and length without CR LF, or
+ * NULL if no line ends before `end`. */
 static inline const char *http_line(const char *buf, size_t end, size_t *pos, size_t *len) {
     const char *start = buf + *pos;
-    const char *nl = memchr(start, '\n', end - *pos);
+    const char *nl = *pos < end ? memchr(start, '\n', end - *pos) : NULL;
+    if (!nl)
+        return NULL;
     size_t n = (size_t)(nl - start);
     *pos += n + 1;
     if (n && start[n - 1] == '\r')
@@ -81,12 +85,14 @@ static inline int http_parse_request(const char *buf, size_t len, size_t seen,
     size_t pos = 0, n;
     while (pos + 1 < len && (buf[pos] == '\r' || buf[pos] == '\n'))
         pos++;                      /* RFC 9112: ignore empty lines before a request */
-    size_t end = http_head_end(buf, len, seen > pos ? seen : pos);
+    size_t end = http_head_end(buf, len, pos, seen);
     if (!end)
         return HTTP_PARTIAL;
 
     /* Request line: method SP target SP HTTP/1.x */
     const char *line = http_line(buf, end, &pos, &n);
+    if (!line)
+        return HTTP_BAD;
     const char *sp1 = memchr(line, ' ', n);
     if (!sp1 || sp1 == line)
         return HTTP_BAD;
@@ -117,6 +123,8 @@ static inline int http_parse_request(const char *buf, size_t len, size_t seen,
     req->nheaders = 0;
     for (;;) {
         line = http_line(buf, end, &pos, &n);
+        if (!line)
+            return HTTP_BAD;
         if (n == 0)
             break;
         if (line[0] == ' ' || line[0] == '\t')

@@ -51,7 +51,7 @@ struct request;
 /* A connection: its socket and the bytes received but not yet answered.
  * An idle connection holds no buffer (reads land in `scratch` first). */
 struct conn {
-    int fd;
+    int fd;                         /* the client's socket */
     struct request *r;              /* the request being read or answered; NULL when idle */
     char *buf;                      /* HEAD_MAX bytes after *r, while bytes are pending */
     size_t have;                    /* bytes in buf */
@@ -141,13 +141,16 @@ static int parse(struct conn *c, struct request *r) {
     http_request req;
     int n = http_parse_request(c->buf, c->have, c->seen, &req);
     c->seen = c->have;
-    if (n == HTTP_PARTIAL)
-        return c->have >= HEAD_MAX ? (r->status = 431, (int)c->have) : HTTP_PARTIAL;
+    if (n == HTTP_PARTIAL && c->have < HEAD_MAX)
+        return HTTP_PARTIAL;
     memset(r, 0, offsetof(struct request, path));
     r->keep_alive = 1;
-    if (n < 0) {
-        r->status = n == HTTP_VERSION ? 505 : n == HTTP_TOO_MANY ? 431 : 400;
+    if (n < 0) {                    /* broken or too big: answer, then close */
+        r->status = n == HTTP_PARTIAL || n == HTTP_TOO_MANY ? 431
+                  : n == HTTP_VERSION ? 505 : 400;
         r->keep_alive = 0;
+        r->minor = 1;
+        r->head_len = (int)c->have;
         return (int)c->have;
     }
     r->head_len = n;
@@ -233,7 +236,7 @@ static const char *content_type(const char *path) {
 static int open_beneath(const char *path) {
     static int no_openat2;
     if (!no_openat2) {
-        struct open_how how = { .flags = O_RDONLY | O_CLOEXEC,
+        struct open_how how = { .flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK, /* a FIFO must not block */
                                 .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
         long fd = syscall(SYS_openat2, cfg.root, path, &how, sizeof how);
         if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
@@ -249,7 +252,7 @@ static int open_beneath(const char *path) {
         errno = EXDEV;
         return -1;
     }
-    return open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    return open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 }
 
 /* The file for r->path: an fd and its size, or -1 with the status to answer. */
