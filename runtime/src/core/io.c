@@ -75,6 +75,12 @@ static void finish(rip_io *op, ssize_t result, int err) {
     op->err = err;
 }
 
+/* A call that must not wait still tries once: it may finish at once. */
+static int deadline_passed(void) {
+    int64_t deadline = rip__deadline(rip__current());
+    return deadline >= 0 && rip_now_ms() >= deadline;
+}
+
 /* The fd won't do it now: wait for an event, unless the task's deadline
  * has passed.  1 when the call is finished (timed out), 0 when w waits. */
 static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
@@ -112,7 +118,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         return 1;
     }
     for (;;) {
-        if (rip__fd_flags(op->fd) & not_ready)
+        if ((rip__fd_flags(op->fd) & not_ready) && !deadline_passed())
             return wait_ready(op, dir, w);  /* no event since EAGAIN: no use trying */
         ssize_t n = attempt(op);
         if (n == -1 && errno == EINTR)

@@ -30,8 +30,9 @@ static struct {
     rip_job *head, *tail;           /* jobs not yet taken, oldest first */
     int threads;                    /* pool threads started */
     int idle;                       /* of them, waiting for work */
+    int queued;                     /* jobs not yet taken */
     int max;                        /* RIP_OFFLOAD_THREADS; 0 until read */
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0, 0 };
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0, 0, 0 };
 
 static void finished(rip_job *job) {
     struct rip_offload_home *h = job->home;
@@ -62,6 +63,7 @@ static void *pool_main(void *unused) {
         rip_job *job = pool.head;
         if (!(pool.head = job->next))
             pool.tail = NULL;
+        pool.queued--;
         pthread_mutex_unlock(&pool.mu);
         job->result = job->fn(job->arg);
         finished(job);
@@ -76,8 +78,8 @@ static void grow_pool(void) {
         const char *env = getenv("RIP_OFFLOAD_THREADS");
         pool.max = env && atoi(env) > 0 ? atoi(env) : DEFAULT_THREADS;
     }
-    if (pool.idle > 0 || pool.threads >= pool.max)
-        return;
+    if (pool.queued <= pool.idle || pool.threads >= pool.max)
+        return;                     /* (a signalled thread counts idle until it runs) */
     pthread_t t;
     pthread_attr_t attr;
     sigset_t all, old;
@@ -115,6 +117,7 @@ void rip__offload_begin(rip_job *job, void *(*fn)(void *), void *arg) {
     else
         pool.head = job;
     pool.tail = job;
+    pool.queued++;
     grow_pool();
     pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.mu);
