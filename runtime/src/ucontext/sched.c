@@ -35,6 +35,14 @@ static __thread int cached;         /* how many are in the cache */
 static __thread char *chunk;        /* the unused rest of the current chunk */
 static __thread size_t chunk_left;  /* its bytes */
 
+typedef struct chunk_map chunk_map;
+struct chunk_map {
+    chunk_map *next;                /* the thread's other chunks */
+    void *base;                     /* the mapping */
+    size_t len;                     /* its bytes */
+};
+static __thread chunk_map *chunks;  /* every chunk this thread mapped */
+
 /* Per process. */
 static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
 static ucontext_t blank_ctx;        /* getcontext'd once; copied per task */
@@ -134,8 +142,11 @@ static uc_task *task_new(void) {
         chunk_left = (size + page_size) * CHUNK_STACKS;
         chunk = mmap(NULL, chunk_left, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (chunk == MAP_FAILED)
+        chunk_map *m = malloc(sizeof *m);
+        if (chunk == MAP_FAILED || !m)
             rip__fatal("cannot map task stacks: %s", strerror(errno));
+        *m = (chunk_map){ chunks, chunk, chunk_left };
+        chunks = m;
     }
     t->map = chunk;
     t->chunked = 1;
@@ -189,7 +200,32 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     rip__task_started(&t->base);
 }
 
+/* The run is over: give back the cached stacks, and the chunks too when
+ * no blocked task is left on one (a worker thread that ends would leak
+ * them, and with them the process's budget of guarded mappings). */
+static void release_stacks(int clean) {
+    uc_task *t;
+    while ((t = cache)) {
+        cache = t->next_free;
+        if (t->chunked)
+            free(t);
+        else
+            unmap(t);
+    }
+    cached = 0;
+    chunk_map *m;
+    while (clean && (m = chunks)) {
+        chunks = m->next;
+        munmap(m->base, m->len);
+        free(m);
+    }
+    if (clean)
+        chunk_left = 0;
+}
+
 int rip_run(rip_task_fn *fn, void *arg) {
     rip_spawn(fn, arg);
-    return rip__sched_loop();
+    int status = rip__sched_loop();
+    release_stacks(status == 0);
+    return status;
 }
