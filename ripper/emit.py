@@ -23,10 +23,11 @@ def line_directive(line, path):
 
 
 def preamble_lines(source):
-    """How many lines at the top of `source` are blank, comments, or
-    #define/#undef directives (with their continuation lines)."""
+    """How many lines at the top of `source` hold only blank lines,
+    comments, #define/#undef and conditionals around them, ending where no
+    conditional is open (so an include put after them is unconditional)."""
     lines = source.split(b"\n")
-    n, in_comment = 0, False
+    n, depth, settled, in_comment = 0, 0, 0, False
     while n < len(lines):
         rest = lines[n].strip()
         continued = False
@@ -42,17 +43,25 @@ def preamble_lines(source):
             elif rest.startswith(b"//"):
                 continued = rest.endswith(b"\\")
                 rest = b""
-            elif rest.startswith(b"#") and rest[1:].lstrip().split(b" ")[0].split(b"\t")[0] \
-                    in (b"define", b"undef"):
+            elif rest.startswith(b"#"):
+                word = rest[1:].lstrip().split(b" ")[0].split(b"\t")[0].split(b"/")[0]
+                if word in (b"if", b"ifdef", b"ifndef"):
+                    depth += 1
+                elif word == b"endif":
+                    depth -= 1
+                elif word not in (b"define", b"undef", b"else", b"elif"):
+                    return settled
                 continued = rest.endswith(b"\\")
                 rest = b""
             else:
-                return n
+                return settled
         n += 1
         while continued and n < len(lines):
             continued = lines[n].rstrip().endswith(b"\\")
             n += 1
-    return n
+        if depth == 0 and not in_comment:
+            settled = n
+    return settled
 
 
 class Rewriter:

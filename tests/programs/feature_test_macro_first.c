@@ -1,7 +1,10 @@
-/* checks: a file that defines _GNU_SOURCE before its first include still
- * gets GNU declarations when ripped (the runtime's header goes after the
- * leading definitions, not before them). */
+/* checks: a file that defines _GNU_SOURCE before its first include, inside
+ * the usual #ifndef guard, still gets GNU declarations when ripped (the
+ * runtime's header goes after the leading definitions and conditionals
+ * around them, not before them). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <string.h>
 #include "rip.h"
