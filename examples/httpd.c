@@ -159,6 +159,12 @@ static int parse(struct conn *c, struct request *r) {
     r->keep_alive = req.minor == 1 ? !http_has_token(conn, "close")
                                    : http_has_token(conn, "keep-alive");
     const http_header *cl = http_find_header(&req, "Content-Length");
+    for (size_t i = 0; cl && i < req.nheaders; i++) {   /* RFC 9112 6.3: differing lengths */
+        const http_header *h = &req.headers[i];
+        if (h != cl && h->name_len == 14 && strncasecmp(h->name, "Content-Length", 14) == 0 &&
+            (h->value_len != cl->value_len || memcmp(h->value, cl->value, h->value_len)))
+            return r->status = 400, r->keep_alive = 0, n;
+    }
     if (http_find_header(&req, "Transfer-Encoding")) {
         r->status = 501;            /* no request bodies in chunks here */
         r->keep_alive = 0;

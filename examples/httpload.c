@@ -176,14 +176,13 @@ int main(int argc, char **argv) {
 
     struct stats all = { 0 };
     for (int w = 0; w < workers; w++) {
-        all.requests += stats[w].requests;
         all.errors += stats[w].errors;
         for (size_t i = 0; i < stats[w].nlat; i++)
-            record(&all, stats[w].latency_us[i]);
+            record(&all, stats[w].latency_us[i]);   /* counts all.requests too */
     }
     qsort(all.latency_us, all.nlat, sizeof *all.latency_us, by_value);
     printf("%ld requests in %.2f s: %.0f requests/s, %ld errors\n",
-           all.nlat, elapsed, all.nlat / elapsed, all.errors);
+           all.requests, elapsed, all.requests / elapsed, all.errors);
     if (all.nlat)
         printf("latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
                all.latency_us[all.nlat / 2] / 1000.0,

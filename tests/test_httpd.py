@@ -190,6 +190,7 @@ def test_symlink_inside_root_is_served(server):
     (b"BREW / HTTP/1.1\r\nHost: t\r\n\r\n", 501),
     (b"GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
     (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: -5\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", 400),
 ])
 def test_bad_requests_get_their_status(server, raw, status):
     assert request(server(), raw)[0] == status

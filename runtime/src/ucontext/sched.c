@@ -74,6 +74,8 @@ static long guard_limit(void) {
 static size_t round_stack(size_t want) {
     if (want < 4 * page_size)
         want = 4 * page_size;
+    if (want > ((size_t)1 << 40))
+        want = (size_t)1 << 40;     /* no overflow in the rounding below */
     return (want + page_size - 1) / page_size * page_size;
 }
 
