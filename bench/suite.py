@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,9 +72,14 @@ def run_measured(cmd, cpu=CLIENT_CPU, timeout=900):
     t0 = time.time()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          preexec_fn=pinned(cpu), text=True)
+    killer = threading.Timer(timeout, p.kill)   # a hung program must not hang the suite
+    killer.start()
     out = p.stdout.read()
-    _, _, ru = os.wait4(p.pid, 0)
-    p.returncode = 0
+    _, status, ru = os.wait4(p.pid, 0)
+    killer.cancel()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        progress("  %s exited with %d" % (shown(cmd), p.returncode))
     return out, time.time() - t0, ru
 
 
@@ -234,16 +240,18 @@ def free_port():
 
 class Server:
     """A server process pinned to SERVER_CPU, listening on a free port."""
-    def __init__(self, name, cmd, port, pidfile_worker=False):
+    def __init__(self, name, cmd, port, cpu=SERVER_CPU):
         self.name, self.cmd, self.port = name, cmd, port
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     preexec_fn=pinned(SERVER_CPU))
+                                     preexec_fn=pinned(cpu))
         for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
+                return
             except OSError:
                 time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("%s did not start listening: %s" % (name, shown(cmd)))
 
     def cpu_seconds(self):
         ticks = os.sysconf("SC_CLK_TCK")
@@ -331,9 +339,11 @@ def wrk(port, conns, seconds):
     total = re.search(r"(\d+) requests in", out)
     lat = {m.group(1): float(m.group(2)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(3)]
            for m in LAT.finditer(out)}
-    errors = re.search(r"Socket errors: (.*)", out)
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors += int(non2xx.group(1)) if non2xx else 0
     return cmd, (float(rps.group(1)) if rps else None, int(total.group(1)) if total else 0,
-                 lat.get("50"), lat.get("99"), errors.group(1) if errors else "")
+                 lat.get("50"), lat.get("99"), errors)
 
 
 def http(build, report, runs, quick, seconds):
@@ -359,7 +369,7 @@ def http(build, report, runs, quick, seconds):
                 samples.append((rps, p50, p99, cpu, total / cpu if cpu else None, peak,
                                 (peak - base_rss) / conns, errors))
             progress("  %s, %d connections: %s requests/s" % (name, conns, fmt(median(s[0] for s in samples))))
-            row = [name, conns] + [median(s[i] for s in samples) for i in range(7)]
+            row = [name, conns] + [median(s[i] for s in samples) for i in range(8)]
             row[7] = int(row[7]) if row[7] else None
             rows.append(row + ["`%s` vs `%s`" % (shown(cmd).replace(str(port), "PORT"),
                                                  shown(argv("PORT")).replace(root, "WWW"))])
@@ -371,7 +381,8 @@ def http(build, report, runs, quick, seconds):
                 "connections." % (os.path.getsize(os.path.join(root, "index.html")),
                                   SERVER_CPU, CLIENT_CPU, seconds, runs))
     report.table(["server", "connections", "requests/s", "p50 ms", "p99 ms", "server CPU s",
-                  "requests per CPU-second", "peak RSS", "RSS per connection", "command"],
+                  "requests per CPU-second", "peak RSS", "RSS per connection",
+                  "errors (socket, non-2xx)", "command"],
                  rows)
     return headline
 
@@ -495,10 +506,7 @@ def accept_herd(build, report, seconds):
         port = free_port()
         argv = [os.path.join(build, "httpd-rip"), "--root", root, "--port", str(port),
                 "--addr", "127.0.0.1"] + extra
-        srv = Server(label, argv, port)
-        os.sched_setaffinity(srv.proc.pid, set(range(os.cpu_count() or 1)))
-        for pid in children(srv.proc.pid):
-            os.sched_setaffinity(pid, set(range(os.cpu_count() or 1)))
+        srv = Server(label, argv, port, cpu=None)      # every thread and process on both CPUs
         cpu0 = srv.cpu_seconds()
         cmd = ["wrk", "-t2", "-c100", "-d%ds" % seconds, "http://127.0.0.1:%d/index.html" % port]
         out = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=raise_fd_limit).stdout
