@@ -125,7 +125,6 @@ void rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready 
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
-void rip__fd_clear_flags(int fd, unsigned flags);
 void rip__fd_reset(int fd);                   /* a new fd (from accept) took this number: forget the old */
 long rip__fd_waiting(void);                   /* waiters queued on fds */
 int  rip__fd_cancel(int fd, int dir, rip_waiter *w); /* take w off fd's wait list: 1, or 0 if it was not on it */

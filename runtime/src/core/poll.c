@@ -49,11 +49,6 @@ void rip__fd_set_flags(int fd, unsigned flags) {
     state(fd)->flags |= flags;
 }
 
-void rip__fd_clear_flags(int fd, unsigned flags) {
-    if (fd < P.nfds)
-        P.fds[fd].flags &= ~flags;
-}
-
 void rip__fd_reset(int fd) {
     if (fd < P.nfds) {
         rip_assert(!P.fds[fd].readers.head && !P.fds[fd].writers.head);

@@ -30,15 +30,12 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     worker *ws = calloc((size_t)n, sizeof *ws);
     if (!ws)
         return -1;
-    int started = 1, status = 0, err = 0;
+    int started = 1, status = 0, err;
     for (int i = 0; i < n; i++)
         ws[i] = (worker){ .id = i, .fn = fn, .arg = arg };
     for (; started < n; started++) {
-        if ((err = pthread_create(&ws[started].thread, NULL, worker_main, &ws[started]))) {
-            fprintf(stderr, "rip: cannot start worker %d: %s\n", started, strerror(err));
-            status = -1;
-            break;
-        }
+        if ((err = pthread_create(&ws[started].thread, NULL, worker_main, &ws[started])))
+            rip__fatal("cannot start worker %d: %s", started, strerror(err)); /* as threads does */
     }
     int outer = rip__sched.worker;
     worker_main(&ws[0]);
@@ -50,7 +47,5 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
             status = -1;
     }
     free(ws);
-    if (err)
-        errno = err;
     return status;
 }

@@ -152,7 +152,8 @@ static int io_resume(rip_frame *f, rip_frame *done) {
         F->result.n = F->op.result;
     else
         F->result.i = (int)F->op.result;
-    errno = F->op.err;
+    if (F->op.result < 0)
+        errno = F->op.err;         /* success leaves errno alone, as the system calls do */
     return 1;
 }
 

@@ -6,8 +6,8 @@
  * EINTR is retried.  Several tasks may wait on one fd: all wake, one wins,
  * the others find EAGAIN and wait again.  close(2) does not wake a thread
  * in poll(2), so a waiter registers itself under its fd, and rip_close
- * sends each one RIP_THR_SIGNAL: ppoll, the only place that signal is
- * unblocked, returns EINTR and the waiter sees the fd's close generation
+ * sends each one RIP_THR_SIGNAL: a waiter blocks that signal except inside
+ * ppoll, which returns EINTR, and the waiter sees the fd's close generation
  * moved (it fails with EBADF, as on the other backends).  poll never waits
  * past the task's deadline (then the call fails with ETIMEDOUT), and an
  * idle waiter costs no wake-ups.  While waiting the task counts as busy,

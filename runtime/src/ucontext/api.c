@@ -43,7 +43,8 @@ static ssize_t io(rip_io *op) {
     rip_waiter w;
     while (!rip__io_step(op, &w))
         rip__uc_park();
-    errno = op->err;
+    if (op->result < 0)
+        errno = op->err;
     return op->result;
 }
 
