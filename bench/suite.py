@@ -442,7 +442,6 @@ def c10k(build, report, quick):
         socks, answered = hold_idle(port, n)
         time.sleep(0.5)
         rss = srv.rss() if name != "fork-per-connection" else pss_total(srv)
-        again = 0
         for s in socks:
             try:
                 s.sendall(b"GET /index.html HTTP/1.1\r\nHost: b\r\n\r\n")

@@ -36,15 +36,8 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
     return c;
 }
 
-/* Channels are shared by the tasks of one worker only. */
-static void check_owner(rip_chan *c) {
-    if (c->owner != &rip__sched)
-        rip__fatal("a channel of worker %d used by worker %d: workers share nothing",
-                   c->owner->worker, rip__sched.worker);
-}
-
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
-    check_owner(c);
+    rip__check_owner(c->owner, "channel");
     if (c->closed) {
         errno = EPIPE;
         return -1;
@@ -68,7 +61,7 @@ int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
 }
 
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
-    check_owner(c);
+    rip__check_owner(c->owner, "channel");
     rip_waiter *s;
     if (c->count) {
         memcpy(elem, slot(c, 0), c->elem_size);
@@ -104,7 +97,7 @@ int rip__chan_sent(rip_waiter *w) {
 
 void rip_chan_close(rip_chan *c) {
     rip_waiter *w;
-    check_owner(c);
+    rip__check_owner(c->owner, "channel");
     if (c->closed)
         return;
     c->closed = 1;

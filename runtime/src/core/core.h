@@ -86,6 +86,14 @@ struct rip_sched {
 };
 extern __thread struct rip_sched rip__sched;
 
+/* Workers share nothing: a channel or wait group made by one (owner) may
+ * not be used by another. */
+static inline void rip__check_owner(const struct rip_sched *owner, const char *what) {
+    if (owner != &rip__sched)
+        rip__fatal("a %s made by another worker used by worker %d: workers share nothing",
+                   what, rip__sched.worker);
+}
+
 static inline rip_task *rip__current(void) { return rip__sched.current; } /* the running task */
 
 /* Append t to the run queue. */
@@ -142,7 +150,7 @@ struct rip_job {
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
 };
-void rip__offload_begin(rip_job *job, void *(*fn)(void *), void *arg); /* queue job; the task must wait */
+void rip__offload_begin(rip_job *job);       /* queue job (fn, arg set); the task must wait */
 void rip__offload_drain(void);                /* ready the tasks whose jobs are done */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 

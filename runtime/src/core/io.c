@@ -9,14 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 #include "core.h"
+#include "../shared/nonblock.h"
 
 static int make_nonblocking(int fd) {
     if (rip__fd_flags(fd) & RIP_FD_NONBLOCK)
         return 0;
-    int fl = fcntl(fd, F_GETFL);
-    if (fl == -1)
-        return -1;
-    if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+    if (rip__set_nonblocking(fd) == -1)
         return -1;
     rip__fd_set_flags(fd, RIP_FD_NONBLOCK);
     return 0;

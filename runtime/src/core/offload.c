@@ -96,7 +96,7 @@ static void grow_pool(void) {
         rip__fatal("cannot start an offload thread: %s", strerror(err));
 }
 
-void rip__offload_begin(rip_job *job, void *(*fn)(void *), void *arg) {
+void rip__offload_begin(rip_job *job) {
     if (!home) {
         if (!(home = calloc(1, sizeof *home)))
             rip__fatal("out of memory for offload");
@@ -105,8 +105,6 @@ void rip__offload_begin(rip_job *job, void *(*fn)(void *), void *arg) {
             rip__fatal("eventfd: %s", strerror(errno));
         rip__poll_wakeup_fd(home->efd);
     }
-    job->fn = fn;
-    job->arg = arg;
     job->task = rip__current();
     job->home = home;
     job->next = NULL;

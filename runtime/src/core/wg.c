@@ -15,15 +15,8 @@ rip_wg *rip_wg_new(void) {
     return wg;
 }
 
-/* Wait groups are shared by the tasks of one worker only. */
-static void check_owner(rip_wg *wg) {
-    if (wg->owner != &rip__sched)
-        rip__fatal("a wait group of worker %d used by worker %d: workers share nothing",
-                   wg->owner->worker, rip__sched.worker);
-}
-
 void rip_wg_add(rip_wg *wg, int n) {
-    check_owner(wg);
+    rip__check_owner(wg->owner, "wait group");
     wg->count += n;
     if (wg->count < 0)
         rip__fatal("wait group count below zero (%ld)", wg->count);
@@ -41,7 +34,7 @@ void rip_wg_done(rip_wg *wg) {
 }
 
 int rip__wg_wait(rip_wg *wg, rip_waiter *w) {
-    check_owner(wg);
+    rip__check_owner(wg->owner, "wait group");
     if (wg->count == 0)
         return 0;
     w->task = rip__current();

@@ -189,7 +189,7 @@ static int offload_resume(rip_frame *f, rip_frame *done) {
     struct offload_frame *F = (struct offload_frame *)f;
     (void)done;
     if (f->state == 0) {
-        rip__offload_begin(&F->job, F->job.fn, F->job.arg);
+        rip__offload_begin(&F->job);
         suspend(f, 1);
         return 0;
     }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "threads.h"
+#include "../shared/nonblock.h"
 
 #define FD_SLOTS 65536              /* fds with a close generation and flags (higher: none) */
 #define RIP_THR_SIGNAL (SIGRTMIN + 7) /* interrupts a waiter's ppoll on rip_close */
@@ -90,10 +91,7 @@ static void forget(int fd) {
 static int make_nonblocking(int fd) {
     if (flags(fd) & FD_NONBLOCK)
         return 0;
-    int fl = fcntl(fd, F_GETFL);
-    if (fl == -1)
-        return -1;
-    if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+    if (rip__set_nonblocking(fd) == -1)
         return -1;
     set_flag(fd, FD_NONBLOCK);
     return 0;

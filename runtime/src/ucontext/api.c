@@ -65,8 +65,8 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
 }
 
 void *rip_offload(void *(*fn)(void *), void *arg) {
-    rip_job job;
-    rip__offload_begin(&job, fn, arg);
+    rip_job job = { .fn = fn, .arg = arg };
+    rip__offload_begin(&job);
     rip__uc_park();
     return job.result;
 }
