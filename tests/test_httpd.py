@@ -367,6 +367,9 @@ def test_workers_serve_on_one_port(server):
     for s in socks:
         assert recv_response(s)[2] == b"h1 {}\n"
         s.close()
+    with open("/proc/%d/status" % srv.proc.pid) as f:     # three schedulers were started
+        threads = int(re.search(r"^Threads:\s+(\d+)", f.read(), re.M).group(1))
+    assert threads >= 3
 
 
 def test_prefork_processes_share_the_listener(server):
