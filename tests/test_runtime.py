@@ -2,7 +2,9 @@
 import os
 import signal
 
-from conftest import run
+import pytest
+
+from conftest import BACKENDS, run
 
 DEEP = b"""#include <stdio.h>
 #include <stdlib.h>
@@ -42,3 +44,33 @@ def test_rip_tasks_run_plain_calls_on_the_scheduler_stack(tmp_path, ripcc):
     exe = build_deep(tmp_path, ripcc, "rip")
     r = run([exe, "20000"])
     assert r.returncode == 0 and r.stdout.strip() == b"20000"
+
+
+MISUSE = {
+    "wait group count below zero (-1)": b"""
+static void task(void *arg) { rip_wg *wg = rip_wg_new(); (void)arg; rip_wg_add(wg, 1); rip_wg_done(wg); rip_wg_done(wg); }
+""",
+    "rip_chan_free: tasks still wait on the channel": b"""
+static rip_chan *c;
+static void receiver(void *arg) { int v; (void)arg; rip_chan_recv(c, &v); }
+static void task(void *arg) { (void)arg; c = rip_chan_new(sizeof(int), 0); rip_spawn(receiver, NULL); rip_sleep_ms(50); rip_chan_free(c); }
+""",
+    "rip_wg_free: tasks still wait on the wait group": b"""
+static rip_wg *wg;
+static void waiter(void *arg) { (void)arg; rip_wg_wait(wg); }
+static void task(void *arg) { (void)arg; wg = rip_wg_new(); rip_wg_add(wg, 1); rip_spawn(waiter, NULL); rip_sleep_ms(50); rip_wg_free(wg); }
+""",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("message", sorted(MISUSE))
+def test_misuse_aborts_with_a_message(tmp_path, ripcc, backend, message):
+    """A wait group counted below zero, or a channel or wait group freed
+    while tasks wait on it: a clear message and SIGABRT, never a hang."""
+    src = tmp_path / ("misuse%d.c" % sorted(MISUSE).index(message))
+    src.write_bytes(b'#include "rip.h"\n' + MISUSE[message] +
+                    b"int main(void) { return rip_run(task, 0); }\n")
+    r = run([ripcc(str(src), backend)], timeout=20)
+    assert r.returncode == -signal.SIGABRT
+    assert r.stderr.decode().strip().splitlines()[-1] .startswith("rip: " + message)

@@ -114,6 +114,7 @@ void rip_chan_close(rip_chan *c) {
 void rip_chan_free(rip_chan *c) {
     if (!c)
         return;
-    rip_assert(!c->senders.head && !c->receivers.head);
+    if (c->senders.head || c->receivers.head)
+        rip__fatal("rip_chan_free: tasks still wait on the channel (close it, let them run, then free)");
     free(c);
 }

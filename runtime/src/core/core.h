@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "rip.h"
+#include "../shared/fatal.h"
 
 /* Always-on assertion: invariants hold in release builds too. */
 #define rip_assert(e) \
     ((e) ? (void)0 : rip__assert_fail(#e, __FILE__, __LINE__))
 void rip__assert_fail(const char *expr, const char *file, int line);
-void rip__fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 #define RIP_WAIT 2                  /* "must wait": the caller suspends */
 

@@ -3,7 +3,6 @@
  * sleeps began): O(log n) each.  The clock and the event loop are consulted
  * only when the run queue is empty or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
-#include <stdarg.h>
 #include <time.h>
 #include "core.h"
 
@@ -14,16 +13,6 @@ __thread struct rip_sched rip__sched;
 
 void rip__assert_fail(const char *expr, const char *file, int line) {
     fprintf(stderr, "rip: %s:%d: assertion failed: %s\n", file, line, expr);
-    abort();
-}
-
-void rip__fatal(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("rip: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
     abort();
 }
 

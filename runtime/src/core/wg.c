@@ -45,6 +45,7 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w) {
 void rip_wg_free(rip_wg *wg) {
     if (!wg)
         return;
-    rip_assert(!wg->waiters.head);
+    if (wg->waiters.head)
+        rip__fatal("rip_wg_free: tasks still wait on the wait group");
     free(wg);
 }

@@ -161,7 +161,8 @@ void rip_chan_close(rip_chan *c) {
 void rip_chan_free(rip_chan *c) {
     if (c == NULL)
         return;
-    rip_assert(rip_thr_waitq_empty(&c->recvq) && rip_thr_waitq_empty(&c->sendq));
+    if (!rip_thr_waitq_empty(&c->recvq) || !rip_thr_waitq_empty(&c->sendq))
+        rip__fatal("rip_chan_free: tasks still wait on the channel (close it, let them run, then free)");
     pthread_mutex_destroy(&c->mu);
     free(c);
 }

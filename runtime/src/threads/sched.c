@@ -115,12 +115,10 @@ int rip_worker_id(void) {
 /* Outside tasks the caller counts as worker 0 (the one rip_run has). */
 void rip_thr_check_worker(int owner, const char *what) {
     int me = rip_worker_id();
-    if (me != owner) {
-        fprintf(stderr, "rip: %s made by worker %d used by worker %d "
-                "(channels and wait groups belong to the worker that made them)\n",
-                what, owner, me);
-        abort();
-    }
+    if (me != owner)
+        rip__fatal("%s made by worker %d used by worker %d "
+                      "(channels and wait groups belong to the worker that made them)",
+                      what, owner, me);
 }
 
 static rip_thr_run *run_new(int worker) {
@@ -152,10 +150,8 @@ static void *task_main(void *p) {
 /* Start a thread for a task already counted in run->live; abort on failure. */
 static void task_start(rip_task_fn *fn, void *arg, rip_thr_run *run) {
     rip_thr_start *start = malloc(sizeof *start);
-    if (start == NULL) {
-        fprintf(stderr, "rip: rip_spawn: out of memory\n");
-        abort();
-    }
+    if (start == NULL)
+        rip__fatal("rip_spawn: out of memory");
     start->fn = fn;
     start->arg = arg;
     start->run = run;
@@ -164,11 +160,8 @@ static void task_start(rip_task_fn *fn, void *arg, rip_thr_run *run) {
     pthread_t tid;
     int rc = pthread_create(&tid, &attr, task_main, start);
     pthread_attr_destroy(&attr);
-    if (rc != 0) {
-        fprintf(stderr, "rip: rip_spawn: cannot start a task thread: %s\n",
-                strerror(rc));
-        abort();
-    }
+    if (rc != 0)
+        rip__fatal("rip_spawn: cannot start a task thread: %s", strerror(rc));
 }
 
 /* ---- public API ------------------------------------------------------ */
@@ -255,10 +248,8 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     rip_thr_run *run = self_run;
     pthread_mutex_lock(&sched.mu);
     if (run == NULL) {
-        if (sched.outside == NULL && (sched.outside = run_new(0)) == NULL) {
-            fprintf(stderr, "rip: rip_spawn: out of memory\n");
-            abort();
-        }
+        if (sched.outside == NULL && (sched.outside = run_new(0)) == NULL)
+            rip__fatal("rip_spawn: out of memory");
         run = sched.outside;
     }
     run->live++;

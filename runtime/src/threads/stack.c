@@ -38,9 +38,8 @@ static void env_init(void) {
         unsigned long long v = strtoull(env, &end, 10);
         if (errno != 0 || *end != '\0' || *env == '-' ||
             v < (size_t)PTHREAD_STACK_MIN || v > STACK_MAX) {
-            fprintf(stderr, "rip: RIP_STACK_SIZE=%s: want a number of bytes >= %zu\n",
-                    env, (size_t)PTHREAD_STACK_MIN);
-            abort();
+            rip__fatal("RIP_STACK_SIZE=%s: want a number of bytes >= %zu",
+                          env, (size_t)PTHREAD_STACK_MIN);
         }
         size = (size_t)v;
     }
@@ -61,9 +60,6 @@ void rip_thr_task_attr(pthread_attr_t *attr) {
         rc = pthread_attr_setdetachstate(attr, PTHREAD_CREATE_DETACHED);
     if (rc == 0)
         rc = pthread_attr_setstacksize(attr, size);
-    if (rc != 0) {
-        fprintf(stderr, "rip: cannot set up task threads (stack %zu bytes): %s\n",
-                size, strerror(rc));
-        abort();
-    }
+    if (rc != 0)
+        rip__fatal("cannot set up task threads (stack %zu bytes): %s", size, strerror(rc));
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "rip.h"
+#include "../shared/fatal.h"
 
 /* Always-on assert: <assert.h> disappears under NDEBUG, this does not. */
 #define rip_assert(x) do { \

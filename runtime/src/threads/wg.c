@@ -37,10 +37,8 @@ void rip_wg_add(rip_wg *wg, int n) {
     rip_thr_check_worker(wg->worker, "wait group");
     pthread_mutex_lock(&wg->mu);
     wg->count += n;
-    if (wg->count < 0) {
-        fprintf(stderr, "rip: wait group count below zero\n");
-        abort();
-    }
+    if (wg->count < 0)
+        rip__fatal("wait group count below zero (%ld)", (long)wg->count);
     rip_thr_waiter *w;
     if (wg->count == 0)
         while ((w = rip_thr_waitq_pop(&wg->waitq)) != NULL)
@@ -74,7 +72,8 @@ void rip_wg_wait(rip_wg *wg) {
 void rip_wg_free(rip_wg *wg) {
     if (wg == NULL)
         return;
-    rip_assert(rip_thr_waitq_empty(&wg->waitq));
+    if (!rip_thr_waitq_empty(&wg->waitq))
+        rip__fatal("rip_wg_free: tasks still wait on the wait group");
     pthread_mutex_destroy(&wg->mu);
     free(wg);
 }

@@ -1,0 +1,21 @@
+/* fatal.h -- shared by every backend: how misuse and broken invariants end. */
+#ifndef RIP_FATAL_H
+#define RIP_FATAL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Print "rip: " and the message on stderr, then abort. */
+static inline __attribute__((noreturn, format(printf, 1, 2)))
+void rip__fatal(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("rip: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+#endif
