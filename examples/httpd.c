@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -36,6 +37,9 @@
 #define HEAD_MAX 8192               /* request head limit: 431 beyond */
 #define CHUNK (64 * 1024)           /* files stream in pieces this big */
 #define BODY_MAX (1024 * 1024)      /* request bodies (discarded) beyond: 413 */
+#define FD_RESERVE 32               /* fds kept beyond connections: files, the runtime's own */
+#define FD_WAIT_MS 10               /* out of fds: try again this much later */
+#define LINGER_MS 1000              /* a closing connection drains its client at most this long */
 
 static struct {
     int root;                       /* O_PATH fd of --root */
@@ -44,7 +48,10 @@ static struct {
     int listener;                   /* worker 0's (or the shared) listening socket */
     struct sockaddr_in addr;        /* where it listens */
     int reuseport;                  /* each worker opens its own listener */
+    int max_conns;                  /* connections at once: RLIMIT_NOFILE less FD_RESERVE */
 } cfg = { .timeout_ms = 10000 };
+
+static int open_conns;              /* connections now, over all workers (atomic) */
 
 struct request;
 
@@ -322,12 +329,19 @@ static int send_error(struct conn *c, struct request *r) {
     return send_all(c->fd, msg, (size_t)hlen);
 }
 
-/* Answer one parsed request: 0 to keep the connection, -1 to close it. */
+/* Answer one parsed request: 0 to keep the connection, 1 to close it once
+ * answered, -1 to close it now (the client left or was too slow). */
 static int respond(struct conn *c, struct request *r) {
     off_t size = 0;
     int file = r->status ? -1 : open_file(r, &size);
+    for (int64_t until = rip_now_ms() + cfg.timeout_ms; file < 0 && r->status == 503 &&
+         rip_now_ms() < until; ) {  /* out of fds: others will give theirs back */
+        rip_sleep_ms(FD_WAIT_MS);
+        r->status = 0;
+        file = open_file(r, &size);
+    }
     if (file < 0)
-        return send_error(c, r) == 0 && r->keep_alive ? 0 : -1;
+        return send_error(c, r) == 0 ? !r->keep_alive : -1;
     char head[512];
     int hlen = format_head(head, sizeof head, 200, content_type(r->path), (long long)size,
                            r->keep_alive, r->minor);
@@ -349,7 +363,7 @@ static int respond(struct conn *c, struct request *r) {
     }
     free(buf);
     close(file);
-    return ok && r->keep_alive ? 0 : -1;
+    return ok ? !r->keep_alive : -1;
 }
 
 /* Read until c->buf holds a complete head and parse it into c->r: 0, or
@@ -401,14 +415,32 @@ static int consume(struct conn *c) {
     return 0;
 }
 
+/* Close a connection whose client may still be sending (a request body
+ * left unread after an error, more pipelined requests after a "Connection:
+ * close"): closing with bytes unread would send an RST that can destroy the
+ * answer still in flight.  So stop sending, drop what arrives until the
+ * client closes or LINGER_MS pass, and only then close. */
+static void lingering_close(int fd) {
+    shutdown(fd, SHUT_WR);
+    rip_set_deadline(rip_now_ms() + (cfg.timeout_ms < LINGER_MS ? cfg.timeout_ms : LINGER_MS));
+    while (rip_read(fd, scratch, sizeof scratch) > 0)
+        ;
+    rip_close(fd);
+}
+
 static void connection(void *arg) {
     struct conn c = { .fd = (int)(intptr_t)arg };
-    int one = 1;
+    int one = 1, state;
     setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    while (read_head(&c) == 0 && respond(&c, c.r) == 0 && consume(&c) == 0)
+    while ((state = read_head(&c)) == 0 && (state = respond(&c, c.r)) == 0 &&
+           (state = consume(&c)) == 0)
         ;
     free(c.r);
-    rip_close(c.fd);
+    if (state > 0)
+        lingering_close(c.fd);
+    else
+        rip_close(c.fd);
+    __atomic_sub_fetch(&open_conns, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- listening ---------------------------------------------------------- */
@@ -437,8 +469,13 @@ static void acceptor(void *arg) {
         exit(1);
     }
     for (;;) {
+        if (__atomic_load_n(&open_conns, __ATOMIC_RELAXED) >= cfg.max_conns) {
+            rip_sleep_ms(FD_WAIT_MS);   /* full: new connections wait in the backlog */
+            continue;
+        }
         int fd = rip_accept(lfd, NULL, NULL);
         if (fd >= 0) {
+            __atomic_add_fetch(&open_conns, 1, __ATOMIC_RELAXED);
             rip_spawn(connection, (void *)(intptr_t)fd);
         } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
             rip_sleep_ms(50);       /* out of fds: connections wait in the backlog */
@@ -511,6 +548,11 @@ int main(int argc, char **argv) {
     if (!root || (workers && procs))
         usage();
     signal(SIGPIPE, SIG_IGN);
+    struct rlimit nofile;
+    getrlimit(RLIMIT_NOFILE, &nofile);
+    rlim_t reserve = FD_RESERVE + 3 * (rlim_t)workers;  /* each worker: epoll, listener, wakeup */
+    cfg.max_conns = nofile.rlim_cur > reserve + INT_MAX ? INT_MAX
+                  : nofile.rlim_cur > reserve + 1 ? (int)(nofile.rlim_cur - reserve) : 1;
     if ((cfg.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
         !realpath(root, cfg.root_path)) {
         fprintf(stderr, "httpd: %s: %s\n", root, strerror(errno));

@@ -1,0 +1,356 @@
+"""examples/httpd.c against hostile clients, on every backend, over real
+sockets on loopback: malformed and over-limit requests, slowloris, resets,
+10,000 connections, running out of fds, traversal in every encoding.
+
+Each test runs its attack once to warm the server up (pools, caches), takes
+the server's open fds and RSS from /proc, runs the attack again, and then
+requires the same fds and no RSS growth beyond a small slack: nothing
+leaks per attack."""
+import os
+import random
+import re
+import resource
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import BACKENDS
+from test_httpd import HTTPD, Reader, closed_by_server, docroot, get, recv_response  # noqa: F401
+
+RSS_SLACK_KB = 1024
+
+
+def fd_limit_for(n):
+    """A preexec_fn that sets the child's RLIMIT_NOFILE soft limit to n."""
+    def pre():
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(n, hard), hard))
+    return pre
+
+
+class Server:
+    def __init__(self, exe, root, args=(), nofile=None):
+        self.proc = subprocess.Popen(
+            [exe, "--root", str(root), "--port", "0", "--addr", "127.0.0.1"] + list(args),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=fd_limit_for(nofile) if nofile else None)
+        line = self.proc.stdout.readline().decode()
+        m = re.match(r"listening on (\d+)", line)
+        assert m, "no port: %r %r" % (line, self.proc.stderr.read())
+        self.port = int(m.group(1))
+
+    def connect(self, timeout=10):
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return s
+
+    def status(self, field):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            return int(re.search(r"^%s:\s+(\d+)" % field, f.read(), re.M).group(1))
+
+    def usage(self):
+        """(open fds, threads): what must come back to where it was."""
+        return len(os.listdir("/proc/%d/fd" % self.proc.pid)), self.status("Threads")
+
+    def settled(self, want=None, seconds=10):
+        """usage() once it stops changing (or reaches want): connections
+        the clients closed take the server a moment to close."""
+        last, deadline = self.usage(), time.time() + seconds
+        while time.time() < deadline:
+            time.sleep(0.1)
+            now = self.usage()
+            if now == want or (want is None and now == last):
+                return now
+            last = now
+        return last
+
+
+@pytest.fixture(params=BACKENDS)
+def httpd(request, ripcc, docroot):  # noqa: F811 (docroot is the imported fixture)
+    exe = ripcc(HTTPD, request.param)
+    servers = []
+
+    def start(*args, nofile=None):
+        srv = Server(exe, docroot, args, nofile)
+        servers.append(srv)
+        return srv
+    yield start
+    for srv in servers:
+        alive = srv.proc.poll() is None
+        srv.proc.kill()
+        srv.proc.wait()
+        assert alive, "the server died: %s" % srv.proc.stderr.read().decode(errors="replace")
+
+
+def without_growth(srv, attack, rounds=1):
+    """Run attack(srv) once to warm up, then `rounds` more times: the server
+    must end with the same fds and threads, no more RSS than RSS_SLACK_KB
+    over the warm-up's, and still serve."""
+    attack(srv)
+    usage = srv.settled()
+    rss = srv.status("VmRSS")
+    for _ in range(rounds):
+        attack(srv)
+    assert srv.settled(want=usage) == usage, "(fds, threads) grew: %s -> %s" % (usage, srv.usage())
+    grown = srv.status("VmRSS") - rss
+    assert grown <= RSS_SLACK_KB, "RSS grew by %d KiB" % grown
+    assert get(srv, "/index.html")[0] == 200
+
+
+def send_quietly(sock, data):
+    """sendall, ignoring a server that already answered and closed."""
+    try:
+        sock.sendall(data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
+def answer(srv, raw):
+    """The status the server answers raw with, or None if it closed first."""
+    with srv.connect() as s:
+        send_quietly(s, raw)
+        try:
+            r = recv_response(s)
+        except ConnectionResetError:
+            return None
+        return r[0] if r else None
+
+
+GOOD_HEAD = b"Host: t\r\n\r\n"
+MALFORMED = [
+    # (request, statuses it may get; None = closed without an answer)
+    (b"\x00\x01\x02\r\n\r\n", {400}),
+    (b"GET /\x00 HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET /\x7f HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET\t/ HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET  / HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET / HTTP/1.1 \r\n" + GOOD_HEAD, {400}),
+    (b"GET / HTTP/1.1x\r\n" + GOOD_HEAD, {400, 505}),
+    (b"GET / HTTP/1.10\r\n" + GOOD_HEAD, {400, 505}),
+    (b"GET / HTTP/01.1\r\n" + GOOD_HEAD, {400, 505}),
+    (b"GET / HTTP/\r\n" + GOOD_HEAD, {400}),
+    (b"GET / FTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"get / HTTP/1.1\r\n" + GOOD_HEAD, {400, 501}),
+    (b"GET index.html HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET * HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET http://t HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET /% HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET /%4 HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET /%zz HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET /%00 HTTP/1.1\r\n" + GOOD_HEAD, {400}),
+    (b"GET /\xff\xfe HTTP/1.1\r\n" + GOOD_HEAD, {400, 404}),
+    (b"GET / HTTP/1.1\r\nHost : t\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\n: t\r\nHost: t\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\n folded\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\x00\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\rX: y\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n", {400, 413}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: +5\r\n\r\nhello", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 0x10\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 5, 5\r\n\r\nhello", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length:\r\n\r\n", {400}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n", {413}),
+    (b"GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
+     {400, 501}),
+    (b"A" * 10000 + b" / HTTP/1.1\r\n" + GOOD_HEAD, {400, 414, 431, 501}),
+    (b"GET / HTTP/1.1\r\n" + b"\r\n" * 5000, {400}),
+]
+
+
+def test_malformed_requests_get_an_error_and_nothing_leaks(httpd):
+    def attack(srv):
+        for raw, want in MALFORMED:
+            assert answer(srv, raw) in want, raw[:80]
+    without_growth(httpd(), attack)
+
+
+def test_random_bytes_never_crash_the_server(httpd):
+    rng = random.Random(6)
+    valid = b"GET /index.html HTTP/1.1\r\nHost: t\r\nX-A: b\r\n\r\n"
+
+    def attack(srv):
+        for _ in range(60):
+            if rng.random() < 0.5:
+                raw = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
+            else:                   # a valid head with a few bytes changed
+                raw = bytearray(valid)
+                for _ in range(rng.randrange(1, 4)):
+                    raw[rng.randrange(len(raw))] = rng.randrange(256)
+                raw = bytes(raw)
+            with srv.connect() as s:
+                send_quietly(s, raw)
+                s.shutdown(socket.SHUT_WR)
+                try:
+                    while s.recv(65536):
+                        pass
+                except ConnectionResetError:
+                    pass
+    without_growth(httpd("--timeout", "2000"), attack)
+
+
+def test_heads_over_the_limit_get_414_or_431(httpd):
+    cases = [
+        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + GOOD_HEAD, {414, 431}),
+        (b"GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", {431}),
+        (b"GET / HTTP/1.1\r\nHost: t\r\n" + b"X: y\r\n" * 2000 + b"\r\n", {431}),
+        (b"GET / HTTP/1.1\r\nHost: t\r\n" + b"X: y\r\n" * 200 + b"\r\n", {431}),
+    ]
+
+    def attack(srv):
+        for raw, want in cases:
+            assert answer(srv, raw) in want, raw[:60]
+    without_growth(httpd(), attack)
+
+
+def test_slowloris_dropped_by_the_deadline_while_others_are_served(httpd):
+    """Clients sending one byte a second never finish their heads: the
+    deadline is per request, not per byte, so they go after --timeout."""
+    head = b"GET /index.html HTTP/1.1\r\nHost: t\r\n\r\n"
+
+    def attack(srv):
+        slow = [srv.connect() for _ in range(5)]
+        t0 = time.time()
+        dropped = set()
+        i = 0
+        while len(dropped) < len(slow) and time.time() - t0 < 8:
+            for k, s in enumerate(slow):
+                if k not in dropped:
+                    try:
+                        s.send(head[i:i + 1])
+                    except (BrokenPipeError, ConnectionResetError):
+                        dropped.add(k)
+            i += 1
+            served = time.time()
+            assert get(srv, "/style.css")[2] == b"h1 {}\n"
+            assert time.time() - served < 1
+            time.sleep(max(0.0, t0 + i - time.time()))
+            for k, s in enumerate(slow):
+                s.settimeout(0)
+                try:
+                    if k not in dropped and s.recv(1) == b"":
+                        dropped.add(k)
+                except BlockingIOError:
+                    pass
+                except ConnectionResetError:
+                    dropped.add(k)
+        elapsed = time.time() - t0
+        for s in slow:
+            s.close()
+        assert len(dropped) == len(slow) and 1.5 <= elapsed < 6, (len(dropped), elapsed)
+        assert i < len(head)
+    without_growth(httpd("--timeout", "2000"), attack)
+
+
+def test_clients_resetting_mid_request_and_mid_response(httpd):
+    linger_rst = b"\x01\x00\x00\x00\x00\x00\x00\x00"
+
+    def attack(srv):
+        for _ in range(20):
+            s = srv.connect()
+            s.sendall(b"GET /big.bin HTTP/1.1\r\nHo")
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger_rst)
+            s.close()                       # RST mid-request
+            s = srv.connect()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n")
+            s.recv(100)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger_rst)
+            s.close()                       # RST with most of the body unsent
+            s = srv.connect()
+            s.sendall(b"GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n" * 3)
+            s.close()                       # FIN with three responses owed
+    without_growth(httpd(), attack)
+
+
+def raise_own_fd_limit(need):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < need:
+        pytest.skip("needs %d fds; the hard limit is %d" % (need, hard))
+    if soft != resource.RLIM_INFINITY and soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+
+
+def test_ten_thousand_connections_at_once(httpd):
+    n = 10000
+    raise_own_fd_limit(n + 200)
+
+    def attack(srv):
+        socks = []
+        try:
+            for _ in range(n):
+                socks.append(srv.connect(timeout=30))
+            for s in socks:
+                s.sendall(b"GET /style.css HTTP/1.1\r\nHost: t\r\n\r\n")
+            for s in socks:
+                assert recv_response(s)[2] == b"h1 {}\n"
+        finally:
+            for s in socks:
+                s.close()
+    # A warm-up round of 10,000 sizes the pools; the second must reuse them.
+    without_growth(httpd(nofile=n + 100), attack)
+
+
+def test_out_of_fds_the_server_waits_and_serves_again(httpd):
+    """With a low `ulimit -n`, more clients than fds: the extra ones wait
+    in the backlog; as connections end, they are accepted and served."""
+    def attack(srv):
+        idle = [srv.connect() for _ in range(80)]   # more than the server's 48 fds
+        time.sleep(0.3)                             # it accepts what it can
+        for s in idle:
+            s.sendall(b"GET /index.html HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        for s in idle:
+            assert recv_response(s)[2] == b"<h1>home</h1>\n"
+            s.close()
+    srv = httpd(nofile=48)
+    without_growth(srv, attack)
+    assert srv.proc.poll() is None
+
+
+TRAVERSALS = [
+    "/../secret.txt", "/sub/../../secret.txt", "/./../secret.txt", "//../secret.txt",
+    "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/.%2e/secret.txt", "/%2e./secret.txt",
+    "/sub/..%2f..%2fsecret.txt", "/sub/%2e%2e/%2e%2e/secret.txt", "/%252e%252e/secret.txt",
+    "/%c0%ae%c0%ae/secret.txt", "/%e0%80%ae%e0%80%ae/secret.txt", "/..%5csecret.txt",
+    "/..\\secret.txt", "/..%00/secret.txt", "/..;/secret.txt", "/....//secret.txt",
+    "http://t/../secret.txt", "/outside-link.txt", "/outside-dir/secret.txt",
+    "/sub/../outside-dir/secret.txt", "/outside-dir/../outside-dir/secret.txt",
+    "/%6f%75%74%73%69%64%65%2d%6c%69%6e%6b.txt",      # outside-link.txt, every byte encoded
+    "/sub/x.json/../../../secret.txt", "/" + "../" * 40 + "secret.txt",
+]
+
+
+def test_traversal_in_every_encoding_is_refused(httpd):
+    def attack(srv):
+        for path in TRAVERSALS:
+            status, _, body = get(srv, path)
+            assert status in (400, 403, 404) and b"secret" not in body, path
+    without_growth(httpd(), attack)
+
+
+
+def test_answer_before_a_close_arrives_whole_though_the_client_sends_more(httpd):
+    """A "Connection: close" request with more pipelined after it: closing
+    with those bytes unread would reset the connection and drop the part
+    of the answer still in the server's send buffer.  The server stops
+    sending, drains, then closes: the answer arrives whole."""
+    from test_httpd import BIG
+
+    def attack(srv):
+        for _ in range(3):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.settimeout(10)
+            s.connect(("127.0.0.1", srv.port))
+            with s:
+                s.sendall(b"GET /big.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                time.sleep(0.05)        # the server is answering, blocked on our full buffer
+                s.sendall(b"GET /index.html HTTP/1.1\r\nHost: t\r\n\r\n")
+                try:
+                    status, _, body = recv_response(s)
+                except ConnectionResetError:
+                    status, body = "reset", b""
+                assert (status, len(body)) == (200, len(BIG))
+    without_growth(httpd(), attack)
