@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "core.h"
 #include "uc.h"
+#include "../shared/san.h"
 
 #define DEFAULT_STACK (64 * 1024)
 #define STACK_CACHE 1024            /* freed stacks kept for reuse */
@@ -34,6 +35,8 @@ static __thread uc_task *cache;     /* finished tasks whose stacks are reused */
 static __thread int cached;         /* how many are in the cache */
 static __thread char *chunk;        /* the unused rest of the current chunk */
 static __thread size_t chunk_left;  /* its bytes */
+static __thread const void *sched_stack; /* the scheduler's stack (for ASan) */
+static __thread size_t sched_stack_size; /* its bytes */
 
 typedef struct chunk_map chunk_map;
 struct chunk_map {
@@ -96,6 +99,7 @@ size_t rip_set_stack_size(size_t bytes) {
 }
 
 static void unmap(uc_task *t) {
+    RIP_UNPOISON((char *)t->map + page_size, t->size);
     munmap(t->map, t->size + page_size);
     __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
     free(t);
@@ -167,16 +171,41 @@ static void task_free(uc_task *t) {
     unmap(t);
 }
 
+/* AddressSanitizer (make SAN=1) hears of every switch of stacks, or it
+ * takes a task's stack for a wild jump out of the scheduler's: before the
+ * switch, the stack switched to (`fake` keeps this side's state; NULL when
+ * this side is done for good); after it, the stack switched from. */
+static void switch_begin(void **fake, const void *stack, size_t size) {
+#ifdef RIP_ASAN
+    __sanitizer_start_switch_fiber(fake, stack, size);
+#else
+    (void)fake, (void)stack, (void)size;
+#endif
+}
+
+static void switch_end(void *fake, const void **from, size_t *from_size) {
+#ifdef RIP_ASAN
+    __sanitizer_finish_switch_fiber(fake, from, from_size);
+#else
+    (void)fake, (void)from, (void)from_size;
+#endif
+}
+
 static void task_main(void) {
+    switch_end(NULL, &sched_stack, &sched_stack_size);
     uc_task *t = (uc_task *)rip__current();
     t->fn(t->arg);
     t->finished = 1;                /* uc_link returns to the scheduler */
+    switch_begin(NULL, sched_stack, sched_stack_size);
 }
 
 void rip__backend_run(rip_task *base) {
     uc_task *t = (uc_task *)base;
+    void *fake;
+    switch_begin(&fake, (char *)t->map + page_size, t->size);
     if (swapcontext(&sched_ctx, &t->ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
+    switch_end(fake, NULL, NULL);
     if (t->finished) {
         task_free(t);
         rip__task_ended();
@@ -185,8 +214,11 @@ void rip__backend_run(rip_task *base) {
 
 void rip__uc_park(void) {
     uc_task *t = (uc_task *)rip__current();
+    void *fake;
+    switch_begin(&fake, sched_stack, sched_stack_size);
     if (swapcontext(&t->ctx, &sched_ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
+    switch_end(fake, &sched_stack, &sched_stack_size);
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
@@ -195,6 +227,7 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     t->arg = arg;
     t->finished = 0;
     t->ctx = blank_ctx;
+    RIP_UNPOISON((char *)t->map + page_size, t->size); /* a reused stack: its last task's redzones */
     t->ctx.uc_stack.ss_sp = (char *)t->map + page_size;
     t->ctx.uc_stack.ss_size = t->size;
     t->ctx.uc_link = &sched_ctx;
@@ -218,6 +251,7 @@ static void release_stacks(int clean) {
     chunk_map *m;
     while (clean && (m = chunks)) {
         chunks = m->next;
+        RIP_UNPOISON(m->base, m->len);
         munmap(m->base, m->len);
         free(m);
     }
