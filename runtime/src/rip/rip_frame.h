@@ -76,10 +76,12 @@ struct rip_pool {
     char *slab;                     /* unused rest of the current slab */
     size_t slab_left;               /* its bytes */
     size_t slabbed;                 /* bytes of all slabs taken so far */
+    struct rip_slab *slabs;         /* every slab, newest first (pool.c) */
 };
 extern __thread struct rip_pool rip__pool;
 void *rip__pool_slow(size_t bytes);                         /* refill from a slab, or malloc above RIP_POOL_MAX */
 void rip__pool_free_big(void *p);                           /* free a block above RIP_POOL_MAX */
+void rip__pool_end(int clean);                              /* the run is over: free the slabs (clean), or keep them for the blocked tasks */
 
 /* A 16-aligned block from the thread's pool; aborts when out of memory. */
 static inline void *rip__pool_alloc(size_t size) {
