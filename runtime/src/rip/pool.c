@@ -18,7 +18,6 @@
 #include <sys/mman.h>
 #include "rip_frame.h"
 #include "core.h"
-#include "../shared/san.h"
 
 #define SLAB_BYTES (64 * 1024)      /* a first slab, carved into blocks of one class at a time */
 #define HUGE_SLAB (2u << 20)        /* a later slab: one huge page */
@@ -73,6 +72,7 @@ static void new_slab(void) {
     rip__pool.slab = slab + sizeof *h;
     rip__pool.slab_left = bytes - sizeof *h;
     rip__pool.slabbed += bytes;
+    RIP_POISON(rip__pool.slab, rip__pool.slab_left);
 }
 
 void *rip__pool_slow(size_t bytes) {
@@ -94,10 +94,12 @@ void *rip__pool_slow(size_t bytes) {
         n = BATCH;
     void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
     p = rip__pool.slab;
+    RIP_UNPOISON(p, n * bytes);
     for (size_t i = n - 1; i > 0; i--) {
         void *b = rip__pool.slab + i * bytes;
         *(void **)b = *head;
         *head = b;
+        RIP_POISON(b, bytes);
     }
     rip__pool.slab += n * bytes;
     rip__pool.slab_left -= n * bytes;
@@ -121,6 +123,7 @@ void rip__pool_end(int clean) {
     }
     for (; clean && s; s = next) {
         next = s->next;
+        RIP_UNPOISON(s, s->bytes);
         if (s->bytes == HUGE_SLAB)
             munmap(s, s->bytes);
         else

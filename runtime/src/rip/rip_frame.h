@@ -50,6 +50,7 @@
 
 #define RIP_RIPPED 1
 #include "rip.h"
+#include "../shared/san.h"
 
 typedef struct rip_frame rip_frame;
 typedef int rip_resume_fn(rip_frame *self, rip_frame *done); /* 1: returned, 0: suspended */
@@ -68,7 +69,8 @@ struct rip_frame {
 /* The thread's frame pool (pool.c): a free list per 8-byte size class up
  * to RIP_POOL_MAX bytes; blocks of a multiple of 16 bytes are 16-aligned
  * (a 16-aligned frame's size is one).  The fast paths are inline: a pop
- * and a push. */
+ * and a push.  Under AddressSanitizer (make SAN=1) a block in the pool is
+ * poisoned: a use of a freed frame is reported as one. */
 #define RIP_POOL_GRAIN 8
 #define RIP_POOL_MAX 512
 struct rip_pool {
@@ -90,6 +92,7 @@ static inline void *rip__pool_alloc(size_t size) {
         void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
         void *p = *head;
         if (p) {
+            RIP_UNPOISON(p, bytes);
             *head = *(void **)p;
             return p;
         }
@@ -107,6 +110,7 @@ static inline void rip__pool_free(void *p, size_t size) {
     void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
     *(void **)p = *head;
     *head = p;
+    RIP_POISON(p, bytes);
 }
 
 /* A frame from the pool: header set, state 0.  `parent` is left unset:
