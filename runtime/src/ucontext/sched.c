@@ -26,7 +26,8 @@ struct uc_task {
     void *arg;                      /* its argument */
     int finished;                   /* fn has returned */
     int chunked;                    /* stack carved from a chunk: never unmapped */
-    uc_task *next_free;             /* link in the stack cache */
+    uc_task *next_free;             /* link in the stack cache, or in the abandoned list */
+    uc_task *live_prev, *live_next; /* links in the thread's list of unfinished tasks */
 };
 
 /* Per scheduler thread. */
@@ -35,6 +36,7 @@ static __thread uc_task *cache;     /* finished tasks whose stacks are reused */
 static __thread int cached;         /* how many are in the cache */
 static __thread char *chunk;        /* the unused rest of the current chunk */
 static __thread size_t chunk_left;  /* its bytes */
+static __thread uc_task *live;      /* unfinished tasks, newest first */
 static __thread const void *sched_stack; /* the scheduler's stack (for ASan) */
 static __thread size_t sched_stack_size; /* its bytes */
 
@@ -45,6 +47,13 @@ struct chunk_map {
     size_t len;                     /* its bytes */
 };
 static __thread chunk_map *chunks;  /* every chunk this thread mapped */
+
+/* Tasks blocked forever when a run deadlocked, and the chunks their stacks
+ * may be on: kept to the end of the process (channels and wait groups may
+ * still name them), and reachable (no leak to a leak checker). */
+static uc_task *abandoned;
+static chunk_map *abandoned_chunks;
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Per process. */
 static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
@@ -207,6 +216,12 @@ void rip__backend_run(rip_task *base) {
         rip__fatal("swapcontext: %s", strerror(errno));
     switch_end(fake, NULL, NULL);
     if (t->finished) {
+        if (t->live_prev)
+            t->live_prev->live_next = t->live_next;
+        else
+            live = t->live_next;
+        if (t->live_next)
+            t->live_next->live_prev = t->live_prev;
         task_free(t);
         rip__task_ended();
     }
@@ -232,13 +247,45 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     t->ctx.uc_stack.ss_size = t->size;
     t->ctx.uc_link = &sched_ctx;
     makecontext(&t->ctx, task_main, 0);
+    t->live_prev = NULL;
+    t->live_next = live;
+    if (live)
+        live->live_prev = t;
+    live = t;
     rip__task_started(&t->base);
+}
+
+/* The run deadlocked: its blocked tasks go to the abandoned list.  Under
+ * LeakSanitizer their stacks become root regions, so that what only a
+ * blocked task's locals point to is not a leak either. */
+static void abandon_tasks(void) {
+    uc_task *t;
+    pthread_mutex_lock(&abandoned_lock);
+    while ((t = live)) {
+        live = t->live_next;
+#ifdef RIP_ASAN
+        __lsan_register_root_region((char *)t->map + page_size, t->size);
+#endif
+        t->next_free = abandoned;
+        abandoned = t;
+    }
+    chunk_map *m;
+    while ((m = chunks)) {
+        chunks = m->next;
+        m->next = abandoned_chunks;
+        abandoned_chunks = m;
+    }
+    chunk_left = 0;
+    pthread_mutex_unlock(&abandoned_lock);
 }
 
 /* The run is over: give back the cached stacks, and the chunks too when
  * no blocked task is left on one (a worker thread that ends would leak
- * them, and with them the process's budget of guarded mappings). */
+ * them, and with them the process's budget of guarded mappings); the
+ * blocked tasks of a deadlock are abandoned. */
 static void release_stacks(int clean) {
+    if (!clean)
+        abandon_tasks();            /* with their chunks */
     uc_task *t;
     while ((t = cache)) {
         cache = t->next_free;
@@ -249,14 +296,13 @@ static void release_stacks(int clean) {
     }
     cached = 0;
     chunk_map *m;
-    while (clean && (m = chunks)) {
+    while ((m = chunks)) {
         chunks = m->next;
         RIP_UNPOISON(m->base, m->len);
         munmap(m->base, m->len);
         free(m);
     }
-    if (clean)
-        chunk_left = 0;
+    chunk_left = 0;
 }
 
 int rip_run(rip_task_fn *fn, void *arg) {
