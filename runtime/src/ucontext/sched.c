@@ -13,6 +13,20 @@
 #include "uc.h"
 #include "../shared/san.h"
 
+/* Valgrind (make valgrind) is told where the task stacks are, when its header
+ * is installed: a client request is a few no-op instructions off valgrind. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define RIP_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER((lo), (hi)) /* an id */
+#define RIP_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#endif
+#endif
+#ifndef RIP_STACK_REGISTER
+#define RIP_STACK_REGISTER(lo, hi) ((void)(lo), (void)(hi), 0u)
+#define RIP_STACK_DEREGISTER(id) ((void)(id))
+#endif
+
 #define DEFAULT_STACK (64 * 1024)
 #define STACK_CACHE 1024            /* freed stacks kept for reuse */
 
@@ -26,6 +40,7 @@ struct uc_task {
     void *arg;                      /* its argument */
     int finished;                   /* fn has returned */
     int chunked;                    /* stack carved from a chunk: never unmapped */
+    unsigned vg_stack;              /* the stack's id for valgrind (san.h) */
     uc_task *next_free;             /* link in the stack cache, or in the abandoned list */
     uc_task *live_prev, *live_next; /* links in the thread's list of unfinished tasks */
 };
@@ -107,34 +122,24 @@ size_t rip_set_stack_size(size_t bytes) {
     return __atomic_exchange_n(&stack_size, round_stack(bytes), __ATOMIC_RELAXED);
 }
 
-static void unmap(uc_task *t) {
-    RIP_UNPOISON((char *)t->map + page_size, t->size);
-    munmap(t->map, t->size + page_size);
-    __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+/* A task and its stack are done with: a chunked stack's slot stays unused. */
+static void task_drop(uc_task *t) {
+    RIP_STACK_DEREGISTER(t->vg_stack);
+    if (!t->chunked) {
+        RIP_UNPOISON((char *)t->map + page_size, t->size);
+        munmap(t->map, t->size + page_size);
+        __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+    }
     free(t);
 }
 
-static uc_task *task_new(void) {
-    pthread_once(&sizes_once, init_sizes);
-    size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
-    uc_task *t;
-    while ((t = cache)) {
-        cache = t->next_free;
-        cached--;
-        if (t->size == size)
-            return t;
-        if (t->chunked)
-            free(t);                /* the size changed: its chunk slot stays unused */
-        else
-            unmap(t);
-    }
-    t = calloc(1, sizeof *t);
-    if (!t)
-        rip__fatal("out of memory for a task");
+/* t->map for a stack of t->size bytes, below it a guard page or (chunked)
+ * a page of nothing. */
+static void stack_map(uc_task *t) {
     /* Each guarded stack is two mappings (guard, stack); vm.max_map_count
      * (65530 by default) caps them near 32,000.  Past that, stacks are
      * carved from big chunks without guard pages, with a warning. */
-    t->size = size;
+    size_t size = t->size;
     int guard = 0;
     if (!__atomic_load_n(&chunk_mode, __ATOMIC_RELAXED)) {
         guard = __atomic_fetch_add(&guarded, 1, __ATOMIC_RELAXED) < guard_limit();
@@ -145,7 +150,7 @@ static uc_task *task_new(void) {
         t->map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0)
-            return t;
+            return;
         if (t->map != MAP_FAILED)
             munmap(t->map, size + page_size);
         __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
@@ -167,6 +172,26 @@ static uc_task *task_new(void) {
     t->chunked = 1;
     chunk += size + page_size;
     chunk_left -= size + page_size;
+}
+
+static uc_task *task_new(void) {
+    pthread_once(&sizes_once, init_sizes);
+    size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
+    uc_task *t;
+    while ((t = cache)) {
+        cache = t->next_free;
+        cached--;
+        if (t->size == size)
+            return t;
+        task_drop(t);               /* the size changed */
+    }
+    t = calloc(1, sizeof *t);
+    if (!t)
+        rip__fatal("out of memory for a task");
+    t->size = size;
+    stack_map(t);
+    char *stack = (char *)t->map + page_size;
+    t->vg_stack = RIP_STACK_REGISTER(stack, stack + size);
     return t;
 }
 
@@ -177,7 +202,7 @@ static void task_free(uc_task *t) {
         cached++;
         return;
     }
-    unmap(t);
+    task_drop(t);
 }
 
 /* AddressSanitizer (make SAN=1) hears of every switch of stacks, or it
@@ -289,10 +314,7 @@ static void release_stacks(int clean) {
     uc_task *t;
     while ((t = cache)) {
         cache = t->next_free;
-        if (t->chunked)
-            free(t);
-        else
-            unmap(t);
+        task_drop(t);
     }
     cached = 0;
     chunk_map *m;
