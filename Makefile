@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps fuzz demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps valgrind fuzz demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -94,6 +94,18 @@ test-deps:
 			echo "note: install$$missing for the whole test suite; their tests are skipped"; \
 		fi; \
 	fi
+
+# tests/programs and the example servers under valgrind memcheck: zero errors
+# and zero leaks (valgrind is installed with apt-get when missing, as root).
+valgrind: all
+	@command -v valgrind >/dev/null || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing valgrind"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; \
+		else \
+			echo "make valgrind: install valgrind first" >&2; exit 1; \
+		fi; }
+	$(VENV)/bin/python tests/valgrind.py
 
 # csmith programs ripped with --all-async against the plain build: N seeds.
 N ?= 200
