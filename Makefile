@@ -19,7 +19,7 @@ ifeq ($(SAN),1)
 BUILD := build-san
 PROG_FLAGS := $(SAN_FLAGS)
 export RIP_SAN := 1
-export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1
+export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 endif
 
