@@ -23,8 +23,9 @@ CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Werror"]
 SAN = sanitized()
 SAN_LOGS = tempfile.mkdtemp(prefix="rip-san-") if SAN else None
 if SAN:
-    for var, defaults in (("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1"),
-                          ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")):
+    for var, defaults in (
+            ("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1"),
+            ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")):
         os.environ[var] = "%s:log_path=%s/report" % (os.environ.get(var, defaults), SAN_LOGS)
 
 
