@@ -4,8 +4,10 @@ With RIP_SAN=1 (`make test SAN=1`) every program is built with AddressSanitizer
 and UBSan; their reports go to files, and a test after which one appeared
 fails with it (a server's report too, though its test only saw a closed
 socket)."""
+import atexit
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,7 @@ CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Werror"]
 SAN = sanitized()
 SAN_LOGS = tempfile.mkdtemp(prefix="rip-san-") if SAN else None
 if SAN:
+    atexit.register(shutil.rmtree, SAN_LOGS, True)
     for var, defaults in (
             ("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1"),
             ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")):
