@@ -9,13 +9,27 @@ BUILD   := build
 BACKENDS := rip ucontext threads
 EXAMPLES := pingpong spawnmany echo httpd httpload
 
+# SAN=1: the runtime, the examples and every program the tests build, with
+# AddressSanitizer (LeakSanitizer included) and UndefinedBehaviorSanitizer,
+# into build-san/ (a normal build is left alone).  ripcc builds against it
+# when RIP_SAN=1 is in its environment.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+PROG_FLAGS :=
+ifeq ($(SAN),1)
+BUILD := build-san
+PROG_FLAGS := $(SAN_FLAGS)
+export RIP_SAN := 1
+export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
+endif
+
 RT       := runtime/src
 RT_INC   := -Iruntime/include -I$(RT)/core -I$(RT)/rip
 CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps fuzz demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps valgrind fuzz demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -29,18 +43,24 @@ runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)
 
 $(BUILD)/obj/threads/%.o: $(RT)/threads/%.c $(RT_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -pthread -Iruntime/include -c $< -o $@
+	$(CC) $(CFLAGS) $(PROG_FLAGS) -pthread -Iruntime/include -c $< -o $@
 
 $(BUILD)/obj/%.o: $(RT)/%.c $(RT_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -pthread $(RT_INC) -c $< -o $@
+	$(CC) $(CFLAGS) $(PROG_FLAGS) -pthread $(RT_INC) -c $< -o $@
 
 $(BUILD)/lib/librip-rip.a: $(call rt_objs,rip)
 $(BUILD)/lib/librip-ucontext.a: $(call rt_objs,ucontext)
 $(BUILD)/lib/librip-threads.a: $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(wildcard $(RT)/threads/*.c))
-$(BUILD)/lib/%.a:
+$(BUILD)/lib/%.a: | $(BUILD)/lib/cflags
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# The flags every program linked with these libraries is compiled with
+# (ripcc reads them).
+$(BUILD)/lib/cflags: Makefile
+	@mkdir -p $(dir $@)
+	echo '$(PROG_FLAGS)' > $@
 
 examples: $(foreach e,$(EXAMPLES),$(foreach b,$(BACKENDS),$(BUILD)/$(e)-$(b)))
 
@@ -75,6 +95,18 @@ test-deps:
 		fi; \
 	fi
 
+# tests/programs and the example servers under valgrind memcheck: zero errors
+# and zero leaks (valgrind is installed with apt-get when missing, as root).
+valgrind: all
+	@command -v valgrind >/dev/null || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing valgrind"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; \
+		else \
+			echo "make valgrind: install valgrind first" >&2; exit 1; \
+		fi; }
+	$(VENV)/bin/python tests/valgrind.py
+
 # csmith programs ripped with --all-async against the plain build: N seeds.
 N ?= 200
 fuzz: all test-deps
@@ -105,4 +137,4 @@ bench: all
 	$(VENV)/bin/python bench/suite.py $(BUILD)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf build build-san

@@ -179,6 +179,7 @@ int main(int argc, char **argv) {
         all.errors += stats[w].errors;
         for (size_t i = 0; i < stats[w].nlat; i++)
             record(&all, stats[w].latency_us[i]);   /* counts all.requests too */
+        free(stats[w].latency_us);
     }
     qsort(all.latency_us, all.nlat, sizeof *all.latency_us, by_value);
     printf("%ld requests in %.2f s: %.0f requests/s, %ld errors\n",
@@ -188,5 +189,6 @@ int main(int argc, char **argv) {
                all.latency_us[all.nlat / 2] / 1000.0,
                all.latency_us[all.nlat * 99 / 100] / 1000.0,
                all.latency_us[all.nlat - 1] / 1000.0);
+    free(all.latency_us);
     return 0;
 }

@@ -11,10 +11,13 @@ the time limit are skipped (csmith can generate very long loops).
 import argparse
 import concurrent.futures
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+
+from ripper.cli import runtime_library
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
@@ -34,8 +37,8 @@ def check_seed(seed, workdir):
     with open(src, "w") as f:
         subprocess.run(["csmith", "--seed", str(seed)], stdout=f, check=True, timeout=60)
     plain, ripped = src[:-2] + "-plain", src[:-2] + "-rip"
-    cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc] + CFLAGS + [src, "-o", plain], capture_output=True)
+    cc = shlex.split(os.environ.get("CC", "cc")) + runtime_library("rip")[1]  # RIP_SAN=1: sanitizers
+    r = subprocess.run(cc + CFLAGS + [src, "-o", plain], capture_output=True)
     if r.returncode:
         return "skip", "plain build failed"
     try:

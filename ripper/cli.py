@@ -197,18 +197,29 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
 
 # -- ripcc --------------------------------------------------------------------
 
+def sanitized():
+    """RIP_SAN=1: build against the sanitizer runtime (make SAN=1)."""
+    return os.environ.get("RIP_SAN", "") not in ("", "0")
+
+
 def runtime_library(backend):
-    """Path of the backend's static library, built on first use."""
-    lib = os.path.join(ROOT, "build", "lib", "librip-%s.a" % backend)
-    if not os.path.exists(lib):
+    """(path of the backend's static library, built on first use; the flags
+    every program linked with it must be compiled with).  Under RIP_SAN=1
+    both come from build-san/, built with AddressSanitizer and UBSan."""
+    build = os.path.join(ROOT, "build-san" if sanitized() else "build")
+    lib = os.path.join(build, "lib", "librip-%s.a" % backend)
+    flags = os.path.join(build, "lib", "cflags")
+    if not (os.path.exists(lib) and os.path.exists(flags)):
         os.makedirs(os.path.dirname(lib), exist_ok=True)
-        with open(os.path.join(ROOT, "build", ".ripcc-lock"), "w") as lock:
+        with open(os.path.join(build, ".ripcc-lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
-            r = subprocess.run(["make", "-s", "-C", ROOT, lib[len(ROOT) + 1:]])
+            r = subprocess.run(["make", "-s", "-C", ROOT, "SAN=%d" % sanitized(),
+                                os.path.relpath(lib, ROOT)])
         if r.returncode != 0 or not os.path.exists(lib):
-            raise SystemExit("ripcc: error: cannot build the %s runtime (make -C %s runtime)"
-                             % (backend, ROOT))
-    return lib
+            raise SystemExit("ripcc: error: cannot build the %s runtime (make -C %s%s runtime)"
+                             % (backend, ROOT, " SAN=1" if sanitized() else ""))
+    with open(flags) as f:
+        return lib, f.read().split()
 
 
 def split_ripcc_args(argv):
@@ -259,7 +270,12 @@ Exit 0 when equivalent, 1 when not.
 
 --all-async (a testing mode, rip backend) rips every function defined in
 the files into an async one that yields once on entry, with main as the
-first task: any valid C program must behave exactly as before."""
+first task: any valid C program must behave exactly as before.
+
+Environment: CC, the C compiler.  RIP_SAN=1 compiles and links with
+AddressSanitizer and UndefinedBehaviorSanitizer against the runtime built
+by `make SAN=1` (build-san/, built on first use); otherwise the runtime is
+build/lib/librip-BACKEND.a."""
 
 
 def ripcc_main(argv=None):
@@ -276,7 +292,8 @@ def ripcc_main(argv=None):
     if not sources and not any(a.endswith((".o", ".a")) for a in rest):
         print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
         return 2
-    cc = shlex.split(os.environ.get("CC", "cc"))
+    library, lib_flags = runtime_library(backend)
+    cc = shlex.split(os.environ.get("CC", "cc")) + lib_flags
     ripper_flags = parse_flags(rest)
     include = ["-I", os.path.join(ROOT, "runtime", "include")]
     with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
@@ -303,7 +320,7 @@ def ripcc_main(argv=None):
                 include += ["-iquote", os.path.dirname(os.path.abspath(src))]
         if not compile_only:
             return subprocess.run(cc + include + rest + inputs + [
-                "-o", output or "a.out", runtime_library(backend), "-pthread"]).returncode
+                "-o", output or "a.out", library, "-pthread"]).returncode
         if output and len(inputs) > 1:
             print("ripcc: error: -o with -c takes one source file", file=sys.stderr)
             return 2

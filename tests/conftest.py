@@ -1,9 +1,20 @@
-"""Shared fixtures: build C programs with ripcc for each backend."""
+"""Shared fixtures: build C programs with ripcc for each backend.
+
+With RIP_SAN=1 (`make test SAN=1`) every program is built with AddressSanitizer
+and UBSan; their reports go to files, and a test after which one appeared
+fails with it (a server's report too, though its test only saw a closed
+socket)."""
+import atexit
+import glob
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
+
+from ripper.cli import sanitized
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
@@ -11,6 +22,14 @@ RIPPER = os.path.join(BIN, "ripper")
 RIPCC = os.path.join(BIN, "ripcc")
 BACKENDS = ("rip", "ucontext", "threads")
 CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Werror"]
+SAN = sanitized()
+SAN_LOGS = tempfile.mkdtemp(prefix="rip-san-") if SAN else None
+if SAN:
+    atexit.register(shutil.rmtree, SAN_LOGS, True)
+    for var, defaults in (
+            ("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1"),
+            ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")):
+        os.environ[var] = "%s:log_path=%s/report" % (os.environ.get(var, defaults), SAN_LOGS)
 
 
 def run(cmd, **kw):
@@ -42,3 +61,26 @@ def ripcc(build_dir):
             cache[key] = exe
         return cache[key]
     return build
+
+
+# Printed once by every process that calls swapcontext (the ucontext backend),
+# whether or not the switches are annotated for ASan (they are).
+SWAPCONTEXT_NOTE = "WARNING: ASan doesn't fully support makecontext/swapcontext"
+
+
+@pytest.fixture(autouse=True)
+def no_sanitizer_reports():
+    """Under RIP_SAN=1: fail the test after which a sanitizer report appeared."""
+    yield
+    if not SAN:
+        return
+    reports = sorted(glob.glob(os.path.join(SAN_LOGS, "report*")))
+    text = ""
+    for path in reports:
+        with open(path, errors="replace") as f:
+            report = "".join(line for line in f if SWAPCONTEXT_NOTE not in line)
+        if report.strip():
+            text += "%s:\n%s\n" % (path, report)
+        os.rename(path, os.path.join(SAN_LOGS, "seen-" + os.path.basename(path)))
+    if text:
+        pytest.fail("sanitizer report:\n" + text[-20000:], pytrace=False)

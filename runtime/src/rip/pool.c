@@ -2,8 +2,8 @@
  * fast paths are inline in rip_frame.h): per-thread free lists, one per
  * 8-byte size class up to RIP_POOL_MAX bytes, refilled from slabs; no
  * lock and no malloc on the hot path.  Bigger blocks come from malloc.
- * Slabs are kept for the thread's lifetime (blocks are reused, not
- * returned to the system).
+ * Slabs are kept while the thread's run lasts (blocks are reused, not
+ * returned to the system), and freed when it ends (rip__pool_end).
  *
  * The first slabs are 64 KiB from malloc, so a small program stays small.
  * Past HUGE_AFTER bytes of them a thread is spawning many tasks, and its
@@ -11,8 +11,10 @@
  * transparent huge page (madvise): first touching memory costs one fault
  * per 2 MiB instead of one per 4 KiB page, which is most of what a spawn
  * costs at 10^6 tasks (make bench-runtime). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include "rip_frame.h"
 #include "core.h"
@@ -21,8 +23,26 @@
 #define HUGE_SLAB (2u << 20)        /* a later slab: one huge page */
 #define HUGE_AFTER (4u << 20)       /* bytes of first slabs before slabs are huge */
 #define BATCH 8                     /* blocks carved at a time */
+#ifdef RIP_ASAN
+#define HUGE_OK 0                   /* every slab from malloc, where LeakSanitizer looks */
+#else
+#define HUGE_OK 1
+#endif
+
+/* The start of every slab; its blocks follow. */
+struct rip_slab {
+    struct rip_slab *next;          /* the thread's older slabs */
+    size_t bytes;                   /* the slab's size, this header included */
+};
+_Static_assert(sizeof(struct rip_slab) == 16, "blocks after the header stay 16-aligned");
 
 __thread struct rip_pool rip__pool;
+
+/* Slabs of runs that ended in a deadlock: they hold the frames of the tasks
+ * blocked forever, which channels and wait groups may still name; kept to
+ * the end of the process, and reachable (no leak to a leak checker). */
+static struct rip_slab *abandoned;
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A 2 MiB-aligned region of HUGE_SLAB bytes, or NULL. */
 static char *huge_slab(void) {
@@ -42,13 +62,17 @@ static char *huge_slab(void) {
 static void new_slab(void) {
     size_t bytes = SLAB_BYTES;
     char *slab = NULL;
-    if (rip__pool.slabbed >= HUGE_AFTER && (slab = huge_slab()))
+    if (HUGE_OK && rip__pool.slabbed >= HUGE_AFTER && (slab = huge_slab()))
         bytes = HUGE_SLAB;
     else if (!(slab = aligned_alloc(16, SLAB_BYTES)))
         rip__fatal("out of memory for frames");
-    rip__pool.slab = slab;
-    rip__pool.slab_left = bytes;
+    struct rip_slab *h = (struct rip_slab *)(void *)slab;
+    *h = (struct rip_slab){ rip__pool.slabs, bytes };
+    rip__pool.slabs = h;
+    rip__pool.slab = slab + sizeof *h;
+    rip__pool.slab_left = bytes - sizeof *h;
     rip__pool.slabbed += bytes;
+    RIP_POISON(rip__pool.slab, rip__pool.slab_left);
 }
 
 void *rip__pool_slow(size_t bytes) {
@@ -70,10 +94,12 @@ void *rip__pool_slow(size_t bytes) {
         n = BATCH;
     void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
     p = rip__pool.slab;
+    RIP_UNPOISON(p, n * bytes);
     for (size_t i = n - 1; i > 0; i--) {
         void *b = rip__pool.slab + i * bytes;
         *(void **)b = *head;
         *head = b;
+        RIP_POISON(b, bytes);
     }
     rip__pool.slab += n * bytes;
     rip__pool.slab_left -= n * bytes;
@@ -82,4 +108,26 @@ void *rip__pool_slow(size_t bytes) {
 
 void rip__pool_free_big(void *p) {
     free(p);
+}
+
+void rip__pool_end(int clean) {
+    struct rip_slab *s = rip__pool.slabs, *next;
+    if (!clean && s) {
+        struct rip_slab *last = s;
+        while (last->next)
+            last = last->next;
+        pthread_mutex_lock(&abandoned_lock);
+        last->next = abandoned;
+        abandoned = s;
+        pthread_mutex_unlock(&abandoned_lock);
+    }
+    for (; clean && s; s = next) {
+        next = s->next;
+        RIP_UNPOISON(s, s->bytes);
+        if (s->bytes == HUGE_SLAB)
+            munmap(s, s->bytes);
+        else
+            free(s);
+    }
+    memset(&rip__pool, 0, sizeof rip__pool);
 }

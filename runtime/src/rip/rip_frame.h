@@ -50,6 +50,7 @@
 
 #define RIP_RIPPED 1
 #include "rip.h"
+#include "../shared/san.h"
 
 typedef struct rip_frame rip_frame;
 typedef int rip_resume_fn(rip_frame *self, rip_frame *done); /* 1: returned, 0: suspended */
@@ -68,7 +69,8 @@ struct rip_frame {
 /* The thread's frame pool (pool.c): a free list per 8-byte size class up
  * to RIP_POOL_MAX bytes; blocks of a multiple of 16 bytes are 16-aligned
  * (a 16-aligned frame's size is one).  The fast paths are inline: a pop
- * and a push. */
+ * and a push.  Under AddressSanitizer (make SAN=1) a block in the pool is
+ * poisoned: a use of a freed frame is reported as one. */
 #define RIP_POOL_GRAIN 8
 #define RIP_POOL_MAX 512
 struct rip_pool {
@@ -76,10 +78,12 @@ struct rip_pool {
     char *slab;                     /* unused rest of the current slab */
     size_t slab_left;               /* its bytes */
     size_t slabbed;                 /* bytes of all slabs taken so far */
+    struct rip_slab *slabs;         /* every slab, newest first (pool.c) */
 };
 extern __thread struct rip_pool rip__pool;
 void *rip__pool_slow(size_t bytes);                         /* refill from a slab, or malloc above RIP_POOL_MAX */
 void rip__pool_free_big(void *p);                           /* free a block above RIP_POOL_MAX */
+void rip__pool_end(int clean);                              /* the run is over: free the slabs (clean), or keep them for the blocked tasks */
 
 /* A 16-aligned block from the thread's pool; aborts when out of memory. */
 static inline void *rip__pool_alloc(size_t size) {
@@ -88,6 +92,7 @@ static inline void *rip__pool_alloc(size_t size) {
         void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
         void *p = *head;
         if (p) {
+            RIP_UNPOISON(p, bytes);
             *head = *(void **)p;
             return p;
         }
@@ -105,6 +110,7 @@ static inline void rip__pool_free(void *p, size_t size) {
     void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
     *(void **)p = *head;
     *head = p;
+    RIP_POISON(p, bytes);
 }
 
 /* A frame from the pool: header set, state 0.  `parent` is left unset:

@@ -62,7 +62,11 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     rip__task_started(t);
 }
 
+/* Every task has ended (0), and every frame is back in the pool; or the
+ * tasks left are blocked forever (-1), their frames kept. */
 int rip_run(rip_task_fn *fn, void *arg) {
     rip_spawn(fn, arg);
-    return rip__sched_loop();
+    int status = rip__sched_loop();
+    rip__pool_end(status == 0);
+    return status;
 }

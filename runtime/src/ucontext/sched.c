@@ -11,6 +11,21 @@
 #include <unistd.h>
 #include "core.h"
 #include "uc.h"
+#include "../shared/san.h"
+
+/* Valgrind (make valgrind) is told where the task stacks are, when its header
+ * is installed: a client request is a few no-op instructions off valgrind. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define RIP_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER((lo), (hi)) /* an id */
+#define RIP_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#endif
+#endif
+#ifndef RIP_STACK_REGISTER
+#define RIP_STACK_REGISTER(lo, hi) ((void)(lo), (void)(hi), 0u)
+#define RIP_STACK_DEREGISTER(id) ((void)(id))
+#endif
 
 #define DEFAULT_STACK (64 * 1024)
 #define STACK_CACHE 1024            /* freed stacks kept for reuse */
@@ -25,7 +40,9 @@ struct uc_task {
     void *arg;                      /* its argument */
     int finished;                   /* fn has returned */
     int chunked;                    /* stack carved from a chunk: never unmapped */
-    uc_task *next_free;             /* link in the stack cache */
+    unsigned vg_stack;              /* the stack's id for valgrind (san.h) */
+    uc_task *next_free;             /* link in the stack cache, or in the abandoned list */
+    uc_task *live_prev, *live_next; /* links in the thread's list of unfinished tasks */
 };
 
 /* Per scheduler thread. */
@@ -34,6 +51,9 @@ static __thread uc_task *cache;     /* finished tasks whose stacks are reused */
 static __thread int cached;         /* how many are in the cache */
 static __thread char *chunk;        /* the unused rest of the current chunk */
 static __thread size_t chunk_left;  /* its bytes */
+static __thread uc_task *live;      /* unfinished tasks, newest first */
+static __thread const void *sched_stack; /* the scheduler's stack (for ASan) */
+static __thread size_t sched_stack_size; /* its bytes */
 
 typedef struct chunk_map chunk_map;
 struct chunk_map {
@@ -42,6 +62,13 @@ struct chunk_map {
     size_t len;                     /* its bytes */
 };
 static __thread chunk_map *chunks;  /* every chunk this thread mapped */
+
+/* Tasks blocked forever when a run deadlocked, and the chunks their stacks
+ * may be on: kept to the end of the process (channels and wait groups may
+ * still name them), and reachable (no leak to a leak checker). */
+static uc_task *abandoned;
+static chunk_map *abandoned_chunks;
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Per process. */
 static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
@@ -95,33 +122,24 @@ size_t rip_set_stack_size(size_t bytes) {
     return __atomic_exchange_n(&stack_size, round_stack(bytes), __ATOMIC_RELAXED);
 }
 
-static void unmap(uc_task *t) {
-    munmap(t->map, t->size + page_size);
-    __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+/* A task and its stack are done with: a chunked stack's slot stays unused. */
+static void task_drop(uc_task *t) {
+    RIP_STACK_DEREGISTER(t->vg_stack);
+    if (!t->chunked) {
+        RIP_UNPOISON((char *)t->map + page_size, t->size);
+        munmap(t->map, t->size + page_size);
+        __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+    }
     free(t);
 }
 
-static uc_task *task_new(void) {
-    pthread_once(&sizes_once, init_sizes);
-    size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
-    uc_task *t;
-    while ((t = cache)) {
-        cache = t->next_free;
-        cached--;
-        if (t->size == size)
-            return t;
-        if (t->chunked)
-            free(t);                /* the size changed: its chunk slot stays unused */
-        else
-            unmap(t);
-    }
-    t = calloc(1, sizeof *t);
-    if (!t)
-        rip__fatal("out of memory for a task");
+/* t->map for a stack of t->size bytes, below it a guard page or (chunked)
+ * a page of nothing. */
+static void stack_map(uc_task *t) {
     /* Each guarded stack is two mappings (guard, stack); vm.max_map_count
      * (65530 by default) caps them near 32,000.  Past that, stacks are
      * carved from big chunks without guard pages, with a warning. */
-    t->size = size;
+    size_t size = t->size;
     int guard = 0;
     if (!__atomic_load_n(&chunk_mode, __ATOMIC_RELAXED)) {
         guard = __atomic_fetch_add(&guarded, 1, __ATOMIC_RELAXED) < guard_limit();
@@ -132,7 +150,7 @@ static uc_task *task_new(void) {
         t->map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0)
-            return t;
+            return;
         if (t->map != MAP_FAILED)
             munmap(t->map, size + page_size);
         __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
@@ -154,6 +172,26 @@ static uc_task *task_new(void) {
     t->chunked = 1;
     chunk += size + page_size;
     chunk_left -= size + page_size;
+}
+
+static uc_task *task_new(void) {
+    pthread_once(&sizes_once, init_sizes);
+    size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
+    uc_task *t;
+    while ((t = cache)) {
+        cache = t->next_free;
+        cached--;
+        if (t->size == size)
+            return t;
+        task_drop(t);               /* the size changed */
+    }
+    t = calloc(1, sizeof *t);
+    if (!t)
+        rip__fatal("out of memory for a task");
+    t->size = size;
+    stack_map(t);
+    char *stack = (char *)t->map + page_size;
+    t->vg_stack = RIP_STACK_REGISTER(stack, stack + size);
     return t;
 }
 
@@ -164,20 +202,51 @@ static void task_free(uc_task *t) {
         cached++;
         return;
     }
-    unmap(t);
+    task_drop(t);
+}
+
+/* AddressSanitizer (make SAN=1) hears of every switch of stacks, or it
+ * takes a task's stack for a wild jump out of the scheduler's: before the
+ * switch, the stack switched to (`fake` keeps this side's state; NULL when
+ * this side is done for good); after it, the stack switched from. */
+static void switch_begin(void **fake, const void *stack, size_t size) {
+#ifdef RIP_ASAN
+    __sanitizer_start_switch_fiber(fake, stack, size);
+#else
+    (void)fake, (void)stack, (void)size;
+#endif
+}
+
+static void switch_end(void *fake, const void **from, size_t *from_size) {
+#ifdef RIP_ASAN
+    __sanitizer_finish_switch_fiber(fake, from, from_size);
+#else
+    (void)fake, (void)from, (void)from_size;
+#endif
 }
 
 static void task_main(void) {
+    switch_end(NULL, &sched_stack, &sched_stack_size);
     uc_task *t = (uc_task *)rip__current();
     t->fn(t->arg);
     t->finished = 1;                /* uc_link returns to the scheduler */
+    switch_begin(NULL, sched_stack, sched_stack_size);
 }
 
 void rip__backend_run(rip_task *base) {
     uc_task *t = (uc_task *)base;
+    void *fake;
+    switch_begin(&fake, (char *)t->map + page_size, t->size);
     if (swapcontext(&sched_ctx, &t->ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
+    switch_end(fake, NULL, NULL);
     if (t->finished) {
+        if (t->live_prev)
+            t->live_prev->live_next = t->live_next;
+        else
+            live = t->live_next;
+        if (t->live_next)
+            t->live_next->live_prev = t->live_prev;
         task_free(t);
         rip__task_ended();
     }
@@ -185,8 +254,11 @@ void rip__backend_run(rip_task *base) {
 
 void rip__uc_park(void) {
     uc_task *t = (uc_task *)rip__current();
+    void *fake;
+    switch_begin(&fake, sched_stack, sched_stack_size);
     if (swapcontext(&t->ctx, &sched_ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
+    switch_end(fake, &sched_stack, &sched_stack_size);
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
@@ -195,34 +267,64 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     t->arg = arg;
     t->finished = 0;
     t->ctx = blank_ctx;
+    RIP_UNPOISON((char *)t->map + page_size, t->size); /* a reused stack: its last task's redzones */
     t->ctx.uc_stack.ss_sp = (char *)t->map + page_size;
     t->ctx.uc_stack.ss_size = t->size;
     t->ctx.uc_link = &sched_ctx;
     makecontext(&t->ctx, task_main, 0);
+    t->live_prev = NULL;
+    t->live_next = live;
+    if (live)
+        live->live_prev = t;
+    live = t;
     rip__task_started(&t->base);
+}
+
+/* The run deadlocked: its blocked tasks go to the abandoned list.  Under
+ * LeakSanitizer their stacks become root regions, so that what only a
+ * blocked task's locals point to is not a leak either. */
+static void abandon_tasks(void) {
+    uc_task *t;
+    pthread_mutex_lock(&abandoned_lock);
+    while ((t = live)) {
+        live = t->live_next;
+#ifdef RIP_ASAN
+        __lsan_register_root_region((char *)t->map + page_size, t->size);
+#endif
+        t->next_free = abandoned;
+        abandoned = t;
+    }
+    chunk_map *m;
+    while ((m = chunks)) {
+        chunks = m->next;
+        m->next = abandoned_chunks;
+        abandoned_chunks = m;
+    }
+    chunk_left = 0;
+    pthread_mutex_unlock(&abandoned_lock);
 }
 
 /* The run is over: give back the cached stacks, and the chunks too when
  * no blocked task is left on one (a worker thread that ends would leak
- * them, and with them the process's budget of guarded mappings). */
+ * them, and with them the process's budget of guarded mappings); the
+ * blocked tasks of a deadlock are abandoned. */
 static void release_stacks(int clean) {
+    if (!clean)
+        abandon_tasks();            /* with their chunks */
     uc_task *t;
     while ((t = cache)) {
         cache = t->next_free;
-        if (t->chunked)
-            free(t);
-        else
-            unmap(t);
+        task_drop(t);
     }
     cached = 0;
     chunk_map *m;
-    while (clean && (m = chunks)) {
+    while ((m = chunks)) {
         chunks = m->next;
+        RIP_UNPOISON(m->base, m->len);
         munmap(m->base, m->len);
         free(m);
     }
-    if (clean)
-        chunk_left = 0;
+    chunk_left = 0;
 }
 
 int rip_run(rip_task_fn *fn, void *arg) {
