@@ -5,7 +5,7 @@ sockets on loopback: malformed and over-limit requests, slowloris, resets,
 Each test runs its attack once to warm the server up (pools, caches), takes
 the server's open fds and RSS from /proc, runs the attack again, and then
 requires the same fds and no RSS growth beyond a small slack: nothing
-leaks per attack."""
+leaks per attack (under SAN=1, RSS is not compared: see without_growth)."""
 import os
 import random
 import re
@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import BACKENDS
+from conftest import BACKENDS, SAN
 from test_httpd import HTTPD, Reader, closed_by_server, docroot, get, recv_response  # noqa: F401
 
 RSS_SLACK_KB = 1024
@@ -96,7 +96,9 @@ def without_growth(srv, attack, rounds=1):
         attack(srv)
     assert srv.settled(want=usage) == usage, "(fds, threads) grew: %s -> %s" % (usage, srv.usage())
     grown = srv.status("VmRSS") - rss
-    assert grown <= RSS_SLACK_KB, "RSS grew by %d KiB" % grown
+    # Under SAN=1 freed memory sits in ASan's quarantine by design, so RSS
+    # says nothing there (make valgrind leak-checks the servers instead).
+    assert grown <= RSS_SLACK_KB or SAN, "RSS grew by %d KiB" % grown
     assert get(srv, "/index.html")[0] == 200
 
 

@@ -10,8 +10,9 @@ static rip_wg *all;
 
 static void sleeper(void *arg) {
     int id = (int)(long)arg;
-    /* Multiples of 10 ms: a clock tick between two sleeps cannot reorder them. */
-    rip_sleep_ms((id * 7 % 5) * 10);
+    /* Multiples of 50 ms: the time between the first and the last sleep
+     * starting (slow under ASan on a busy machine) cannot reorder them. */
+    rip_sleep_ms((id * 7 % 5) * 50);
     rip_chan_send(woke, &id);
     rip_wg_done(all);
 }
