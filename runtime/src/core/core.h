@@ -129,7 +129,7 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT
 #define RIP_FD_NOTSOCK 4u           /* send() said ENOTSOCK: use write() */
 #define RIP_FD_RDEMPTY 8u           /* known unreadable: EAGAIN seen, no event since */
 #define RIP_FD_WRFULL 16u           /* known unwritable: EAGAIN or a short write, no event since */
-void rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF) */
+int  rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF): 0, or -1 and errno */
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
@@ -137,7 +137,8 @@ void rip__fd_reset(int fd);                   /* a new fd (from accept) took thi
 long rip__fd_waiting(void);                   /* waiters queued on fds */
 int  rip__fd_cancel(int fd, int dir, rip_waiter *w); /* take w off fd's wait list: 1, or 0 if it was not on it */
 void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready; -1 waits */
-void rip__poll_wakeup_fd(int fd);             /* fd (an eventfd) wakes the loop: rip__offload_drain */
+int  rip__poll_begin(void);                   /* make the epoll set now, while fds are free: 0 or -1 (then on first wait) */
+int  rip__poll_wakeup_fd(int fd);             /* fd (an eventfd) wakes the loop: rip__offload_drain; 0 or -1 */
 void rip__poll_end(void);                     /* the scheduler is done: release the epoll set */
 
 /* Offload (offload.c). */
@@ -150,7 +151,7 @@ struct rip_job {
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
 };
-void rip__offload_begin(rip_job *job);       /* queue job (fn, arg set); the task must wait */
+int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait; -1: no pool, run it in place */
 void rip__offload_drain(void);                /* ready the tasks whose jobs are done */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 

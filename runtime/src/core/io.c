@@ -89,13 +89,17 @@ static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
             finish(op, -1, ETIMEDOUT);
             return 1;
         }
-        rip__fd_wait(op->fd, dir, w);
+        if (rip__fd_wait(op->fd, dir, w) == -1) {
+            finish(op, -1, errno);
+            return 1;
+        }
         op->deadline.io = w;
         op->deadline.fd = op->fd;
         op->deadline.dir = dir;
         rip__timer_start(&op->deadline, deadline);
-    } else {
-        rip__fd_wait(op->fd, dir, w);
+    } else if (rip__fd_wait(op->fd, dir, w) == -1) {
+        finish(op, -1, errno);
+        return 1;
     }
     op->waited = 1;
     return 0;

@@ -96,14 +96,20 @@ static void grow_pool(void) {
         rip__fatal("cannot start an offload thread: %s", strerror(err));
 }
 
-void rip__offload_begin(rip_job *job) {
-    if (!home) {
-        if (!(home = calloc(1, sizeof *home)))
-            rip__fatal("out of memory for offload");
-        pthread_mutex_init(&home->mu, NULL);
-        if ((home->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1)
-            rip__fatal("eventfd: %s", strerror(errno));
-        rip__poll_wakeup_fd(home->efd);
+int rip__offload_begin(rip_job *job) {
+    if (!home) {                    /* no fd or memory for a wakeup: the caller runs fn in place */
+        struct rip_offload_home *h = calloc(1, sizeof *h);
+        if (!h || (h->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1) {
+            free(h);
+            return -1;
+        }
+        if (rip__poll_wakeup_fd(h->efd) == -1) {
+            close(h->efd);
+            free(h);
+            return -1;
+        }
+        pthread_mutex_init(&h->mu, NULL);
+        home = h;
     }
     job->task = rip__current();
     job->home = home;
@@ -119,6 +125,7 @@ void rip__offload_begin(rip_job *job) {
     grow_pool();
     pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.mu);
+    return 0;
 }
 
 void rip__offload_drain(void) {

@@ -18,7 +18,7 @@ typedef struct {
 
 static __thread struct {
     int open;                       /* epfd is valid */
-    int epfd;                       /* the epoll instance, made on first use */
+    int epfd;                       /* the epoll instance, made when the scheduler starts */
     fd_state *fds;                  /* indexed by fd */
     int nfds;                       /* entries in fds */
     long waiting;                   /* waiters queued on all fds */
@@ -56,28 +56,37 @@ void rip__fd_reset(int fd) {
     }
 }
 
-static void add_to_set(int fd, uint32_t events) {
+int rip__poll_begin(void) {
     if (!P.open) {
         if ((P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
-            rip__fatal("epoll_create1: %s", strerror(errno));
+            return -1;
         P.open = 1;
         P.wakeup_fd = -1;
     }
-    struct epoll_event ev = { .events = events, .data.fd = fd };
-    if (epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == -1 && errno != EEXIST)
-        rip__fatal("epoll_ctl(ADD, %d): %s", fd, strerror(errno));
+    return 0;
 }
 
-void rip__fd_wait(int fd, int dir, rip_waiter *w) {
+/* 0, or -1 and errno (no fd left for the epoll set, no kernel memory for
+ * the watch): the fd call that needed it fails, the scheduler goes on. */
+static int add_to_set(int fd, uint32_t events) {
+    if (rip__poll_begin() == -1)
+        return -1;
+    struct epoll_event ev = { .events = events, .data.fd = fd };
+    return epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == -1 && errno != EEXIST ? -1 : 0;
+}
+
+int rip__fd_wait(int fd, int dir, rip_waiter *w) {
     fd_state *s = state(fd);
     if (!(s->flags & RIP_FD_REGISTERED)) {
-        add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
+        if (add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET) == -1)
+            return -1;
         s->flags |= RIP_FD_REGISTERED;
     }
     w->task = rip__current();
     w->status = 0;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
     P.waiting++;
+    return 0;
 }
 
 int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
@@ -122,9 +131,11 @@ long rip__fd_waiting(void) {
     return P.waiting;
 }
 
-void rip__poll_wakeup_fd(int fd) {
-    add_to_set(fd, EPOLLIN | EPOLLET);
+int rip__poll_wakeup_fd(int fd) {
+    if (add_to_set(fd, EPOLLIN | EPOLLET) == -1)
+        return -1;
     P.wakeup_fd = fd;
+    return 0;
 }
 
 void rip__poll(int timeout_ms) {

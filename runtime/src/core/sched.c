@@ -158,6 +158,7 @@ static int sched_end(int status) {
 int rip__sched_loop(void) {
     unsigned runs = 0;
     rip_assert(S.current == NULL);  /* rip_run inside a task */
+    rip__poll_begin();              /* now: a program that uses up its fds still can wait */
     for (;;) {
         rip_task *t = S.head;
         if (!t) {

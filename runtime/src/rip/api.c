@@ -189,7 +189,10 @@ static int offload_resume(rip_frame *f, rip_frame *done) {
     struct offload_frame *F = (struct offload_frame *)f;
     (void)done;
     if (f->state == 0) {
-        rip__offload_begin(&F->job);
+        if (rip__offload_begin(&F->job) == -1) {
+            F->result = F->job.fn(F->job.arg); /* no fd for the pool's wakeup: run it in place */
+            return 1;
+        }
         suspend(f, 1);
         return 0;
     }

@@ -66,7 +66,8 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
 
 void *rip_offload(void *(*fn)(void *), void *arg) {
     rip_job job = { .fn = fn, .arg = arg };
-    rip__offload_begin(&job);
+    if (rip__offload_begin(&job) == -1)
+        return fn(arg);             /* no fd for the pool's wakeup: block this scheduler instead */
     rip__uc_park();
     return job.result;
 }
