@@ -289,13 +289,12 @@ class Gen:
                 return self.boolean("(unsigned)(%s)" % self.comparison(a, op, b)), ea or eb
             return "(%s %s %s)" % (a, op, b), ea or eb
         if c < 0.55:
-            op = self.r.choice(["~", "-", "!"])
+            # no ~: gcc warns about it on 0-or-1, on promoted narrow types,
+            # and about x || ~x, but only in some of the forms ripper writes
             a, e = self.expr(ctx, depth - 1, eff)
-            if op == "!":
+            if self.chance(0.5):
                 return self.boolean("(unsigned)!%s" % self.truth(a)), e
-            if not re.fullmatch(r"[\w.\[\]]+", a):
-                op = "-"    # gcc warns about ~ on 0-or-1 and on promoted narrow types
-            return "(%s%s)" % (op, a), e
+            return "(-%s)" % a, e
         if c < 0.7:
             op = self.r.choice(["&&", "||"])
             a, ea = self.expr(ctx, depth - 1, eff)
@@ -314,8 +313,8 @@ class Gen:
 
     def comparison(self, a, op, b):
         """a op b, never one gcc calls always true or false."""
-        if a == b:
-            b = self.const(1, 9)
+        if sorted(a) == sorted(b):     # a == b, also (x ^ y) == (y ^ x)
+            b = self.value()
         if self.boolish(a) or self.boolish(b):
             if is_const(a) or is_const(b):
                 return "%s %s %s" % (a, self.r.choice(["==", "!="]), "1u" if is_const(b) else b) \
@@ -339,6 +338,10 @@ class Gen:
                    and "uptr" not in [k for _, k in f.params]]
             if fns and ctx.has_d:
                 return self.call(ctx, self.r.choice(fns), depth)
+        if c < 0.8:
+            a, _ = self.expr(ctx, depth - 1, True)
+            b = self.void_effect(ctx, depth - 1)
+            return self.r.choice(["(%s ? %s : (void)0)", "(%s ? (void)0 : %s)"]) % (self.truth(a), b)
         e, _ = self.effect(ctx, depth)
         return "(void)%s" % e
 
@@ -415,6 +418,8 @@ class Gen:
                 return "*" + v.name, False
             idx, e = self.index(ctx, eff, 2)
             return "%s[%s]" % (v.name, idx), e
+        if self.chance(0.5):    # a compound literal, its address never taken
+            return "(struct S)" + self.s_init(ctx, self.r.randrange(6) if eff else -1), eff
         return "zs", False
 
     def args(self, ctx, params, depth, pure=False):
@@ -482,9 +487,16 @@ class Gen:
                 out.append(ind + "mix(%s->a + %s->c);" % (v.name, v.name))
 
     def braced(self, ctx, out, ind, depth, n=None):
-        out[-1] += " {"
-        self.block(ctx, out, ind + "    ", n or self.r.randint(1, 3), depth + 1)
-        out.append(ind + "}")
+        """A block as the body of out[-1]; one simple statement sometimes
+        goes without braces."""
+        body = []
+        self.block(ctx, body, ind + "    ", n or self.r.randint(1, 3), depth + 1)
+        if len(body) == 1 and "\n" not in body[0] and out[-1].strip() and self.chance(0.5):
+            out.extend(body)
+        else:
+            out[-1] += " {"
+            out.extend(body)
+            out.append(ind + "}")
 
     def cond(self, ctx):
         return self.truth(self.expr(ctx, 3, True)[0])
@@ -549,9 +561,10 @@ class Gen:
             cast = "(unsigned char)" if kind == "uc" else ""
             parts = ["%s = %s%s" % (nm, cast, self.expr(ctx, 3, True)[0]) for nm in names]
             ctx.hidden.difference_update(names)
-            out.append(ind + "%s %s;" % (CTYPE[kind], ", ".join(parts)))
+            const = self.chance(0.15)
+            out.append(ind + "%s%s %s;" % ("const " if const else "", CTYPE[kind], ", ".join(parts)))
             for nm in names:
-                ctx.declare(Var(nm, kind))
+                ctx.declare(Var(nm, kind, "ro" if const else "rw"))
             return
         if kind in ("uptr", "sptr"):
             t = self.address(ctx, kind)
@@ -760,12 +773,20 @@ class Gen:
         step = "%s++" % i
         if self.chance(0.3):
             step += ", " + self.void_effect(ctx, 1)
-        ctx.scopes.append({i: Var(i, "u", "ro")})
+        init = "%s = 0u" % i
+        scope = {i: Var(i, "u", "ro")}
+        pre = None
+        if self.chance(0.3):
+            v = self.fresh("v")
+            init += ", %s = %s" % (v, self.expr(ctx, 2, True)[0])
+            scope[v] = Var(v, "u")
+            pre = "mix(%s);" % v
+        ctx.scopes.append(scope)
         cond = "%s < %du" % (i, self.r.randint(1, 3))
         if self.chance(0.6):
             cond += " && " + self.cond(ctx)
-        out.append(ind + "for (unsigned %s = 0u; %s; %s)" % (i, cond, step))
-        self.loop_body(ctx, out, ind, depth)
+        out.append(ind + "for (unsigned %s; %s; %s)" % (init, cond, step))
+        self.loop_body(ctx, out, ind, depth, pre)
         ctx.scopes.pop()
         out.append(ind + "}")
         self.close_exit(ctx, out, ind)
@@ -806,15 +827,16 @@ class Gen:
         ctx.breakable += 1
         for c in range(n + 1):
             out.append(ind + ("default:" if c == n else "case %d:" % c))
+            first = len(out)
             if self.chance(0.5):
                 self.s_suspend(ctx, out, ind + "    ", depth)
             out.append(ind + "    ")
             self.braced(ctx, out, ind + "    ", depth, self.r.randint(1, 2))
             if c < n and self.chance(0.35):
-                # gcc misses the comment after a block that ends in a label
-                label_last = out[-2].endswith(": ;")
+                # gcc can miss the comment after a block with a label in it
+                label = any(line.endswith(": ;") for line in out[first:])
                 out.append(ind + "    " + self.r.choice(
-                    ["/* fallthrough */"] * (not label_last) + ["__attribute__((fallthrough));"]))
+                    ["/* fallthrough */"] * (not label) + ["__attribute__((fallthrough));"]))
             else:
                 out.append(ind + "    break;")
         ctx.breakable -= 1
