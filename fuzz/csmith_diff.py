@@ -8,13 +8,12 @@ the time limit are skipped (csmith can generate very long loops).
 
     python fuzz/csmith_diff.py [--seeds 1-100] [--jobs 2] [--keep DIR]
 """
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 
-from difftest import RIPCC, parse_seeds, run_seeds
+from difftest import RIPCC, arguments, run_seeds
 from difftest import counts as counts_of
 
 CSMITH_INCLUDE = "/usr/include/csmith"
@@ -60,16 +59,12 @@ def run(seeds, jobs=2, keep=None):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default="1-100", help="seed range, e.g. 1-100")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--keep", help="keep the programs in this folder")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     if not available():
         print("csmith_diff: csmith is not installed (apt-get install csmith libcsmith-dev)",
               file=sys.stderr)
         return 2
-    counts = counts_of(run(parse_seeds(args.seeds), args.jobs, args.keep))
+    counts = counts_of(run(args.seeds, args.jobs, args.keep))
     compared = counts.get("match", 0) + counts.get("mismatch", 0) + counts.get("rip-error", 0)
     print("csmith --all-async: %d of %d programs matched the plain build "
           "(%d mismatched, %d not ripped, %d skipped: plain build too slow or failed)" % (

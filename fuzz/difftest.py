@@ -4,6 +4,7 @@ counts, and running a built program with a time limit.
 
     results = run_seeds(check, seeds, jobs, keep, prefix)   # check(seed, workdir)
 """
+import argparse
 import concurrent.futures
 import os
 import shutil
@@ -13,6 +14,17 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
+
+
+def arguments(doc):
+    """The command line every fuzzer takes: --seeds A-B, --jobs, --keep DIR."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--seeds", default="1-100", help="seed range, e.g. 1-100")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--keep", help="keep the programs and builds in this folder")
+    args = ap.parse_args()
+    args.seeds = parse_seeds(args.seeds)
+    return args
 
 
 def parse_seeds(text):

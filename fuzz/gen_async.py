@@ -753,21 +753,26 @@ class Gen:
         ctx.declare(Var(i, "u", "ro"))
         return i
 
-    def s_while(self, ctx, out, ind, depth):
+    def counted_loop(self, ctx, out, ind, depth, head, pre, tail):
+        """A loop bounded by a fresh counter i: head(i), a body starting
+        with pre(i), tail(i) (each made when it is reached)."""
         i = self.counter(ctx, out, ind)
         self.exit_label(ctx)
-        out.append(ind + "while (%s < %du && %s)" % (i, self.r.randint(1, 3), self.cond(ctx)))
-        self.loop_body(ctx, out, ind, depth, "%s++;" % i)
-        out.append(ind + "}")
+        out.append(ind + head(i))
+        self.loop_body(ctx, out, ind, depth, pre(i))
+        out.append(ind + tail(i))
         self.close_exit(ctx, out, ind)
 
+    def s_while(self, ctx, out, ind, depth):
+        self.counted_loop(
+            ctx, out, ind, depth,
+            lambda i: "while (%s < %du && %s)" % (i, self.r.randint(1, 3), self.cond(ctx)),
+            lambda i: "%s++;" % i, lambda i: "}")
+
     def s_do(self, ctx, out, ind, depth):
-        i = self.counter(ctx, out, ind)
-        self.exit_label(ctx)
-        out.append(ind + "do")
-        self.loop_body(ctx, out, ind, depth, "%s++;" % i)
-        out.append(ind + "} while (%s < %du && %s);" % (i, self.r.randint(1, 3), self.cond(ctx)))
-        self.close_exit(ctx, out, ind)
+        self.counted_loop(
+            ctx, out, ind, depth, lambda i: "do", lambda i: "%s++;" % i,
+            lambda i: "} while (%s < %du && %s);" % (i, self.r.randint(1, 3), self.cond(ctx)))
 
     def s_for(self, ctx, out, ind, depth):
         self.exit_label(ctx)
@@ -794,13 +799,11 @@ class Gen:
         self.close_exit(ctx, out, ind)
 
     def s_forever(self, ctx, out, ind, depth):
-        i = self.counter(ctx, out, ind)
-        self.exit_label(ctx)
-        out.append(ind + "for (;;)")
-        self.loop_body(ctx, out, ind, depth, "if (%s++ >= %du || !(%s))\n%s        break;" % (
-            i, self.r.randint(1, 3), self.cond(ctx), ind))
-        out.append(ind + "}")
-        self.close_exit(ctx, out, ind)
+        self.counted_loop(
+            ctx, out, ind, depth, lambda i: "for (;;)",
+            lambda i: "if (%s++ >= %du || !(%s))\n%s        break;" % (
+                i, self.r.randint(1, 3), self.cond(ctx), ind),
+            lambda i: "}")
 
     def s_backgoto(self, ctx, out, ind, depth):
         """A loop made of a label and a backward goto."""

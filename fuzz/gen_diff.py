@@ -15,14 +15,13 @@ rip-error (ripper or the compiler refused the ripped program); rip-warning;
 bad-program (the generator's fault: the plain build warned, failed, hung or
 did not exit 0).  A seed reproduces with `python fuzz/gen_async.py SEED`.
 """
-import argparse
 import os
 import shlex
 import subprocess
 import sys
 
 import gen_async
-from difftest import RIPCC, counts, parse_seeds, run_program, run_seeds
+from difftest import RIPCC, arguments, counts, run_program, run_seeds
 
 CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
 RUN_SECONDS = 30
@@ -89,12 +88,8 @@ def summary(results):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default="1-100", help="seed range, e.g. 1-100")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--keep", help="keep the programs and builds in this folder")
-    args = ap.parse_args()
-    results = run(parse_seeds(args.seeds), args.jobs, args.keep)
+    args = arguments(__doc__)
+    results = run(args.seeds, args.jobs, args.keep)
     print(summary(results))
     return 0 if all(v == "match" for v, _ in results.values()) else 1
 
