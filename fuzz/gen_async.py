@@ -509,9 +509,9 @@ class Gen:
         choices = [("assign", 6), ("decl", 5), ("suspend", 4), ("call", 4), ("print", 2),
                    ("ptrcall", 2), ("static", 1), ("spawn", 1)]
         if not deep:
-            choices += [("if", 4), ("block", 2), ("switch", 2), ("goto", 1)]
+            choices += [("if", 4), ("block", 2), ("switch", 2), ("goto", 1), ("gotoin", 1)]
             if ctx.loops < MAX_LOOP_DEPTH:
-                choices += [("while", 2), ("do", 2), ("for", 3), ("forever", 1), ("backgoto", 1)]
+                choices += [("duff", 1), ("while", 2), ("do", 2), ("for", 3), ("forever", 1), ("backgoto", 1)]
         if ctx.breakable:
             choices.append(("break", 1))
         if ctx.loops:
@@ -550,6 +550,8 @@ class Gen:
         name = self.r.choice(["x", "y", "z", "w"]) + str(self.r.randrange(3))
         if name in ctx.scopes[-1]:
             name = self.fresh("v")
+        if name in ctx.hidden:      # skipped by a goto: keep it hidden
+            return self.decl(ctx, out, ind, depth, kind, name)
         ctx.hidden.add(name)
         try:
             self.decl(ctx, out, ind, depth, kind, name)
@@ -559,10 +561,10 @@ class Gen:
     def decl(self, ctx, out, ind, depth, kind, name):
         if kind in CTYPE:
             names = [name] + [self.fresh("v") for _ in range(self.r.randint(0, 1))]
-            ctx.hidden.update(names)
+            ctx.hidden.update(names[1:])
             cast = "(unsigned char)" if kind == "uc" else ""
             parts = ["%s = %s%s" % (nm, cast, self.expr(ctx, 3, True)[0]) for nm in names]
-            ctx.hidden.difference_update(names)
+            ctx.hidden.difference_update(names[1:])
             const = self.chance(0.15)
             out.append(ind + "%s%s %s;" % ("const " if const else "", CTYPE[kind], ", ".join(parts)))
             for nm in names:
@@ -825,6 +827,49 @@ class Gen:
         self.braced(ctx, out, ind, depth)
         out.append(ind + "%s:" % label)
         self.s_suspend(ctx, out, ind + "    ", depth)
+
+    def s_gotoin(self, ctx, out, ind, depth):
+        """A forward goto into the middle of a block: what was declared
+        before the label is not read after it (it would be uninitialized)."""
+        label = self.fresh("in")
+        out.append(ind + "if (%s)" % self.cond(ctx))
+        out.append(ind + "    goto %s;" % label)
+        out.append(ind + "{")
+        i2 = ind + "    "
+        ctx.scopes.append({})
+        for _ in range(self.r.randint(1, 3)):
+            self.stmt(ctx, out, i2, depth + 1)
+        skipped = set(ctx.scopes[-1]) - ctx.hidden
+        self.use_scope(ctx, out, i2)
+        ctx.scopes.pop()
+        out.append(i2 + "%s: ;" % label)
+        ctx.hidden |= skipped
+        out.append(i2)      # braced: the names of the first part may come again
+        self.braced(ctx, out, i2, depth + 1, self.r.randint(1, 2))
+        ctx.hidden -= skipped
+        out.append(ind + "}")
+
+    def s_duff(self, ctx, out, ind, depth):
+        """Duff's device: a switch whose cases are inside a do loop."""
+        n = self.r.randint(2, 3)
+        i = self.counter(ctx, out, ind)
+        out.append(ind + "switch (%s %% %du) {" % (self.cond(ctx), n))
+        out.append(ind + "case 0:")
+        out.append(ind + "    do")
+        ctx.loops += 1
+        ctx.breakable += 1
+        out[-1] += " {"
+        out.append(ind + "        %s++;" % i)
+        for c in range(n):
+            if c:
+                out.append(ind + "        __attribute__((fallthrough));")
+                out.append(ind + "case %d:" % c)
+            out.append(ind + "        ")
+            self.braced(ctx, out, ind + "        ", depth + 1, self.r.randint(1, 2))
+        ctx.loops -= 1
+        ctx.breakable -= 1
+        out.append(ind + "    } while (%s < %du && %s);" % (i, self.r.randint(1, 3), self.cond(ctx)))
+        out.append(ind + "}")
 
     def s_switch(self, ctx, out, ind, depth):
         n = self.r.randint(2, 4)
