@@ -152,10 +152,9 @@ def is_call(text):
 
 class Ctx:
     """Where a statement or expression is generated."""
-    def __init__(self, fn, has_d=True):
+    def __init__(self, fn):
         self.fn = fn
         self.scopes = [{}]
-        self.has_d = has_d    # a depth `d` is in scope
         self.loops = 0        # loops around (continue is allowed)
         self.breakable = 0    # loops and switches around
         self.exits = []       # [label, used] of loops around, innermost last
@@ -258,7 +257,7 @@ class Gen:
         if c < 0.28:    # an unevaluated operand: never called
             fns = [f for f in self.fns if f.ret != "void"]
             what = "struct S"
-            if fns and ctx.has_d and self.chance(0.7):
+            if fns and self.chance(0.7):
                 f = self.r.choice(fns)
                 what = self.call(ctx, f, 1, ["K"] * len(f.params))
             return "K[sizeof(%s) %% 16u]" % what, False
@@ -338,7 +337,7 @@ class Gen:
         if c < 0.7:
             fns = [f for f in self.fns if f.ret == "void" and self.forward(ctx, f)
                    and "uptr" not in [k for _, k in f.params]]
-            if fns and ctx.has_d:
+            if fns:
                 return self.call(ctx, self.r.choice(fns), depth)
         if c < 0.8:
             a, _ = self.expr(ctx, depth - 1, True)
@@ -354,7 +353,7 @@ class Gen:
         if c < 0.4:
             fns = [f for f in self.fns if f.ret in ("u", "i", "S")
                    and "uptr" not in [k for _, k in f.params]]
-            if fns and ctx.has_d:
+            if fns:
                 f = self.r.choice(fns)
                 t = self.call(ctx, f, depth)
                 if f.ret == "S":
@@ -363,7 +362,7 @@ class Gen:
         if c < 0.55:
             a, _ = self.expr(ctx, depth - 1, True)
             return "%s(%s)" % (self.r.choice(["ay", "ay", "zz", "rt"]), a), True
-        if c < 0.62 and ctx.has_d and self.tables:
+        if c < 0.62 and self.tables:
             tbl, fns = self.r.choice(self.tables)
             self.called.update(fns)
             self.tables_used.add(tbl)
@@ -403,7 +402,7 @@ class Gen:
         """(text, has effect) of a struct S value."""
         c = self.r.random()
         ss = [v for v in self.readable(ctx) if v.kind in ("S", "sarr", "sptr")]
-        if eff and c < 0.3 and ctx.has_d:
+        if eff and c < 0.3:
             fns = [f for f in self.fns if f.ret == "S" and "uptr" not in [k for _, k in f.params]]
             if fns:
                 return self.call(ctx, self.r.choice(fns), depth), True
@@ -424,9 +423,9 @@ class Gen:
             return "(struct S)" + self.s_init(ctx, self.r.randrange(6) if eff else -1), eff
         return "zs", False
 
-    def args(self, ctx, params, depth, pure=False):
+    def args(self, ctx, params, depth):
         """Argument texts; at most one with an effect."""
-        k = self.r.randrange(len(params) + 1) if not pure else -1
+        k = self.r.randrange(len(params) + 1)
         out = []
         for i, kind in enumerate(params):
             if kind == "S":
@@ -634,7 +633,7 @@ class Gen:
 
     def s_call(self, ctx, out, ind, depth):
         fns = [f for f in self.fns if "uptr" not in [k for _, k in f.params]]
-        if not fns or not ctx.has_d:
+        if not fns:
             return self.s_suspend(ctx, out, ind, depth)
         f = self.r.choice(fns)
         self.call_stmt(ctx, out, ind, f, self.call_raw(ctx, f, 3))
@@ -652,7 +651,7 @@ class Gen:
     def s_ptrcall(self, ctx, out, ind, depth):
         """x = f(d, &y, ...): the callee writes through the pointer."""
         fns = [f for f in self.fns if "uptr" in [k for _, k in f.params]]
-        if not fns or not ctx.has_d:
+        if not fns:
             return self.s_call(ctx, out, ind, depth)
         f = self.r.choice(fns)
         n = [k for _, k in f.params].count("uptr")
@@ -696,7 +695,7 @@ class Gen:
     def s_spawn(self, ctx, out, ind, depth):
         """A task that writes into this frame through a pointer, waited for."""
         vs = [v for v in self.readable(ctx) if v.kind == "u" and v.mode == "rw"]
-        if not vs or not ctx.has_d:
+        if not vs:
             return self.s_suspend(ctx, out, ind, depth)
         v = self.r.choice(vs)
         w, t = self.fresh("wg"), self.fresh("ta")
