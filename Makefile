@@ -107,10 +107,12 @@ valgrind: all
 		fi; }
 	$(VENV)/bin/python tests/valgrind.py
 
-# csmith programs ripped with --all-async against the plain build: N seeds.
+# N generated async-heavy programs, rip against ucontext, and N csmith
+# programs ripped with --all-async against the plain build.
 N ?= 200
 fuzz: all test-deps
-	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N)
+	$(VENV)/bin/python fuzz/gen_diff.py --seeds 1-$(N); status=$$?; \
+	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N) || status=1; exit $$status
 
 # How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv

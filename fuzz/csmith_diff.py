@@ -8,19 +8,17 @@ the time limit are skipped (csmith can generate very long loops).
 
     python fuzz/csmith_diff.py [--seeds 1-100] [--jobs 2] [--keep DIR]
 """
-import argparse
-import concurrent.futures
 import os
 import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 
 from ripper.cli import runtime_library
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
+from difftest import RIPCC, arguments, run_seeds
+from difftest import counts as counts_of
+
 CSMITH_INCLUDE = "/usr/include/csmith"
 RUN_SECONDS = 10
 CFLAGS = ["-w", "-O1", "-I" + CSMITH_INCLUDE]
@@ -58,44 +56,18 @@ def check_seed(seed, workdir):
     return "match", want.stdout.decode(errors="replace").strip()
 
 
-def parse_seeds(text):
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
-
-
 def run(seeds, jobs=2, keep=None):
     """{seed: (verdict, detail)} for all seeds."""
-    workdir = keep or tempfile.mkdtemp(prefix="csmith-diff-")
-    os.makedirs(workdir, exist_ok=True)
-    try:
-        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            futures = {s: pool.submit(check_seed, s, workdir) for s in seeds}
-            results = {}
-            for s in seeds:
-                results[s] = futures[s].result()
-                print("seed %d: %s %s" % (s, results[s][0],
-                                          results[s][1] if results[s][0] != "match" else ""),
-                      file=sys.stderr, flush=True)
-            return results
-    finally:
-        if keep is None:
-            shutil.rmtree(workdir, ignore_errors=True)
+    return run_seeds(check_seed, seeds, jobs, keep, "csmith-diff-")
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default="1-100", help="seed range, e.g. 1-100")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--keep", help="keep the programs in this folder")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     if not available():
         print("csmith_diff: csmith is not installed (apt-get install csmith libcsmith-dev)",
               file=sys.stderr)
         return 2
-    results = run(parse_seeds(args.seeds), args.jobs, args.keep)
-    counts = {}
-    for verdict, _ in results.values():
-        counts[verdict] = counts.get(verdict, 0) + 1
+    counts = counts_of(run(args.seeds, args.jobs, args.keep))
     compared = counts.get("match", 0) + counts.get("mismatch", 0) + counts.get("rip-error", 0)
     print("csmith --all-async: %d of %d programs matched the plain build "
           "(%d mismatched, %d not ripped, %d skipped: plain build too slow or failed)" % (

@@ -117,6 +117,8 @@ class ExprLowering:
         if k == "BINARY_OPERATOR" and node.op == ",":
             pre_a, va = self.lower(node.children[0])
             pre_b, vb = self.lower(node.children[1])
+            if not self.is_temp(vb):    # (f(), x) != x: no self-comparison for gcc to see
+                vb = "((void)0, %s)" % vb
             return pre_a + ["(void)(%s);" % va] + pre_b, vb
         if k in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and \
                 (node.op == "=" or k == "COMPOUND_ASSIGNMENT_OPERATOR"):

@@ -265,25 +265,28 @@ class _Lowering:
     # -- plain functions ----------------------------------------------------
 
     def unevaluated_calls(self, body):
-        """An async call C never evaluates (sizeof f(x)) keeps only its type."""
+        """An async call C never evaluates (sizeof f(x)) keeps only its type.
+        Run after the edits inside it (renamed locals), which it drops; an
+        unevaluated call inside another goes first, for the same reason."""
         evaluated = {id(c) for c in evaluated_calls(body)}
-        for n in body.walk():
-            if n.kind == "CALL_EXPR" and id(n) not in evaluated and self.is_async_call(n):
-                if n.in_macro:
-                    raise self.error(n, "unevaluated async call to '%s' inside a macro"
-                                     % callee_name(n), hint="write it out")
-                void = n.type is None or n.type.kind == "VOID"
-                self.rw.replace(n.start, n.end, "((void)0)" if void else
-                                "(*(__typeof__(%s) *)0)" % n.type.spelling)
+        calls = [n for n in body.walk() if n.kind == "CALL_EXPR" and id(n) not in evaluated
+                 and self.is_async_call(n)]
+        for n in sorted(calls, key=lambda n: n.end - n.start):
+            if n.in_macro:
+                raise self.error(n, "unevaluated async call to '%s' inside a macro"
+                                 % callee_name(n), hint="write it out")
+            void = n.type is None or n.type.kind == "VOID"
+            self.rw.replace(n.start, n.end, "((void)0)" if void else
+                            "(*(__typeof__(%s) *)0)" % n.type.spelling)
 
     def plain_function(self, f):
-        self.unevaluated_calls(f.body)
         for call in evaluated_calls(f.body):
             if self.is_async_call(call):
                 raise self.error(call, "'%s' calls async function '%s' outside a task"
                                  % (f.name, callee_name(call) or "through a pointer"),
                                  hint="start the work as a task with rip_run or rip_spawn")
         self.function_values(f.body)
+        self.unevaluated_calls(f.body)
         self.apply_aliases(f.body)
 
     def function_values(self, node):
@@ -389,7 +392,6 @@ class _Lowering:
                              "async function '%s' is variadic" % f.name,
                              hint="take a va_list or an array instead")
         self.check_unrippable(f)
-        self.unevaluated_calls(f.body)
         locals_ = [n for n in f.body.walk() if n.kind == "VAR_DECL" and not n.storage and n.name]
         in_frame = frame_variables(f.body, {d.key: d.type for d in locals_}, self.is_async_call)
         unused = self.unused_params(f)
@@ -413,6 +415,7 @@ class _Lowering:
         for call in calls:
             if callee_name(call) in self.async_names:
                 self.rename_callee(call)
+        self.unevaluated_calls(f.body)
         self.apply_aliases(f.body)
         self.points = {id(c): i for i, c in enumerate(calls, 1)}
         self.expr = ExprLowering(self)

@@ -1,0 +1,71 @@
+"""difftest.py -- what the differential fuzzers share: seed ranges, running
+a check per seed on a pool of workers with a line per seed, the summary
+counts, and running a built program with a time limit.
+
+    results = run_seeds(check, seeds, jobs, keep, prefix)   # check(seed, workdir)
+"""
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
+
+
+def arguments(doc):
+    """The command line every fuzzer takes: --seeds A-B, --jobs, --keep DIR."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--seeds", default="1-100", help="seed range, e.g. 1-100")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--keep", help="keep the programs and builds in this folder")
+    args = ap.parse_args()
+    args.seeds = parse_seeds(args.seeds)
+    return args
+
+
+def parse_seeds(text):
+    """"1-100" (or "7") -> [1, ..., 100]."""
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def run_program(exe, timeout):
+    """(exit status, stdout) of `exe`, or None if it ran past `timeout` s."""
+    try:
+        r = subprocess.run([exe], capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    return r.returncode, r.stdout
+
+
+def run_seeds(check, seeds, jobs=2, keep=None, prefix="fuzz-"):
+    """{seed: (verdict, detail)}: check(seed, workdir) for every seed on
+    `jobs` threads, each result said on stderr as it comes ("match" quietly).
+    The work folder is `keep`, or a temporary one removed at the end."""
+    workdir = keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(workdir, exist_ok=True)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            futures = {s: pool.submit(check, s, workdir) for s in seeds}
+            results = {}
+            for s in seeds:
+                results[s] = futures[s].result()
+                verdict, detail = results[s]
+                print("seed %d: %s %s" % (s, verdict, detail if verdict != "match" else ""),
+                      file=sys.stderr, flush=True)
+            return results
+    finally:
+        if keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def counts(results):
+    """{verdict: how many}."""
+    out = {}
+    for verdict, _ in results.values():
+        out[verdict] = out.get(verdict, 0) + 1
+    return out

@@ -1,0 +1,112 @@
+"""gen_diff.py -- hold the rip build against the ucontext build on random
+async-heavy programs (fuzz/gen_async.py).
+
+For each seed: generate the program, build it with `ripcc --backend=ucontext`
+(compiled as written: it must build without a warning, or the generator is
+wrong) and `ripcc --backend=rip` (the ripped text must build without a
+warning too), run both, and compare stdout and exit status byte for byte:
+the scheduling contract makes them equal.  Extra compiler flags come from
+$FUZZ_CFLAGS (a sanitizer build), the compiler from $CC.
+
+    python fuzz/gen_diff.py [--seeds 1-100] [--jobs 2] [--keep DIR]
+
+Verdicts: match; mismatch (outputs differ, or the rip build crashed or hung);
+rip-error (ripper or the compiler refused the ripped program); rip-warning;
+bad-program (the generator's fault: the plain build warned, failed, hung or
+did not exit 0); cc-differs (a mismatch where the plain build at -O0 prints
+what rip printed: the optimizer, or undefined behaviour the generator let
+through, is to blame, not ripper).  Every verdict but match fails the run.  A seed reproduces with `python fuzz/gen_async.py SEED`.
+"""
+import os
+import shlex
+import subprocess
+import sys
+
+import gen_async
+from difftest import RIPCC, arguments, counts, run_program, run_seeds
+
+CFLAGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra"]
+RUN_SECONDS = 30
+
+
+def cflags():
+    return CFLAGS + shlex.split(os.environ.get("FUZZ_CFLAGS", ""))
+
+
+def build(src, backend, exe, extra=()):
+    """(ok, compiler messages)."""
+    r = subprocess.run([RIPCC, "--backend=" + backend] + cflags() + list(extra) + [src, "-o", exe],
+                       capture_output=True)
+    return r.returncode == 0, (r.stdout + r.stderr).decode(errors="replace")
+
+
+def check_seed(seed, workdir):
+    """(verdict, detail) for one seed."""
+    src = os.path.join(workdir, "g%d.c" % seed)
+    with open(src, "w") as f:
+        f.write(gen_async.generate(seed))
+    return check_source(src)
+
+
+def check_source(src):
+    """(verdict, detail) for the program in file `src` (builds beside it)."""
+    plain, ripped = src[:-2] + "-ucontext", src[:-2] + "-rip"
+    ok, msg = build(src, "ucontext", plain)
+    if not ok or "warning" in msg:
+        return "bad-program", "the plain build: " + msg[-2000:]
+    want = run_program(plain, RUN_SECONDS)
+    if want is None or want[0] != 0:
+        return "bad-program", "the plain build %s" % (
+            "ran past %d s" % RUN_SECONDS if want is None else "exited %d" % want[0])
+    ok, msg = build(src, "rip", ripped)
+    if not ok:
+        return "rip-error", msg[-2000:]
+    if "warning" in msg:
+        return "rip-warning", msg[-2000:]
+    got = run_program(ripped, RUN_SECONDS * 4)
+    if got is None:
+        return "mismatch", "the rip build ran past %d s" % (RUN_SECONDS * 4)
+    if got != want:
+        detail = "exit %d vs %d; first differing line %d" % (
+            got[0], want[0], first_difference(got[1], want[1]))
+        # The plain build at -O0 is a third opinion: when it sides with rip,
+        # the C compiler's optimizer (or undefined behaviour) is to blame.
+        ok, _ = build(src, "ucontext", plain + "-O0", ["-O0"])
+        if ok and run_program(plain + "-O0", RUN_SECONDS) == got:
+            return "cc-differs", detail + "; the plain build at -O0 agrees with rip"
+        return "mismatch", detail
+    return "match", ""
+
+
+def first_difference(a, b):
+    """1-based number of the first line where a and b differ."""
+    la, lb = a.splitlines(), b.splitlines()
+    for i, (x, y) in enumerate(zip(la, lb)):
+        if x != y:
+            return i + 1
+    return min(len(la), len(lb)) + 1
+
+
+def run(seeds, jobs=2, keep=None):
+    """{seed: (verdict, detail)} for all seeds."""
+    return run_seeds(check_seed, seeds, jobs, keep, "gen-diff-")
+
+
+def summary(results):
+    c = counts(results)
+    return ("gen_async: %d of %d programs matched rip against ucontext (%d mismatched, "
+            "%d not ripped, %d ripped with warnings, %d bad programs, %d where only the "
+            "plain build at -O2 differs)" % (
+                c.get("match", 0), len(results), c.get("mismatch", 0), c.get("rip-error", 0),
+                c.get("rip-warning", 0), c.get("bad-program", 0), c.get("cc-differs", 0)))
+
+
+def main():
+    args = arguments(__doc__)
+    results = run(args.seeds, args.jobs, args.keep)
+    print(summary(results))
+    return 0 if all(v == "match" for v, _ in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
