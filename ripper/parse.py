@@ -34,6 +34,9 @@ from .diag import Diagnostic
 RIP_ASYNC_ANNOTATION = "rip_async"
 # The binding's one kind name that breaks its own UPPER_CASE pattern.
 KIND_NAMES = {"StmtExpr": "STMT_EXPR"}
+# How deep the syntax tree of a function may nest.  Passes recurse on it,
+# and some take time quadratic in the depth: a limit keeps both in bounds.
+MAX_NESTING = 2000
 
 
 @dataclass
@@ -369,8 +372,13 @@ class _Builder:
             end, cut = inv[1], True
         return start, end, cut
 
-    def node(self, c, parent=None):
+    def node(self, c, parent=None, depth=0):
         _, line, col, loc = _file_location(c.location)
+        if depth > MAX_NESTING:
+            raise Diagnostic(self.main_name, line, col,
+                             "nested more than %d levels deep (statements and expressions "
+                             "inside one another), more than ripper takes" % MAX_NESTING,
+                             hint="split the function or expression into smaller ones")
         _, _, _, s = _file_location(c.extent.start)
         _, _, _, e = _file_location(c.extent.end)
         if e < s:
@@ -399,7 +407,7 @@ class _Builder:
                 n.param_types = _param_types(callee.type)
                 n.callee_async = _is_async_fn(callee.type) and \
                     (ref is None or ref.kind != ci.CursorKind.FUNCTION_DECL)
-        n.children = [self.node(ch, n) for ch in c.get_children()]
+        n.children = [self.node(ch, n, depth + 1) for ch in c.get_children()]
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR",
                     "UNARY_OPERATOR", "CXX_UNARY_EXPR"):
             n.op = self.operator(c, n)

@@ -55,3 +55,21 @@ def test_crash_while_ripping_is_a_diagnostic(tmp_path, monkeypatch):
         cli.rip_source_reporting(str(tmp_path / "deep.c"), source, [])
     assert "crashed on this file (SIGSEGV)" in e.value.format()
     assert "nested too deep" in e.value.format()
+
+
+@pytest.mark.parametrize("body", [
+    b" else ".join(b"if (a == %d) rip_yield();" % i for i in range(3000)),
+    b"if (a) " * 10000 + b"rip_yield();",
+    b"a = " + b" + ".join([b"a"] * 10000) + b"; rip_yield();",
+])
+def test_nesting_beyond_the_limit_is_an_error(tmp_path, body):
+    """Statements or expressions nested 10,000 deep ended in a RecursionError
+    ("internal error in ripper"), and some passes take time growing with
+    the square of the depth (8,000 else-ifs: 20 s): past 2,000 levels it is
+    an error at the place, and comes quickly."""
+    source = HEADER + b"RIP_ASYNC void deep(int a) {\n    " + body + b"\n}\n"
+    before = b"/* an older out.c */\n"
+    status, err, out = rip(tmp_path, source, before)
+    assert status == 1
+    assert "in.c:3:" in err and "error: nested more than 2000 levels deep" in err, err
+    assert out == before
