@@ -4,7 +4,9 @@ Each case takes a seed program (tests/programs/*.c, examples/*.c) and
 breaks it: a token, a line or a range deleted, lines duplicated or swapped,
 the file cut at a random byte, binary garbage, NUL bytes or invalid UTF-8
 put in, a megabyte-long line, an unterminated comment or string, an
-#include of a missing file, #error, self-referential macros, blocks,
+#include of a missing file, #error, self-referential macros; or respells
+it with the same meaning (backslash-newlines inside tokens, comments
+between tokens, CRLF line ends and a BOM, digraphs); or adds blocks,
 parentheses, ifs, else-ifs, sums or unary operators nested thousands deep,
 tens of thousands of functions, a megabytes-long table.  `ripper in.c -o
 out.c` then must:
@@ -36,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RIPPER = os.path.join(os.path.dirname(sys.executable), "ripper")
@@ -190,6 +193,50 @@ def recursive_macro(rng, src, big):
     return _at_line_start(rng, src, text)
 
 
+# Spellings that keep the meaning: ripper edits by byte offsets, and these
+# put bytes where tokens are usually alone.
+
+def line_splices(rng, src, big):
+    """Backslash-newlines inside tokens (`rip_yi\\<newline>eld`)."""
+    for _ in range(rng.randint(1, 8)):
+        words = [m for m in TOKEN.finditer(src) if len(m.group()) > 1 and m.group()[:1] != b'"']
+        if not words:
+            break
+        m = rng.choice(words)
+        at = rng.randrange(m.start() + 1, m.end())
+        src = src[:at] + b"\\\n" + src[at:]
+    return src
+
+
+def comments_between_tokens(rng, src, big):
+    tokens = list(TOKEN.finditer(src))
+    for m in sorted(rng.sample(tokens, min(len(tokens), rng.randint(1, 40))),
+                    key=lambda m: -m.start()):
+        src = src[:m.end()] + rng.choice([b"/**/", b"/* } { ; */", b" ", b"\t\f\v"]) + src[m.end():]
+    return src
+
+
+def crlf_and_bom(rng, src, big):
+    if rng.random() < 0.5:
+        src = src.replace(b"\n", b"\r\n")
+    return (b"\xef\xbb\xbf" if rng.random() < 0.5 else b"") + src
+
+
+def digraphs(rng, src, big):
+    """<% %> <: :> for braces and brackets (not in strings or directives)."""
+    out = []
+    for line in _lines(src):
+        if line.lstrip().startswith(b"#"):
+            out.append(line)
+            continue
+        parts = re.split(rb'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//.*)', line)
+        for i in range(0, len(parts), 2):
+            parts[i] = (parts[i].replace(b"{", b"<%").replace(b"}", b"%>")
+                        .replace(b"[", b"<:").replace(b"]", b":>"))
+        out.append(b"".join(parts))
+    return b"".join(out)
+
+
 def _depth(rng, big, small=(100, 300, 1500), large=(3000, 30000)):
     return rng.choice(large if big and rng.random() < 0.5 else small)
 
@@ -251,9 +298,10 @@ def big_table(rng, src, big):
 MUTATIONS = [delete_token, delete_tokens, delete_line, delete_range, duplicate_lines,
              swap_lines, truncate, binary_garbage, nul_bytes, invalid_utf8, long_line,
              unterminated_comment, unterminated_string, missing_include, error_directive,
-             recursive_macro, deep_blocks, deep_parens, deep_ifs, deep_else_ifs, long_sum,
-             deep_unary, many_functions, big_table]
-CHEAP = MUTATIONS[:16]              # the seed's size, give or take
+             recursive_macro, line_splices, comments_between_tokens, crlf_and_bom, digraphs,
+             deep_blocks, deep_parens, deep_ifs, deep_else_ifs, long_sum, deep_unary,
+             many_functions, big_table]
+CHEAP = MUTATIONS[:20]              # the seed's size, give or take
 
 
 # -- one case -------------------------------------------------------------------
@@ -326,6 +374,7 @@ def check(seed_path, data, workdir, timeout=None):
 def run_case(seed, index, big, keep):
     seed_path, mutation, data = make_case(seed, index, big)
     workdir = tempfile.mkdtemp(prefix="ripper-hostile-")
+    start = time.monotonic()
     try:
         verdict, detail = check(seed_path, data, workdir)
         if verdict == "BUG" and keep:
@@ -336,7 +385,8 @@ def run_case(seed, index, big, keep):
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return {"index": index, "seed_file": os.path.relpath(seed_path, ROOT), "mutation": mutation,
-            "bytes": len(data), "verdict": verdict, "detail": detail}
+            "bytes": len(data), "verdict": verdict, "detail": detail,
+            "seconds": time.monotonic() - start}
 
 
 def run(seed=1, cases=100, jobs=2, big=False, keep=None, only=None, log=sys.stderr):
@@ -347,7 +397,7 @@ def run(seed=1, cases=100, jobs=2, big=False, keep=None, only=None, log=sys.stde
         for res in pool.map(lambda i: run_case(seed, i, big, keep), indices):
             results.append(res)
             if log is not None:
-                print("case %(index)d: %(mutation)s of %(seed_file)s (%(bytes)d bytes): %(verdict)s"
+                print("case %(index)d: %(mutation)s of %(seed_file)s (%(bytes)d bytes): %(verdict)s in %(seconds).1f s"
                       % res, file=log, flush=True)
                 if res["verdict"] == "BUG":
                     print("  " + res["detail"].replace("\n", "\n  "), file=log, flush=True)
