@@ -73,3 +73,14 @@ def test_nesting_beyond_the_limit_is_an_error(tmp_path, body):
     assert status == 1
     assert "in.c:3:" in err and "error: nested more than 2000 levels deep" in err, err
     assert out == before
+
+
+def test_bom_and_crlf_lines(tmp_path, ripcc):
+    """A UTF-8 byte order mark counts only at the very start of a file: it
+    went after ripper's first lines, where cc took it for stray bytes."""
+    source = (b"\xef\xbb\xbf/* a BOM and CRLF line ends */\n#include <stdio.h>\n#include <rip.h>\n"
+              b"static void task(void *arg) {\n    (void)arg;\n    rip_yield();\n"
+              b"    printf(\"ok\\n\");\n}\nint main(void) { return rip_run(task, NULL); }\n")
+    path = tmp_path / "bom.c"
+    path.write_bytes(source.replace(b"\n", b"\r\n"))
+    assert run([ripcc(str(path), "rip")]).stdout == b"ok\n"
