@@ -6,7 +6,8 @@ the file cut at a random byte, binary garbage, NUL bytes or invalid UTF-8
 put in, a megabyte-long line, an unterminated comment or string, an
 #include of a missing file, #error, self-referential macros; or respells
 it with the same meaning (backslash-newlines inside tokens, comments
-between tokens, CRLF line ends and a BOM, digraphs); or adds blocks,
+between tokens, CRLF line ends and a BOM, digraphs, directives between
+statements, identifiers through identity macros); or adds blocks,
 parentheses, ifs, else-ifs, sums or unary operators nested thousands deep,
 tens of thousands of functions, a megabytes-long table.  `ripper in.c -o
 out.c` then must:
@@ -237,6 +238,43 @@ def digraphs(rng, src, big):
     return b"".join(out)
 
 
+def preprocessor_noise(rng, src, big):
+    """Directives between statements: #if 1 around a line, #if 0 around
+    garbage, #pragma and _Pragma."""
+    lines = _lines(src)
+    for _ in range(rng.randint(1, 6)):
+        at = rng.randrange(len(lines) + 1)
+        kind = rng.randrange(4)
+        if kind == 0 and at < len(lines):
+            lines[at:at + 1] = [b"#if 1\n", lines[at], b"#endif\n"]
+        elif kind == 1:
+            lines.insert(at, b"#if 0\n} { ) ( \" ' garbage\n#endif\n")
+        elif kind == 2:
+            lines.insert(at, b"#pragma GCC diagnostic push\n")
+        else:
+            lines.insert(at, b'_Pragma("GCC diagnostic push")\n')
+    return b"".join(lines)
+
+
+def identity_macros(rng, src, big):
+    """Identifiers passed through `#define ID(x) x` and `#define SAME x`-style
+    object-like macros."""
+    words = [m for m in TOKEN.finditer(src) if re.match(rb"[A-Za-z_]\w*$", m.group()) and
+             not src[src.rfind(b"\n", 0, m.start()) + 1:m.start()].lstrip().startswith(b"#")]
+    if not words:
+        return src
+    picked = sorted(rng.sample(words, min(len(words), rng.randint(1, 10))), key=lambda m: -m.start())
+    defines = b"#define RIP_HOSTILE_ID(x) x\n"
+    for m in picked:
+        if rng.random() < 0.5:
+            src = src[:m.start()] + b"RIP_HOSTILE_ID(" + m.group() + b")" + src[m.end():]
+        else:
+            alias = b"RIP_HOSTILE_" + m.group()
+            defines += b"#define %s %s\n" % (alias, m.group())
+            src = src[:m.start()] + alias + src[m.end():]
+    return defines + src
+
+
 def _depth(rng, big, small=(100, 300, 1500), large=(3000, 30000)):
     return rng.choice(large if big and rng.random() < 0.5 else small)
 
@@ -299,9 +337,9 @@ MUTATIONS = [delete_token, delete_tokens, delete_line, delete_range, duplicate_l
              swap_lines, truncate, binary_garbage, nul_bytes, invalid_utf8, long_line,
              unterminated_comment, unterminated_string, missing_include, error_directive,
              recursive_macro, line_splices, comments_between_tokens, crlf_and_bom, digraphs,
-             deep_blocks, deep_parens, deep_ifs, deep_else_ifs, long_sum, deep_unary,
+             preprocessor_noise, identity_macros, deep_blocks, deep_parens, deep_ifs, deep_else_ifs, long_sum, deep_unary,
              many_functions, big_table]
-CHEAP = MUTATIONS[:20]              # the seed's size, give or take
+CHEAP = MUTATIONS[:22]              # the seed's size, give or take
 
 
 # -- one case -------------------------------------------------------------------
