@@ -52,10 +52,10 @@ def parse_flags(args, directory=None):
     return flags
 
 
-def rip_source(path, source, clang_args=(), all_async=False, stats=None):
+def rip_source(path, source, clang_args=(), all_async=False, stats=None, parse_alarm=None):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `stats`, a
-    list, receives a FrameStats per async function."""
-    unit = parse(path, source, clang_args)
+    list, receives a FrameStats per async function; `parse_alarm`: see parse."""
+    unit = parse(path, source, clang_args, parse_alarm)
     async_names = find_async(unit, all_async)
     rw = lower(unit, async_names, all_async, stats)
     rw.include_first('#include "rip_frame.h"')
@@ -213,6 +213,11 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
         if pid:                     # interrupted: the child goes too
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+    if os.WIFSIGNALED(wait_status) and os.WTERMSIG(wait_status) == signal.SIGALRM:
+        raise Diagnostic(path, 0, 0, "libclang did not finish parsing this file in %d s"
+                         % parse_seconds(source),
+                         hint="libclang hangs on some malformed input (`(::)` in a function, "
+                              "for one): try the file with cc")
     if os.WIFSIGNALED(wait_status) or not data:
         sig = os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else 0
         name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
@@ -234,6 +239,11 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
 
 
 STACK_BYTES = 512 << 20         # the ripping thread's: libclang and ripper recurse on nesting
+PARSE_SECONDS = 60              # libclang's parse may take this long, plus 100 s per MB
+
+
+def parse_seconds(source):
+    return PARSE_SECONDS + len(source) // 10000
 
 
 def _rip_on_big_stack(path, source, clang_args, all_async):
@@ -245,12 +255,14 @@ def _rip_on_big_stack(path, source, clang_args, all_async):
     def work():
         stats = []
         try:
-            outcome.append(("ok", (rip_source(path, source, clang_args, all_async, stats), stats)))
+            out = rip_source(path, source, clang_args, all_async, stats, parse_seconds(source))
+            outcome.append(("ok", (out, stats)))
         except Diagnostic as d:
             outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint)
                                             for e in [d] + d.others]))
         except Exception as e:
             outcome.append(("bug", "%s: %s" % (type(e).__name__, e)))
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # a parse that hangs ends the child
     os.environ["LIBCLANG_NOTHREADS"] = "1"
     try:
         threading.stack_size(STACK_BYTES)

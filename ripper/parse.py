@@ -21,6 +21,7 @@ import ctypes
 import functools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -495,10 +496,13 @@ def _clang_args(extra_args):
     return args
 
 
-def parse(path, source, extra_args=()):
+def parse(path, source, extra_args=(), alarm=None):
     """Parse `source` (bytes, the text of `path`) into a Unit.
 
-    Raises Diagnostic for every error libclang reports."""
+    Raises Diagnostic for every error libclang reports.  With `alarm`
+    (seconds), SIGALRM ends the process if libclang's parse runs longer:
+    libclang 18 hangs on some malformed input (`(::)` in a function body).
+    Only for a process that exists to rip one file (ripper's child)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     try:
         index = ci.Index.create()
@@ -506,11 +510,16 @@ def parse(path, source, extra_args=()):
         raise Diagnostic(path, 0, 0, "cannot load libclang: %s" % e,
                          hint="install the 'libclang' package from PyPI") from e
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    if alarm:
+        signal.setitimer(signal.ITIMER_REAL, alarm)
     try:
         tu = index.parse(path, args=_clang_args(extra_args),
                          unsaved_files=[(path, source)], options=opts)
     except ci.TranslationUnitLoadError as e:
         raise Diagnostic(path, 0, 0, "libclang could not parse the file: %s" % e) from e
+    finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     errors = []
     for d in tu.diagnostics:
         if d.severity >= ci.Diagnostic.Error:

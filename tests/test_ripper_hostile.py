@@ -58,15 +58,15 @@ def test_crash_while_ripping_is_a_diagnostic(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("body", [
-    b" else ".join(b"if (a == %d) rip_yield();" % i for i in range(3000)),
-    b"if (a) " * 10000 + b"rip_yield();",
+    b" else ".join(b"if (a == %d) rip_yield();" % i for i in range(2100)),
+    b"if (a) " * 2100 + b"rip_yield();",
     b"a = " + b" + ".join([b"a"] * 10000) + b"; rip_yield();",
 ])
 def test_nesting_beyond_the_limit_is_an_error(tmp_path, body):
-    """Statements or expressions nested 10,000 deep ended in a RecursionError
-    ("internal error in ripper"), and some passes take time growing with
-    the square of the depth (8,000 else-ifs: 20 s): past 2,000 levels it is
-    an error at the place, and comes quickly."""
+    """Expressions nested 10,000 deep ended in a RecursionError ("internal
+    error in ripper"), and some passes take time growing with the square of
+    the depth (8,000 else-ifs: 20 s): past 2,000 levels it is an error at
+    the place, and comes quickly."""
     source = HEADER + b"RIP_ASYNC void deep(int a) {\n    " + body + b"\n}\n"
     before = b"/* an older out.c */\n"
     status, err, out = rip(tmp_path, source, before)
@@ -84,3 +84,24 @@ def test_bom_and_crlf_lines(tmp_path, ripcc):
     path = tmp_path / "bom.c"
     path.write_bytes(source.replace(b"\n", b"\r\n"))
     assert run([ripcc(str(path), "rip")]).stdout == b"ok\n"
+
+
+def test_libclang_hang_is_a_diagnostic(tmp_path, monkeypatch):
+    """libclang 18 never finishes parsing `(::)` in a function body (a
+    hang found by binary garbage): past its time the parse is abandoned
+    and the file reported."""
+    monkeypatch.setattr(cli, "PARSE_SECONDS", 2)
+    with pytest.raises(Diagnostic) as e:
+        cli.rip_source_reporting(str(tmp_path / "hang.c"), b"void f(void) { (:: ); }\n", [])
+    assert "libclang did not finish parsing this file in 2 s" in e.value.format()
+
+
+def test_parse_alarm_is_off_after_the_parse(tmp_path):
+    """The alarm covers the parse only: a process that goes on after a
+    rip with a 1 s parse alarm is not killed a second later."""
+    (tmp_path / "a.c").write_bytes(HEADER + b"RIP_ASYNC void t(void *p) { (void)p; rip_yield(); }\n")
+    code = ("import time; from ripper.cli import rip_source; "
+            "out = rip_source('a.c', open('a.c', 'rb').read(), [], parse_alarm=1); "
+            "time.sleep(1.5); print(b't__resume' in out)")
+    r = run([sys.executable, "-c", code], cwd=str(tmp_path))
+    assert (r.returncode, r.stdout) == (0, b"True\n"), r.stderr.decode()
