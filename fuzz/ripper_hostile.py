@@ -375,9 +375,10 @@ def check(seed_path, data, workdir, timeout=None):
     if before is not None:
         with open(out, "wb") as f:
             f.write(before)
-    timeout = timeout or 60 + 60 * len(data) / 1e6
+    timeout = timeout or 120 + 120 * len(data) / 1e6   # past ripper's own parse limit
     try:
-        r = subprocess.run([RIPPER, src, "-o", out], capture_output=True, timeout=timeout)
+        r = subprocess.run([RIPPER, src, "-o", out, "-I", os.path.dirname(seed_path)],
+                           capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "BUG", "ripper ran over %d s" % timeout
     err = r.stderr.decode(errors="replace")
@@ -397,7 +398,9 @@ def check(seed_path, data, workdir, timeout=None):
                 r.returncode, "appeared" if before is None else "changed")
         if r.returncode == 1 and not any(DIAGNOSTIC.match(l) for l in err.splitlines()):
             return "BUG", "exit 1 without a file:line:col: error: line\n" + err[-2000:]
-        return "refused", err.splitlines()[0] if err else ""
+        ok_in, _ = cc_syntax(src, INCLUDE, os.path.dirname(seed_path))
+        return "refused", "input %s with cc: %s" % (
+            "compiles" if ok_in else "does not compile", err.splitlines()[0] if err else "")
     if not os.path.exists(out) or open(out, "rb").read() == before:
         return "BUG", "exit 0 but no out.c written"
     quote = os.path.dirname(seed_path)
@@ -437,7 +440,7 @@ def run(seed=1, cases=100, jobs=2, big=False, keep=None, only=None, log=sys.stde
             if log is not None:
                 print("case %(index)d: %(mutation)s of %(seed_file)s (%(bytes)d bytes): %(verdict)s in %(seconds).1f s"
                       % res, file=log, flush=True)
-                if res["verdict"] == "BUG":
+                if res["verdict"] == "BUG" or res["detail"].startswith("input compiles with cc:"):
                     print("  " + res["detail"].replace("\n", "\n  "), file=log, flush=True)
     return results
 
