@@ -15,7 +15,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps fuzz fuzz-deps fuzz-http demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps fuzz fuzz-deps fuzz-http fuzz-ripper demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -80,7 +80,12 @@ N ?= 200
 fuzz: all test-deps
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N)
 
-# How fast ripper rips a generated 10,000-line file, beside a bare parse.
+# ripper on N mutated and hostile files (SEED=S picks another batch; BIG=1:
+# megabytes, nesting 30,000 deep).
+fuzz-ripper: all
+	$(VENV)/bin/python fuzz/ripper_hostile.py --cases $(N) $(if $(SEED),--seed $(SEED)) \
+		$(if $(BIG),--big)
+
 # libFuzzer target for the HTTP head parser (clang's -fsanitize=fuzzer).
 FUZZ_CC   ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -92,12 +97,15 @@ $(BUILD)/fuzz/http_parser_fuzz: fuzz/http_parser_fuzz.c examples/http_parser.h
 # in libclang-common-NN-dev): installed when a fuzzer does not link.
 fuzz-deps: test-deps
 	@t=$$(mktemp -d); echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return !d + n; }' >$$t/f.c; \
-	if ! $(FUZZ_CC) -fsanitize=fuzzer $$t/f.c -o $$t/f 2>/dev/null; then \
-		v=$$($(FUZZ_CC) --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1); \
+	v=$$($(FUZZ_CC) --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1); \
+	if [ -z "$$v" ]; then \
+		echo "note: no $(FUZZ_CC): the HTTP parser fuzz test is skipped"; \
+	elif ! $(FUZZ_CC) -fsanitize=fuzzer $$t/f.c -o $$t/f 2>/dev/null; then \
 		pkg=libclang-rt-$$v-dev; apt-cache show $$pkg >/dev/null 2>&1 || pkg=libclang-common-$$v-dev; \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "installing $$pkg (libFuzzer)"; \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkg; \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkg; } || \
+				echo "note: $$pkg did not install; the HTTP parser fuzz test is skipped"; \
 		else \
 			echo "note: install $$pkg for the HTTP parser fuzz test; it is skipped"; \
 		fi; \
@@ -111,6 +119,7 @@ fuzz-http: fuzz-deps $(BUILD)/fuzz/http_parser_fuzz
 	$(BUILD)/fuzz/http_parser_fuzz -max_total_time=$(SECONDS) -max_len=9000 -dict=fuzz/http.dict \
 		-artifact_prefix=$(BUILD)/fuzz/ -print_final_stats=1 $(BUILD)/fuzz/http fuzz/corpus/http
 
+# How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv
 	$(VENV)/bin/python bench/rip_speed.py 10000
 

@@ -105,3 +105,13 @@ def test_parse_alarm_is_off_after_the_parse(tmp_path):
             "time.sleep(1.5); print(b't__resume' in out)")
     r = run([sys.executable, "-c", code], cwd=str(tmp_path))
     assert (r.returncode, r.stdout) == (0, b"True\n"), r.stderr.decode()
+
+
+def test_a_fixed_batch_of_hostile_inputs(tmp_path):
+    """Seed 1 of fuzz/ripper_hostile.py, 100 cases: each ripped (into output
+    that compiles whenever the input does) or refused with a diagnostic."""
+    results = ripper_hostile.run(seed=1, cases=100, jobs=2, keep=str(tmp_path), log=None)
+    bugs = ["case %(index)d, %(mutation)s of %(seed_file)s: %(detail)s" % r
+            for r in results if r["verdict"] == "BUG"]
+    assert not bugs, "\n".join(bugs)
+    assert {r["verdict"] for r in results} == {"ripped", "refused"}
