@@ -72,7 +72,8 @@ static result parse(const char *data, size_t len, size_t seen) {
     if (r.ret > 0) {
         size_t head = (size_t)r.ret;
         CHECK(head <= len && head >= 2 && buf[head - 1] == '\n');
-        CHECK(buf[head - 2] == '\n' || (head >= 3 && buf[head - 2] == '\r' && buf[head - 3] == '\n'));
+        CHECK(buf[head - 2] == '\n' ||
+              (head >= 3 && buf[head - 2] == '\r' && buf[head - 3] == '\n'));
         r.method = offset_in(buf, head, req.method, req.method_len);
         r.method_len = req.method_len;
         CHECK(r.method_len > 0);

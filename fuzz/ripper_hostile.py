@@ -263,7 +263,8 @@ def identity_macros(rng, src, big):
              not src[src.rfind(b"\n", 0, m.start()) + 1:m.start()].lstrip().startswith(b"#")]
     if not words:
         return src
-    picked = sorted(rng.sample(words, min(len(words), rng.randint(1, 10))), key=lambda m: -m.start())
+    picked = sorted(rng.sample(words, min(len(words), rng.randint(1, 10))),
+                    key=lambda m: -m.start())
     defines = b"#define RIP_HOSTILE_ID(x) x\n"
     for m in picked:
         if rng.random() < 0.5:
@@ -287,7 +288,8 @@ def deep_blocks(rng, src, big):
 
 def deep_parens(rng, src, big):
     d = _depth(rng, big, small=(100, 255, 257, 5000))
-    return _add_function(src, b"int deep_parens(int x) { return " + b"(" * d + b"x" + b")" * d + b"; }")
+    return _add_function(src, b"int deep_parens(int x) { return " + b"(" * d + b"x" + b")" * d +
+                         b"; }")
 
 
 def deep_ifs(rng, src, big):
@@ -320,7 +322,8 @@ def many_functions(rng, src, big):
     fns = []
     for i in range(n):
         if i % 10 == 0:
-            fns.append(b"RIP_ASYNC static int gen%d(int a) { rip_yield(); return a + %d; }\n" % (i, i))
+            fns.append(b"RIP_ASYNC static int gen%d(int a) { rip_yield(); return a + %d; }\n"
+                       % (i, i))
         else:
             fns.append(b"static int gen%d(int a) { return gen%d(a) * 3 + %d; }\n" % (i, i - 1, i))
     fns.append(b"void use_gen(void *p) { (void)p; gen%d(1); }\n" % (n - 1))
@@ -337,8 +340,8 @@ MUTATIONS = [delete_token, delete_tokens, delete_line, delete_range, duplicate_l
              swap_lines, truncate, binary_garbage, nul_bytes, invalid_utf8, long_line,
              unterminated_comment, unterminated_string, missing_include, error_directive,
              recursive_macro, line_splices, comments_between_tokens, crlf_and_bom, digraphs,
-             preprocessor_noise, identity_macros, deep_blocks, deep_parens, deep_ifs, deep_else_ifs, long_sum, deep_unary,
-             many_functions, big_table]
+             preprocessor_noise, identity_macros, deep_blocks, deep_parens, deep_ifs,
+             deep_else_ifs, long_sum, deep_unary, many_functions, big_table]
 CHEAP = MUTATIONS[:22]              # the seed's size, give or take
 
 
@@ -438,8 +441,8 @@ def run(seed=1, cases=100, jobs=2, big=False, keep=None, only=None, log=sys.stde
         for res in pool.map(lambda i: run_case(seed, i, big, keep), indices):
             results.append(res)
             if log is not None:
-                print("case %(index)d: %(mutation)s of %(seed_file)s (%(bytes)d bytes): %(verdict)s in %(seconds).1f s"
-                      % res, file=log, flush=True)
+                print("case %(index)d: %(mutation)s of %(seed_file)s (%(bytes)d bytes): "
+                      "%(verdict)s in %(seconds).1f s" % res, file=log, flush=True)
                 if res["verdict"] == "BUG" or res["detail"].startswith("input compiles with cc:"):
                     print("  " + res["detail"].replace("\n", "\n  "), file=log, flush=True)
     return results
@@ -458,7 +461,8 @@ def main():
     counts = {}
     for r in results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-    print("%d cases: %s" % (len(results), ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items()))))
+    print("%d cases: %s" % (len(results),
+                            ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items()))))
     return 1 if counts.get("BUG") else 0
 
 

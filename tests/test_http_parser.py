@@ -19,7 +19,8 @@ def test_parser_table_whole_and_split_at_every_byte(tmp_path):
     exe = str(tmp_path / "http_parser_test")
     cc = os.environ.get("CC", "cc")
     build = [cc, "-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-             "-I" + os.path.join(ROOT, "examples"), os.path.join(ROOT, "tests", "http_parser_test.c"),
+             "-I" + os.path.join(ROOT, "examples"),
+             os.path.join(ROOT, "tests", "http_parser_test.c"),
              "-o", exe]
     sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
     r = run(build[:1] + sanitize + build[1:])

@@ -3,7 +3,6 @@ a file:line:col diagnostic; never a traceback, a crash, a hang or a partial
 output file.  A fixed batch of fuzz/ripper_hostile.py cases, and the bugs
 it found, one test each (`make fuzz-ripper N=2000` runs more)."""
 import os
-import subprocess
 import sys
 
 import pytest
@@ -99,7 +98,8 @@ def test_libclang_hang_is_a_diagnostic(tmp_path, monkeypatch):
 def test_parse_alarm_is_off_after_the_parse(tmp_path):
     """The alarm covers the parse only: a process that goes on after a
     rip with a 1 s parse alarm is not killed a second later."""
-    (tmp_path / "a.c").write_bytes(HEADER + b"RIP_ASYNC void t(void *p) { (void)p; rip_yield(); }\n")
+    (tmp_path / "a.c").write_bytes(HEADER +
+                                   b"RIP_ASYNC void t(void *p) { (void)p; rip_yield(); }\n")
     code = ("import time; from ripper.cli import rip_source; "
             "out = rip_source('a.c', open('a.c', 'rb').read(), [], parse_alarm=1); "
             "time.sleep(1.5); print(b't__resume' in out)")
