@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps valgrind fuzz demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -75,7 +75,7 @@ $(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VE
 
 $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 
-test: all test-deps
+test: all test-deps fuzz-deps
 	$(VENV)/bin/python -m pytest -q tests
 
 # Debian packages some tests need (csmith, gdb, clang): installed when
@@ -113,6 +113,45 @@ N ?= 200
 fuzz: all test-deps
 	$(VENV)/bin/python fuzz/gen_diff.py --seeds 1-$(N); status=$$?; \
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N) || status=1; exit $$status
+
+# ripper on N mutated and hostile files (SEED=S picks another batch; BIG=1:
+# megabytes, nesting 30,000 deep).
+fuzz-ripper: all
+	$(VENV)/bin/python fuzz/ripper_hostile.py --cases $(N) $(if $(SEED),--seed $(SEED)) \
+		$(if $(BIG),--big)
+
+# libFuzzer target for the HTTP head parser (clang's -fsanitize=fuzzer).
+FUZZ_CC   ?= clang
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+$(BUILD)/fuzz/http_parser_fuzz: fuzz/http_parser_fuzz.c examples/http_parser.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Iexamples $< -o $@
+
+# libFuzzer ships apart from clang on Debian (libclang-rt-NN-dev, formerly
+# in libclang-common-NN-dev): installed when a fuzzer does not link.
+fuzz-deps: test-deps
+	@t=$$(mktemp -d); echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return !d + n; }' >$$t/f.c; \
+	v=$$($(FUZZ_CC) --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1); \
+	if [ -z "$$v" ]; then \
+		echo "note: no $(FUZZ_CC): the HTTP parser fuzz test is skipped"; \
+	elif ! $(FUZZ_CC) -fsanitize=fuzzer $$t/f.c -o $$t/f 2>/dev/null; then \
+		pkg=libclang-rt-$$v-dev; apt-cache show $$pkg >/dev/null 2>&1 || pkg=libclang-common-$$v-dev; \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing $$pkg (libFuzzer)"; \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkg; } || \
+				echo "note: $$pkg did not install; the HTTP parser fuzz test is skipped"; \
+		else \
+			echo "note: install $$pkg for the HTTP parser fuzz test; it is skipped"; \
+		fi; \
+	fi; rm -rf $$t
+
+# Fuzz the HTTP head parser for SECONDS; new inputs collect in build/fuzz/http,
+# crashes in build/fuzz/crash-*.
+SECONDS ?= 60
+fuzz-http: fuzz-deps $(BUILD)/fuzz/http_parser_fuzz
+	@mkdir -p $(BUILD)/fuzz/http
+	$(BUILD)/fuzz/http_parser_fuzz -max_total_time=$(SECONDS) -max_len=9000 -dict=fuzz/http.dict \
+		-artifact_prefix=$(BUILD)/fuzz/ -print_final_stats=1 $(BUILD)/fuzz/http fuzz/corpus/http
 
 # How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv

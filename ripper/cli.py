@@ -11,11 +11,14 @@ import argparse
 import fcntl
 import json
 import os
+import pickle
 import shlex
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 from . import __version__
 from .analysis import find_async
@@ -49,10 +52,10 @@ def parse_flags(args, directory=None):
     return flags
 
 
-def rip_source(path, source, clang_args=(), all_async=False, stats=None):
+def rip_source(path, source, clang_args=(), all_async=False, stats=None, parse_alarm=None):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `stats`, a
-    list, receives a FrameStats per async function."""
-    unit = parse(path, source, clang_args)
+    list, receives a FrameStats per async function; `parse_alarm`: see parse."""
+    unit = parse(path, source, clang_args, parse_alarm)
     async_names = find_async(unit, all_async)
     rw = lower(unit, async_names, all_async, stats)
     rw.include_first('#include "rip_frame.h"')
@@ -182,17 +185,95 @@ def print_stats(stats):
 
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
-    """rip_source, with a bug in ripper itself reported as a diagnostic
-    (RIPPER_DEBUG=1 shows the traceback)."""
-    try:
+    """rip_source in a child process, with a bug in ripper itself reported
+    as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
+    traceback), and so is a crash: libclang overflows its stack on nesting
+    some thousands deep, and a crash must not take the command with it."""
+    if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats)
-    except Diagnostic:
-        raise
-    except Exception as e:
-        if os.environ.get("RIPPER_DEBUG"):
-            raise
-        raise Diagnostic(path, 0, 0, "internal error in ripper (%s: %s)" % (type(e).__name__, e),
-                         hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where") from e
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:                    # the child: rip, send the outcome, exit
+        os.close(rfd)
+        status = 0
+        try:
+            outcome = _rip_on_big_stack(path, source, clang_args, all_async)
+            with os.fdopen(wfd, "wb") as f:
+                pickle.dump(outcome, f)
+        except BaseException:
+            status = 3
+        os._exit(status)
+    os.close(wfd)
+    try:
+        with os.fdopen(rfd, "rb") as f:
+            data = f.read()
+        _, wait_status = os.waitpid(pid, 0)
+        pid = 0
+    finally:
+        if pid:                     # interrupted: the child goes too
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    if os.WIFSIGNALED(wait_status) and os.WTERMSIG(wait_status) == signal.SIGALRM:
+        raise Diagnostic(path, 0, 0, "libclang did not finish parsing this file in %d s"
+                         % parse_seconds(source),
+                         hint="libclang hangs on some malformed input (`(::)` in a function, "
+                              "for one): try the file with cc")
+    if os.WIFSIGNALED(wait_status) or not data:
+        sig = os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else 0
+        name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
+        raise Diagnostic(path, 0, 0, "libclang or ripper crashed on this file (%s)"
+                         % (name if sig else "exit status %d" % os.WEXITSTATUS(wait_status)),
+                         hint="most likely statements or expressions nested too deep for "
+                              "libclang's stack: split them up")
+    kind, value = pickle.loads(data)
+    if kind == "ok":
+        out, child_stats = value
+        if stats is not None:
+            stats.extend(child_stats)
+        return out
+    if kind == "diagnostics":
+        first, *others = [Diagnostic(*d) for d in value]
+        raise first.with_others(others)
+    raise Diagnostic(path, 0, 0, "internal error in ripper (%s)" % value,
+                     hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where")
+
+
+STACK_BYTES = 512 << 20         # the ripping thread's: libclang and ripper recurse on nesting
+PARSE_SECONDS = 60              # libclang's parse may take this long, plus 100 s per MB
+
+
+def parse_seconds(source):
+    return PARSE_SECONDS + len(source) // 10000
+
+
+def _rip_on_big_stack(path, source, clang_args, all_async):
+    """rip_source on a thread with a large stack, libclang parsing on it
+    too (not on its own 8 MiB thread): ("ok", (text, stats)),
+    ("diagnostics", [(path, line, col, message, hint)...]) or ("bug", text)."""
+    outcome = []
+
+    def work():
+        stats = []
+        try:
+            out = rip_source(path, source, clang_args, all_async, stats, parse_seconds(source))
+            outcome.append(("ok", (out, stats)))
+        except Diagnostic as d:
+            outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint)
+                                            for e in [d] + d.others]))
+        except Exception as e:
+            outcome.append(("bug", "%s: %s" % (type(e).__name__, e)))
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # a parse that hangs ends the child
+    os.environ["LIBCLANG_NOTHREADS"] = "1"
+    try:
+        threading.stack_size(STACK_BYTES)
+        thread = threading.Thread(target=work)
+        thread.start()
+    except (ValueError, RuntimeError):  # no such stack here: libclang's own thread, then
+        del os.environ["LIBCLANG_NOTHREADS"]
+        work()
+    else:
+        thread.join()
+    return outcome[0]
 
 
 # -- ripcc --------------------------------------------------------------------

@@ -15,6 +15,7 @@ line number, so compiler messages and gdb name the user's file and line.
 import bisect
 
 ENCODING = ("utf-8", "surrogateescape")   # any byte survives a round trip
+BOM = b"\xef\xbb\xbf"
 
 
 def line_directive(line, path):
@@ -151,9 +152,10 @@ class Rewriter:
         """The rewritten file: prologue, then the source mapped by #line."""
         def mark(line):
             return (line_directive(line, path) + "\n").encode(*ENCODING)
-        out = [prologue.encode(*ENCODING), mark(1)]
-        line_starts = [0] + [i + 1 for i, b in enumerate(self.source) if b == 10]
-        pos = 0
+        bom = BOM if self.source.startswith(BOM) else b""   # means UTF-8 at the very start only
+        out = [bom + prologue.encode(*ENCODING), mark(1)]
+        line_starts = [len(bom)] + [i + 1 for i, b in enumerate(self.source) if b == 10]
+        pos = len(bom)
         pending = sorted(self.blocks.items())
         for s, e, d in self.edits + [(len(self.source), len(self.source), None)]:
             while pending and line_starts[pending[0][0] - 1] <= s:

@@ -252,7 +252,8 @@ class _Lowering:
     def stmt_end(self, node):
         """End of a statement node's text, including its ';'."""
         last = self.src[node.end - 1:node.end]
-        if last == b";" or (last == b"}" and node.kind.endswith("_STMT")):
+        if last == b";" or ((last == b"}" or self.src[node.end - 2:node.end] == b"%>")
+                            and node.kind.endswith("_STMT")):
             return node.end
         i = node.end
         while i < len(self.src) and self.src[i:i + 1] in (b" ", b"\t", b"\n", b"\r"):
@@ -514,8 +515,21 @@ class _Lowering:
                 "switch (rip_self->state) { case 0: break; %s%sdefault: __builtin_unreachable(); }%s"
                 % (resume, fr, fr, "int rip_r; " if self.uses_r else "", cases,
                    " " if cases else "", entry))
-        self.rw.replace(f.start, f.body.start + 1, head)
-        self.rw.replace(f.body.end - 1, f.body.end, "return 1; }")
+        opening, closing = self.body_braces(f)
+        self.rw.replace(f.start, f.body.start + opening, head)
+        self.rw.replace(f.body.end - closing, f.body.end, "return 1; }")
+
+    def body_braces(self, f):
+        """Bytes of the braces of f's body: 1 for { }, 2 for <% %>."""
+        src, b = self.src, f.body
+        opening = (1 if src[b.start:b.start + 1] == b"{" else
+                   2 if src[b.start:b.start + 2] == b"<%" else 0)
+        closing = (1 if src[b.end - 1:b.end] == b"}" else
+                   2 if src[b.end - 2:b.end] == b"%>" else 0)
+        if not opening or not closing:
+            raise self.error(b, "the braces of this async function's body come from a macro",
+                             hint="write { and } out")
+        return opening, closing
 
     # -- the interface expr.py uses -----------------------------------------
 

@@ -21,6 +21,7 @@ import ctypes
 import functools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ from .diag import Diagnostic
 RIP_ASYNC_ANNOTATION = "rip_async"
 # The binding's one kind name that breaks its own UPPER_CASE pattern.
 KIND_NAMES = {"StmtExpr": "STMT_EXPR"}
+# How deep the syntax tree of a function may nest.  Passes recurse on it,
+# and some take time quadratic in the depth: a limit keeps both in bounds.
+MAX_NESTING = 2000
 
 
 @dataclass
@@ -369,8 +373,13 @@ class _Builder:
             end, cut = inv[1], True
         return start, end, cut
 
-    def node(self, c, parent=None):
+    def node(self, c, parent=None, depth=0):
         _, line, col, loc = _file_location(c.location)
+        if depth > MAX_NESTING:
+            raise Diagnostic(self.main_name, line, col,
+                             "nested more than %d levels deep (statements and expressions "
+                             "inside one another), more than ripper takes" % MAX_NESTING,
+                             hint="split the function or expression into smaller ones")
         _, _, _, s = _file_location(c.extent.start)
         _, _, _, e = _file_location(c.extent.end)
         if e < s:
@@ -399,7 +408,7 @@ class _Builder:
                 n.param_types = _param_types(callee.type)
                 n.callee_async = _is_async_fn(callee.type) and \
                     (ref is None or ref.kind != ci.CursorKind.FUNCTION_DECL)
-        n.children = [self.node(ch, n) for ch in c.get_children()]
+        n.children = [self.node(ch, n, depth + 1) for ch in c.get_children()]
         if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR",
                     "UNARY_OPERATOR", "CXX_UNARY_EXPR"):
             n.op = self.operator(c, n)
@@ -487,10 +496,13 @@ def _clang_args(extra_args):
     return args
 
 
-def parse(path, source, extra_args=()):
+def parse(path, source, extra_args=(), alarm=None):
     """Parse `source` (bytes, the text of `path`) into a Unit.
 
-    Raises Diagnostic for every error libclang reports."""
+    Raises Diagnostic for every error libclang reports.  With `alarm`
+    (seconds), SIGALRM ends the process if libclang's parse runs longer:
+    libclang 18 hangs on some malformed input (`(::)` in a function body).
+    Only for a process that exists to rip one file (ripper's child)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     try:
         index = ci.Index.create()
@@ -498,11 +510,16 @@ def parse(path, source, extra_args=()):
         raise Diagnostic(path, 0, 0, "cannot load libclang: %s" % e,
                          hint="install the 'libclang' package from PyPI") from e
     opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    if alarm:
+        signal.setitimer(signal.ITIMER_REAL, alarm)
     try:
         tu = index.parse(path, args=_clang_args(extra_args),
                          unsaved_files=[(path, source)], options=opts)
     except ci.TranslationUnitLoadError as e:
         raise Diagnostic(path, 0, 0, "libclang could not parse the file: %s" % e) from e
+    finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     errors = []
     for d in tu.diagnostics:
         if d.severity >= ci.Diagnostic.Error:
