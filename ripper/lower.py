@@ -138,7 +138,27 @@ def lower(unit, async_names, all_async=False, stats=None):
                  and f.name == "main"), None)
     if main is not None and "main" in async_names:
         lowering.main_task(main)
+    check_directives_kept(unit, rw)
     return rw
+
+
+DIRECTIVE_LINE = re.compile(rb"(?:^|\n)([ \t]*(?:#|%:)[^\n]*)")
+
+
+def check_directives_kept(unit, rw):
+    """A statement ripper rewrites is generated anew from its parts: a
+    preprocessor line inside it (`#if` in the middle of a declaration)
+    would be lost, and what is left may not compile.  Refuse it."""
+    for start, end, data in rw.edits:
+        for m in DIRECTIVE_LINE.finditer(unit.source, start, end):
+            line = m.group(1).strip()
+            if m.start(1) >= start and line not in data:
+                off = m.start(1) + len(m.group(1)) - len(m.group(1).lstrip())
+                raise Diagnostic(unit.path, unit.source.count(b"\n", 0, off) + 1,
+                                 off - unit.source.rfind(b"\n", 0, off),
+                                 "preprocessor directive inside a statement that ripper "
+                                 "rewrites ('%s')" % line.decode("utf-8", "replace"),
+                                 hint="put the directive around whole statements")
 
 
 def is_statement(node):
