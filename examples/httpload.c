@@ -28,13 +28,14 @@ static size_t request_len;
 static int connections = 50, workers = 1;
 static int64_t end_ms;              /* when to stop */
 
-/* What one worker saw (written by its tasks only). */
+/* What one connection saw: written by its task only (on the threads
+ * backend the tasks of one worker run at once, so nothing is shared). */
 static struct stats {
     long requests;                  /* complete responses */
     long errors;                    /* failed connections, bad or cut responses */
     uint32_t *latency_us;           /* one per response */
     size_t nlat, cap;
-} stats[MAX_WORKERS];
+} *stats;                           /* one per connection */
 
 static int64_t now_us(void) {
     struct timespec ts;
@@ -44,7 +45,7 @@ static int64_t now_us(void) {
 
 static void record(struct stats *st, int64_t us) {
     if (st->nlat == st->cap) {
-        st->cap = st->cap ? 2 * st->cap : 4096;
+        st->cap = st->cap ? 2 * st->cap : 256;
         st->latency_us = realloc(st->latency_us, st->cap * sizeof *st->latency_us);
         if (!st->latency_us) {
             perror("httpload");
@@ -98,11 +99,10 @@ static int read_response(int fd, char *buf, size_t cap, size_t *have) {
 }
 
 static void client(void *arg) {
-    struct stats *st = &stats[rip_worker_id()];
+    struct stats *st = arg;
     char buf[16384];
     size_t have = 0;
     int one = 1;
-    (void)arg;
     rip_set_deadline(end_ms);
     while (rip_now_ms() < end_ms) {
         int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -134,7 +134,7 @@ static void worker(void *arg) {
     int id = rip_worker_id();
     (void)arg;
     for (int i = id; i < connections; i += workers)
-        rip_spawn(client, NULL);
+        rip_spawn(client, &stats[i]);
 }
 
 static int by_value(const void *a, const void *b) {
@@ -168,6 +168,10 @@ int main(int argc, char **argv) {
     server.sin_port = htons((uint16_t)port);
     request_len = (size_t)snprintf(request, sizeof request,
                                    "GET %s HTTP/1.1\r\nHost: %s:%d\r\n\r\n", path, host, port);
+    if (!(stats = calloc((size_t)connections, sizeof *stats))) {
+        perror("httpload");
+        return 1;
+    }
     int64_t start = rip_now_ms();
     end_ms = start + (int64_t)(seconds * 1000);
     if (rip_run_workers(workers, worker, NULL) != 0)
@@ -175,12 +179,13 @@ int main(int argc, char **argv) {
     double elapsed = (rip_now_ms() - start) / 1000.0;
 
     struct stats all = { 0 };
-    for (int w = 0; w < workers; w++) {
-        all.errors += stats[w].errors;
-        for (size_t i = 0; i < stats[w].nlat; i++)
-            record(&all, stats[w].latency_us[i]);   /* counts all.requests too */
-        free(stats[w].latency_us);
+    for (int c = 0; c < connections; c++) {
+        all.errors += stats[c].errors;
+        for (size_t i = 0; i < stats[c].nlat; i++)
+            record(&all, stats[c].latency_us[i]);   /* counts all.requests too */
+        free(stats[c].latency_us);
     }
+    free(stats);
     qsort(all.latency_us, all.nlat, sizeof *all.latency_us, by_value);
     printf("%ld requests in %.2f s: %.0f requests/s, %ld errors\n",
            all.requests, elapsed, all.requests / elapsed, all.errors);
