@@ -8,6 +8,7 @@ beside the output and renames it into place only on success.
 """
 
 import argparse
+import ctypes
 import fcntl
 import json
 import os
@@ -192,9 +193,11 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
     if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats)
     rfd, wfd = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:                    # the child: rip, send the outcome, exit
         os.close(rfd)
+        _die_with(parent)
         status = 0
         try:
             outcome = _rip_on_big_stack(path, source, clang_args, all_async)
@@ -236,6 +239,18 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
         raise first.with_others(others)
     raise Diagnostic(path, 0, 0, "internal error in ripper (%s)" % value,
                      hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where")
+
+
+def _die_with(parent):
+    """End this child when `parent` ends, even by SIGKILL (a build tool's
+    timeout): a hung parse must not outlive the ripper that started it."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)     # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass                        # not Linux: the parse alarm still ends it
+    if os.getppid() != parent:      # the parent went before prctl
+        os._exit(3)
 
 
 STACK_BYTES = 512 << 20         # the ripping thread's: libclang and ripper recurse on nesting

@@ -3,7 +3,9 @@ a file:line:col diagnostic; never a traceback, a crash, a hang or a partial
 output file.  A fixed batch of fuzz/ripper_hostile.py cases, and the bugs
 it found, one test each (`make fuzz-ripper N=2000` runs more)."""
 import os
+import subprocess
 import sys
+import time
 
 import pytest
 
@@ -93,6 +95,31 @@ def test_libclang_hang_is_a_diagnostic(tmp_path, monkeypatch):
     with pytest.raises(Diagnostic) as e:
         cli.rip_source_reporting(str(tmp_path / "hang.c"), b"void f(void) { (:: ); }\n", [])
     assert "libclang did not finish parsing this file in 2 s" in e.value.format()
+
+
+def test_killed_ripper_takes_its_parsing_child_with_it(tmp_path):
+    """A build tool's timeout SIGKILLs ripper during a parse that hangs:
+    the child that parses must not live on."""
+    src = tmp_path / "hang.c"
+    src.write_bytes(b"void f(void) { (:: ); }\n")
+    proc = subprocess.Popen([RIPPER, str(src), "-o", str(tmp_path / "out.c")],
+                            stderr=subprocess.DEVNULL)
+    children = []
+    for _ in range(100):
+        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
+            children = [int(c) for c in f.read().split()]
+        if children:
+            break
+        time.sleep(0.05)
+    assert children, "ripper started no child"
+    proc.kill()
+    proc.wait()
+    for _ in range(100):
+        if not os.path.exists("/proc/%d" % children[0]):
+            break
+        time.sleep(0.05)
+    assert not os.path.exists("/proc/%d" % children[0]) or \
+        open("/proc/%d/stat" % children[0]).read().rsplit(")", 1)[1].split()[0] == "Z"
 
 
 def test_parse_alarm_is_off_after_the_parse(tmp_path):
