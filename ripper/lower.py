@@ -589,11 +589,13 @@ class _Lowering:
         if name is None:
             free = "rip_frame_free(rip_c);"
             callee = self.defined.get(callee_name(call))
+            frame = None
             if callee is not None and callee.start < call.start:   # its frame struct is above
-                free = "rip_frame_free_sized(rip_c, sizeof(struct %s__frame));" % callee.name
+                frame = "struct %s__frame" % callee.name
+                free = "rip_frame_free_sized(rip_c, sizeof(%s));" % frame
             void = call.type is None or call.type.kind == "VOID"
             return CallCode(resume_point(point, self.expr.splice(call, values)),
-                            None if void else self.result(call), free)
+                            None if void else self.result(call, frame), free)
         if name == "rip_yield":
             return CallCode(yield_point(point), None, "")
         tries, woken = INTRINSICS[name]
@@ -637,8 +639,13 @@ class _Lowering:
                                  "the call" % name, hint="expand the macro by hand here")
         self.rename(callee, name + "__rip")
 
-    def result(self, call):
-        """The value of a constructor call's callee, read from its frame."""
+    def result(self, call, frame=None):
+        """The value of a constructor call's callee, read from its frame.
+        With the callee's frame struct at hand, its type is taken from
+        there: a local type of the same name may hide the one the callee
+        returns (`struct vec` declared again in a block)."""
+        if frame is not None:
+            return "RIP_RESULT(__typeof__(((%s *)0)->rip_result), rip_c)" % frame
         return "RIP_RESULT(%s, rip_c)" % call.type.spelling
 
     def simple_call(self, node):
