@@ -34,17 +34,18 @@ def docroot(tmp_path_factory):
 
 
 class Server:
-    def __init__(self, exe, root, *args):
+    def __init__(self, exe, root, *args, preexec_fn=None):
         self.proc = subprocess.Popen([exe, "--root", str(root), "--port", "0",
                                       "--addr", "127.0.0.1"] + list(args),
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     preexec_fn=preexec_fn)
         line = self.proc.stdout.readline().decode()
         m = re.match(r"listening on (\d+)", line)
         assert m, "no port: %r %r" % (line, self.proc.stderr.read())
         self.port = int(m.group(1))
 
-    def connect(self):
-        s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+    def connect(self, timeout=10):
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return s
 

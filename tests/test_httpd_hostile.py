@@ -11,14 +11,12 @@ import random
 import re
 import resource
 import socket
-import subprocess
-import threading
 import time
 
 import pytest
 
 from conftest import BACKENDS, SAN
-from test_httpd import HTTPD, Reader, closed_by_server, docroot, get, recv_response  # noqa: F401
+from test_httpd import HTTPD, Server, docroot, get, recv_response  # noqa: F401
 
 RSS_SLACK_KB = 1024
 
@@ -31,21 +29,8 @@ def fd_limit_for(n):
     return pre
 
 
-class Server:
-    def __init__(self, exe, root, args=(), nofile=None):
-        self.proc = subprocess.Popen(
-            [exe, "--root", str(root), "--port", "0", "--addr", "127.0.0.1"] + list(args),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            preexec_fn=fd_limit_for(nofile) if nofile else None)
-        line = self.proc.stdout.readline().decode()
-        m = re.match(r"listening on (\d+)", line)
-        assert m, "no port: %r %r" % (line, self.proc.stderr.read())
-        self.port = int(m.group(1))
-
-    def connect(self, timeout=10):
-        s = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
-        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return s
+class WatchedServer(Server):
+    """test_httpd's Server, with what /proc says of it."""
 
     def status(self, field):
         with open("/proc/%d/status" % self.proc.pid) as f:
@@ -74,7 +59,8 @@ def httpd(request, ripcc, docroot):  # noqa: F811 (docroot is the imported fixtu
     servers = []
 
     def start(*args, nofile=None):
-        srv = Server(exe, docroot, args, nofile)
+        srv = WatchedServer(exe, docroot, *args,
+                            preexec_fn=fd_limit_for(nofile) if nofile else None)
         servers.append(srv)
         return srv
     yield start
