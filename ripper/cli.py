@@ -227,7 +227,8 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
         raise Diagnostic(path, 0, 0, "libclang or ripper crashed on this file (%s)"
                          % (name if sig else "exit status %d" % os.WEXITSTATUS(wait_status)),
                          hint="most likely statements or expressions nested too deep for "
-                              "libclang's stack: split them up")
+                              "libclang's stack: split them up" if sig == signal.SIGSEGV else
+                              "this is a bug in ripper; RIPPER_DEBUG=1 shows where")
     kind, value = pickle.loads(data)
     if kind == "ok":
         out, child_stats = value

@@ -62,12 +62,15 @@ class Result:
             if not m:
                 self.problems.append("no ERROR SUMMARY in %s" % log)
                 continue
-            self.errors += int(m.group(1).replace(",", ""))
+            errors = int(m.group(1).replace(",", ""))
+            leaked = 0
             for kind in ("definitely", "indirectly"):
                 m = re.search(r"%s lost: ([\d,]+) bytes" % kind, text)
-                self.leaked += int(m.group(1).replace(",", "")) if m else 0
-            if self.errors or self.leaked:
+                leaked += int(m.group(1).replace(",", "")) if m else 0
+            if errors or leaked:            # this log's own findings, not the ones before it
                 self.problems.append("see %s" % log)
+            self.errors += errors
+            self.leaked += leaked
 
     def ok(self):
         return not (self.errors or self.leaked or self.problems)
