@@ -120,10 +120,13 @@ fuzz-ripper: all
 	$(VENV)/bin/python fuzz/ripper_hostile.py --cases $(N) $(if $(SEED),--seed $(SEED)) \
 		$(if $(BIG),--big)
 
-# libFuzzer target for the HTTP head parser (clang's -fsanitize=fuzzer).
+# libFuzzer target for the HTTP head parser (clang's -fsanitize=fuzzer).  It
+# carries its own sanitizers, so it lives in build/fuzz whatever SAN says (a
+# sub-make started under SAN=1 inherits it and must find the same path).
 FUZZ_CC   ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-$(BUILD)/fuzz/http_parser_fuzz: fuzz/http_parser_fuzz.c examples/http_parser.h
+FUZZ_OUT  := build/fuzz
+$(FUZZ_OUT)/http_parser_fuzz: fuzz/http_parser_fuzz.c examples/http_parser.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Wall -Wextra -Iexamples $< -o $@
 
@@ -148,10 +151,10 @@ fuzz-deps: test-deps
 # Fuzz the HTTP head parser for SECONDS; new inputs collect in build/fuzz/http,
 # crashes in build/fuzz/crash-*.
 SECONDS ?= 60
-fuzz-http: fuzz-deps $(BUILD)/fuzz/http_parser_fuzz
-	@mkdir -p $(BUILD)/fuzz/http
-	$(BUILD)/fuzz/http_parser_fuzz -max_total_time=$(SECONDS) -max_len=9000 -dict=fuzz/http.dict \
-		-artifact_prefix=$(BUILD)/fuzz/ -print_final_stats=1 $(BUILD)/fuzz/http fuzz/corpus/http
+fuzz-http: fuzz-deps $(FUZZ_OUT)/http_parser_fuzz
+	@mkdir -p $(FUZZ_OUT)/http
+	$(FUZZ_OUT)/http_parser_fuzz -max_total_time=$(SECONDS) -max_len=9000 -dict=fuzz/http.dict \
+		-artifact_prefix=$(FUZZ_OUT)/ -print_final_stats=1 $(FUZZ_OUT)/http fuzz/corpus/http
 
 # How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv
