@@ -22,47 +22,84 @@ import tempfile
 import threading
 
 from . import __version__
-from .analysis import find_async
+from .analysis import Analysis
 from .diag import Diagnostic
 from .lower import lower
 from .parse import parse
+from .preprocess import compiler, preprocess
 
 BACKENDS = ("rip", "ucontext", "threads")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Flags that also shape how ripper must parse the file.
-# Compiler flags that shape how ripper must parse a file; the rest (-O2,
-# gcc-only -f and -W flags...) are the compiler's alone.
-PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include")
-PARSE_FLAGS = PATH_FLAGS + ("-D", "-U")
+PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "--sysroot",
+              "-isysroot")
+# Flags that take their value as the next argument when written apart.
+VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-L",
+                            "-l", "-Xpreprocessor", "-Xassembler", "-arch", "-target")
+# Flags of the compile or link step that the preprocessor must not see.
+NOT_PREPROCESSING = ("-c", "-S", "-E", "-o", "-MD", "-MMD", "-M", "-MM", "-MF", "-MT", "-MQ",
+                     "-MP", "-MG", "-shared", "-static", "-rdynamic", "-pie", "-no-pie", "-s",
+                     "-Xlinker", "-L", "-l", "-x", "-save-temps", "-v", "-###")
+# Flags that shape the language libclang must parse.
+DIALECT_PREFIXES = ("-std=", "-ansi", "-m32", "-m64", "-mx32", "-funsigned-char",
+                    "-fsigned-char", "-fms-extensions", "-fgnu89-inline")
 
 
-def parse_flags(args, directory=None):
-    """The flags of `args` that ripper's parse needs (values written apart
-    kept with their flag); relative paths resolved from `directory`."""
+def compile_flags(args, directory=None):
+    """The compiler flags among `args` (inputs and outputs, dependency-file
+    and link flags left out), values written apart kept with their flag;
+    relative paths resolved from `directory`."""
     flags = []
     it = iter(args)
     for a in it:
-        flag = next((f for f in PARSE_FLAGS if a.startswith(f)), None)
-        if a.startswith("-std="):
+        if not a.startswith("-") or a == "-":
+            continue                # an input
+        flag = next((f for f in VALUE_FLAGS if a == f or (a.startswith(f) and f not in
+                                                          ("-o", "-x", "-l", "-L"))), None)
+        if flag is None and (a.startswith(("-l", "-L", "-Wl,", "-o")) or
+                             a in NOT_PREPROCESSING):
+            continue
+        if flag is None:
             flags.append(a)
-        elif flag is not None:
-            value = a[len(flag):] or next(it, "")
-            if flag in PATH_FLAGS and directory is not None:
-                value = os.path.join(directory, value)
-            flags += [flag, value]
+            continue
+        value = a[len(flag):] or next(it, "")
+        if flag in NOT_PREPROCESSING or flag in ("-l", "-L"):
+            continue
+        if flag in PATH_FLAGS and directory is not None:
+            value = os.path.join(directory, value)
+        flags += [flag, value]
     return flags
 
 
-def rip_source(path, source, clang_args=(), all_async=False, stats=None, parse_alarm=None):
-    """The ripped text (bytes) of `source`, or raise Diagnostic.  `stats`, a
-    list, receives a FrameStats per async function; `parse_alarm`: see parse."""
-    unit = parse(path, source, clang_args, parse_alarm)
-    async_names = find_async(unit, all_async)
-    rw = lower(unit, async_names, all_async, stats)
-    rw.include_first('#include "rip_frame.h"')
-    prologue = ("/* Ripped by ripper %s from %s: edit the original, not this file. */\n"
-                % (__version__, os.path.basename(path)))
-    return rw.render(path, prologue)
+def dialect_flags(flags):
+    """The flags libclang needs to read the language as the compiler does."""
+    return [f for f in flags if f.startswith(DIALECT_PREFIXES)]
+
+
+def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
+               notes=None):
+    """The ripped text (bytes) of `source`, or raise Diagnostic.  `flags`:
+    the compiler flags it is built with; `stats`, a list, receives a
+    FrameStats per async function, and `notes` lines to tell the user
+    (--all-async: what stayed plain); `parse_alarm`: see parse."""
+    pre = preprocess(path, source, flags, timeout=parse_alarm)
+    unit = parse(pre, dialect_flags(flags), parse_alarm)
+    analysis = Analysis(unit, all_async)
+    rw = lower(unit, analysis, all_async, stats)
+    if all_async and notes is not None:
+        notes.extend(all_async_report(path, analysis))
+    prologue = ("/* Ripped by ripper %s from %s: preprocessed C; edit the original, not "
+                "this file. */\n" % (__version__, os.path.basename(path)))
+    return rw.render(prologue)
+
+
+def all_async_report(path, analysis):
+    """--all-async: how many functions were ripped, and why others were not."""
+    defined = analysis.defined
+    ripped = [n for n in defined if n in analysis.names]
+    lines = ["%s: --all-async: %d of %d functions ripped" % (path, len(ripped), len(defined))]
+    for name, why in sorted(analysis.plain.items()):
+        lines.append("%s: left plain: %s: %s" % (path, name, why))
+    return lines
 
 
 def write_atomically(path, data):
@@ -101,7 +138,7 @@ def write_atomically(path, data):
 
 
 def compile_commands_flags(build_dir, source):
-    """-I/-D/-std... flags for `source` from BUILD_DIR/compile_commands.json."""
+    """The compiler flags for `source` from BUILD_DIR/compile_commands.json."""
     db_path = os.path.join(build_dir, "compile_commands.json")
     try:
         with open(db_path) as f:
@@ -114,7 +151,7 @@ def compile_commands_flags(build_dir, source):
         if os.path.realpath(os.path.join(directory, entry.get("file", ""))) != want:
             continue
         args = entry.get("arguments") or shlex.split(entry.get("command", ""))
-        return parse_flags(args[1:], directory)
+        return compile_flags(args[1:], directory)
     raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
 
 
@@ -163,9 +200,12 @@ def ripper_main(argv=None):
     try:
         if args.build_dir:
             flags = compile_commands_flags(args.build_dir, args.input) + flags
-        stats = []
-        out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats)
+        stats, notes = [], []
+        out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
+                                   notes)
         write_atomically(args.output, out)
+        for line in notes:
+            print(line, file=sys.stderr)
         if args.stats:
             print_stats(stats)
     except Diagnostic as d:
@@ -185,13 +225,13 @@ def print_stats(stats):
                                             st.in_frame, st.c_locals), file=sys.stderr)
 
 
-def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
+def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
     some thousands deep, and a crash must not take the command with it."""
     if os.environ.get("RIPPER_DEBUG"):
-        return rip_source(path, source, clang_args, all_async, stats)
+        return rip_source(path, source, clang_args, all_async, stats, notes=notes)
     rfd, wfd = os.pipe()
     parent = os.getpid()
     pid = os.fork()
@@ -231,9 +271,11 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None):
                               "this is a bug in ripper; RIPPER_DEBUG=1 shows where")
     kind, value = pickle.loads(data)
     if kind == "ok":
-        out, child_stats = value
+        out, child_stats, child_notes = value
         if stats is not None:
             stats.extend(child_stats)
+        if notes is not None:
+            notes.extend(child_notes)
         return out
     if kind == "diagnostics":
         first, *others = [Diagnostic(*d) for d in value]
@@ -269,10 +311,11 @@ def _rip_on_big_stack(path, source, clang_args, all_async):
     outcome = []
 
     def work():
-        stats = []
+        stats, notes = [], []
         try:
-            out = rip_source(path, source, clang_args, all_async, stats, parse_seconds(source))
-            outcome.append(("ok", (out, stats)))
+            out = rip_source(path, source, clang_args, all_async, stats, parse_seconds(source),
+                             notes)
+            outcome.append(("ok", (out, stats, notes)))
         except Diagnostic as d:
             outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint)
                                             for e in [d] + d.others]))
@@ -390,31 +433,38 @@ def ripcc_main(argv=None):
         print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
         return 2
     library, lib_flags = runtime_library(backend)
-    cc = shlex.split(os.environ.get("CC", "cc")) + lib_flags
-    ripper_flags = parse_flags(rest)
+    try:
+        cc = compiler() + lib_flags
+    except Diagnostic as d:
+        print("ripcc: error: " + d.message, file=sys.stderr)
+        return 1
+    ripper_flags = lib_flags + compile_flags(rest)
     include = ["-I", os.path.join(ROOT, "runtime", "include")]
     with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
         inputs = sources
         if backend == "rip":
-            include += ["-I", os.path.join(ROOT, "runtime", "src", "rip")]
             inputs = []
             for i, src in enumerate(sources):
+                notes = []
                 try:
                     with open(src, "rb") as f:
                         text = f.read()
-                    ripped = rip_source_reporting(src, text, ripper_flags, all_async)
+                    ripped = rip_source_reporting(src, text, ripper_flags, all_async,
+                                                  notes=notes)
                 except OSError as e:
                     print("ripcc: error: cannot read %s: %s" % (src, e.strerror), file=sys.stderr)
                     return 1
                 except Diagnostic as d:
                     print(d.format(), file=sys.stderr)
                     return 1
-                out = os.path.join(tmp, "%d-%s" % (i, os.path.basename(src)))
+                for line in notes:
+                    print(line, file=sys.stderr)
+                # Preprocessed C: the compiler reads it as it is.
+                out = os.path.join(tmp, "%d-%s.i" % (i, os.path.splitext(
+                    os.path.basename(src))[0]))
                 with open(out, "wb") as f:
                     f.write(ripped)
                 inputs.append(out)
-                # The ripped copy lives elsewhere: keep "..." includes working.
-                include += ["-iquote", os.path.dirname(os.path.abspath(src))]
         if not compile_only:
             return subprocess.run(cc + include + rest + inputs + [
                 "-o", output or "a.out", library, "-pthread"]).returncode

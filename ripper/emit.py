@@ -1,180 +1,120 @@
-"""emit.py -- byte-offset edits applied in one place, with #line mapping.
+"""emit.py -- edits on the preprocessed text, applied in one place.
 
-Passes never build output text themselves: they record edits on the
-original bytes.  Untouched text stays byte-identical, edits may not
-overlap (a larger edit absorbs the smaller ones inside it, whose result it
-read through `text`), and the output keeps every original line on its
-line number, so compiler messages and gdb name the user's file and line.
+Passes never build the output file themselves: they record edits, each a
+range of the preprocessed text and the pieces that replace it.  A piece is
+generated text, or text copied from the source with the offset it came
+from.  Untouched text stays byte-identical; edits may not overlap.  When
+the output is rendered, linemarkers keep every piece copied from the
+source on its own file and line (the compiler's messages and gdb name the
+user's file and line), resyncing only where generated code moved it.
 
-    rw = Rewriter(b"int x = f(1);\\n")
-    rw.replace(8, 9, "f__rip")
-    rw.text(0, 13)          -> "int x = f__rip(1);"
-    rw.render("a.c")        -> '#line 1 "a.c"\\nint x = f__rip(1);\\n'
+    rw = Rewriter(pre)              # pre: preprocess.Preprocessed
+    rw.replace(8, 9, [("f__rip", None)])
+    rw.render()                     -> bytes
 """
 
 import bisect
 
+from .preprocess import marker_line
+
 ENCODING = ("utf-8", "surrogateescape")   # any byte survives a round trip
-BOM = b"\xef\xbb\xbf"
+MAX_PAD = 8                               # newlines before a linemarker is shorter
 
 
-def line_directive(line, path):
-    """`#line LINE "PATH"` with the path quoted as a C string."""
-    return '#line %d "%s"' % (line, path.replace("\\", "\\\\").replace('"', '\\"'))
-
-
-def preamble_lines(source):
-    """How many lines at the top of `source` hold only blank lines,
-    comments, #define/#undef and conditionals around them, ending where no
-    conditional is open (so an include put after them is unconditional)."""
-    lines = source.split(b"\n")
-    n, depth, settled, in_comment = 0, 0, 0, False
-    while n < len(lines):
-        rest = lines[n].strip()
-        continued = False
-        while rest:
-            if in_comment:
-                end = rest.find(b"*/")
-                if end < 0:
-                    rest = b""
-                    break
-                rest, in_comment = rest[end + 2:].lstrip(), False
-            elif rest.startswith(b"/*"):
-                rest, in_comment = rest[2:], True
-            elif rest.startswith(b"//"):
-                continued = rest.endswith(b"\\")
-                rest = b""
-            elif rest.startswith(b"#"):
-                word = rest[1:].lstrip().split(b" ")[0].split(b"\t")[0].split(b"/")[0]
-                if word in (b"if", b"ifdef", b"ifndef"):
-                    depth += 1
-                elif word == b"endif":
-                    depth -= 1
-                elif word not in (b"define", b"undef", b"else", b"elif"):
-                    return settled
-                continued = rest.endswith(b"\\")
-                rest = b""
-            else:
-                return settled
-        n += 1
-        while continued and n < len(lines):
-            continued = lines[n].rstrip().endswith(b"\\")
-            n += 1
-        if depth == 0 and not in_comment:
-            settled = n
-    return settled
+class Overlap(AssertionError):
+    """Two edits of the same text: a bug in ripper."""
 
 
 class Rewriter:
-    def __init__(self, source):
-        self.source = source        # bytes of the main file
-        self.keys = []              # sort keys of the edits: (start, width > 0, -depth)
-        self.edits = []             # (start, end, bytes) in the same order
-        self.blocks = {}            # line -> generated lines to put before it
+    def __init__(self, pre):
+        self.text = pre.text        # the preprocessed bytes
+        self.lines = pre.lines      # its LineMap
+        self.starts = []            # sorted edit starts (for bisect)
+        self.edits = []             # (start, end, order, pieces), sorted
 
-    def _insert_sorted(self, key, edit):
-        i = bisect.bisect_right(self.keys, key)
-        self.keys.insert(i, key)
-        self.edits.insert(i, edit)
+    def replace(self, start, end, pieces):
+        """Replace text[start:end] by `pieces` [(str, origin offset or None)]."""
+        if end < start:
+            raise Overlap("an edit ends before it starts at %d" % start)
+        i = bisect.bisect_right(self.starts, start)
+        if i > 0:
+            s, e, _, _ = self.edits[i - 1]
+            if e > start or (s == start and end > start and e > s):
+                raise Overlap("overlapping edits at %d and %d" % (s, start))
+        if i < len(self.edits) and self.edits[i][0] < end:
+            raise Overlap("overlapping edits at %d and %d" % (start, self.edits[i][0]))
+        self.starts.insert(i, start)
+        self.edits.insert(i, (start, end, len(self.edits), pieces))
 
-    def replace(self, start, end, text):
-        """Replace source[start:end] (start < end) by `text`.  Edits strictly
-        inside the range are dropped: the caller built `text` from `self.text`."""
-        if end <= start:
-            raise AssertionError("empty replacement at %d" % start)
+    def insert(self, offset, pieces):
+        """Insert `pieces` at `offset` (after any earlier insertion there)."""
+        self.replace(offset, offset, pieces)
+
+    def piece_text(self, start, end):
+        return self.text[start:end].decode(*ENCODING)
+
+    def render(self, prologue="", epilogue=""):
+        """The rewritten file, linemarkers resynced where edits moved lines."""
+        out = _Output(self.lines)
+        out.generated(prologue)
+        pos = 0
+        for start, end, _, pieces in self.edits:
+            out.copy(self.text, pos, start)
+            for text, origin in pieces:
+                if origin is None:
+                    out.generated(text)
+                else:
+                    out.copy(self.text, origin, origin + len(text.encode(*ENCODING)))
+            pos = end
+        out.copy(self.text, pos, len(self.text))
+        out.generated(epilogue)
+        return b"".join(out.parts)
+
+
+class _Output:
+    """The output being written, and the file and line the compiler will
+    give its next byte."""
+
+    def __init__(self, lines):
+        self.lines = lines
+        self.parts = []
+        self.where = lines.where(0)     # (file, line, flags) of the current output line
+        self.at_line_start = True
+
+    def generated(self, text):
+        if not text:
+            return
         data = text.encode(*ENCODING)
-        i = bisect.bisect_left(self.keys, (start,))
-        if i > 0:
-            s, e, _ = self.edits[i - 1]
-            if s < e and e > start:
-                raise AssertionError("overlapping edits at %d and %d" % (s, start))
-        j, drop = i, []
-        while j < len(self.edits) and self.edits[j][0] < end:
-            s, e, d = self.edits[j]
-            if (s, e, d) == (start, end, data):
-                return              # the same edit twice (a name in a macro used twice)
-            if e > end:
-                raise AssertionError("overlapping edits at %d and %d" % (s, start))
-            if not (s == e == start):       # an insertion at `start` stays in front
-                drop.append(j)
-            j += 1
-        for k in reversed(drop):
-            del self.keys[k]
-            del self.edits[k]
-        self._insert_sorted((start, 1, 0), (start, end, data))
+        self.parts.append(data)
+        self.where = (self.where[0], self.where[1] + data.count(b"\n"), self.where[2])
+        self.at_line_start = data.endswith(b"\n")
 
-    def insert(self, offset, text, depth=0):
-        """Insert `text` at `offset`.  Several at one offset come out deepest
-        first (the inner statement's closing brace before the outer's)."""
-        i = bisect.bisect_left(self.keys, (offset,))
-        if i > 0 and self.edits[i - 1][0] < offset < self.edits[i - 1][1]:
-            raise AssertionError("insertion inside an edit at %d" % offset)
-        self._insert_sorted((offset, 0, -depth), (offset, offset, text.encode(*ENCODING)))
+    def copy(self, text, start, end):
+        """Copy text[start:end], first moving to its file and line."""
+        if end <= start:
+            return
+        self.sync(start)
+        data = text[start:end]
+        self.parts.append(data)
+        self.where = self.lines.where(end)
+        self.at_line_start = data.endswith(b"\n")
 
-    def text(self, start, end):
-        """source[start:end] with the edits inside it applied."""
-        out = []
-        pos = start
-        i = bisect.bisect_left(self.keys, (start,))
-        if i > 0:
-            s, e, _ = self.edits[i - 1]
-            if s < start < e:
-                raise AssertionError("edit crosses a range boundary at %d" % s)
-        while i < len(self.edits) and self.edits[i][0] <= end:
-            s, e, d = self.edits[i]
-            i += 1
-            if s == e and (s == start or s == end):
-                continue            # insertions at the boundaries belong outside
-            if s == end:
-                continue
-            if e > end:
-                raise AssertionError("edit crosses a range boundary at %d" % s)
-            out.append(self.source[pos:s])
-            out.append(d)
-            pos = e
-        out.append(self.source[pos:end])
-        return b"".join(out).decode(*ENCODING)
-
-    def include_first(self, text):
-        """Put `text` (one line) before everything but the leading comments
-        and #define/#undef lines: feature-test macros (_GNU_SOURCE) must
-        come before the first system header, ours included."""
-        line = preamble_lines(self.source) + 1
-        if line > self.source.count(b"\n") + 1:
-            line = 1                # nothing but definitions: the top will do
-        self.blocks.setdefault(line, []).insert(0, text)
-
-    def insert_lines(self, line, lines):
-        """Put generated lines (no newlines inside) before source line `line`."""
-        self.blocks.setdefault(line, []).extend(lines)
-
-    def render(self, path, prologue=""):
-        """The rewritten file: prologue, then the source mapped by #line."""
-        def mark(line):
-            return (line_directive(line, path) + "\n").encode(*ENCODING)
-        bom = BOM if self.source.startswith(BOM) else b""   # means UTF-8 at the very start only
-        out = [bom + prologue.encode(*ENCODING), mark(1)]
-        line_starts = [len(bom)] + [i + 1 for i, b in enumerate(self.source) if b == 10]
-        pos = len(bom)
-        pending = sorted(self.blocks.items())
-        for s, e, d in self.edits + [(len(self.source), len(self.source), None)]:
-            while pending and line_starts[pending[0][0] - 1] <= s:
-                line, lines = pending.pop(0)
-                at = line_starts[line - 1]
-                out.append(self.source[pos:at])
-                pos = at
-                for text in lines:
-                    out.append(mark(line) + text.encode(*ENCODING) + b"\n")
-                out.append(mark(line))
-            if d is None:
-                break
-            out.append(self.source[pos:s])
-            lost = self.source.count(b"\n", s, e) - d.count(b"\n")
-            if lost >= 0:
-                out.append(d + b"\n" * lost)
-            else:
-                resync = mark(bisect.bisect_right(line_starts, e))    # e's line
-                out.append(d if d.endswith(b"\n" + resync) else d + b"\n" + resync)
-            pos = e
-        out.append(self.source[pos:])
-        return b"".join(out)
+    def sync(self, offset):
+        target = self.lines.where(offset)
+        if target == self.where:
+            return
+        name, line, flags = target
+        gap = line - self.where[1]
+        if name == self.where[0] and flags == self.where[2] and 0 < gap <= MAX_PAD:
+            self.parts.append(b"\n" * gap)
+        else:
+            lead = b"" if self.at_line_start else b"\n"
+            self.parts.append(lead + marker_line(name, line, flags).encode(*ENCODING) + b"\n")
+            # a marker sets the line of the next line; a copy that starts
+            # mid-line keeps its column only approximately (spaces follow)
+            col = offset - self.lines.line_starts[
+                bisect.bisect_right(self.lines.line_starts, offset) - 1]
+            if col:
+                self.parts.append(b" " * min(col, 200))
+        self.where = target
+        self.at_line_start = False

@@ -1,151 +1,45 @@
-"""parse.py -- C source to ripper's own syntax tree, through libclang.
+"""parse.py -- preprocessed C to ripper's tree (tree.py), through libclang.
 
-The only module that imports clang.cindex.  Every later pass works on the
-plain `Node`/`Function`/`Unit` data built here, so they can be read and
-tested without libclang's cursor API.
+The only module that imports clang.cindex.  libclang parses the text the
+user's compiler preprocessed (preprocess.py) as preprocessed C in the
+user's dialect; what gcc accepts and clang only warns about (implicit int,
+implicit declarations) stays a warning, and errors inside system headers
+(gcc-only builtins in gcc's own headers) are not the user's code's and are
+ignored.  Function bodies in the user's files become tree nodes; for the
+rest (system headers) only declarations are read.
 
     int f(int a) { return g(a); }
 
-becomes a `Function` named "f" whose `body` is a Node tree
-
-    COMPOUND_STMT
-      RETURN_STMT
-        CALL_EXPR name="g" ref="fn:g"
-          DECL_REF_EXPR name="a" ref="var:<offset of a>"
-
-with byte offsets into the main file (`start`, `end`), snapped outward to
-whole macro invocations, so that replacing a node's text never cuts one.
+becomes Function("f", body=Compound(items=[Return(value=Call(
+callee=Ref(name="g", what="fn"), args=[Ref(name="a", what="var")]))]))
+with byte offsets into the preprocessed text.
 """
 
+import bisect
 import ctypes
-import functools
-import os
-import shutil
+import re
 import signal
-import subprocess
 import sys
-from dataclasses import dataclass, field
-from typing import List, Optional
 
 import clang.cindex as ci
 
-from .analysis import invocation_at
+from . import tree as T
 from .diag import Diagnostic
 
 RIP_ASYNC_ANNOTATION = "rip_async"
-# The binding's one kind name that breaks its own UPPER_CASE pattern.
-KIND_NAMES = {"StmtExpr": "STMT_EXPR"}
-# How deep the syntax tree of a function may nest.  Passes recurse on it,
-# and some take time quadratic in the depth: a limit keeps both in bounds.
+ANNOTATION = re.compile(rb'annotate\s*\(\s*"rip_async"\s*\)')
+# How deep the syntax tree of a function may nest: passes recurse on it.
 MAX_NESTING = 2000
-
-
-@dataclass
-class TypeInfo:
-    spelling: str       # as clang spells it: "const char[3]", "int (*)(int)"
-    unqualified: str    # without top-level const/volatile (a frame field's type)
-    kind: str           # clang TypeKind name: "INT", "CONSTANTARRAY", "VOID", ...
-    local: bool         # names a type declared in a function, or an unnamed one
-    async_fn: bool = False  # an async function type (RIP_ASYNC_FN typedef) or a pointer to one
-    assignable: bool = True  # `x = y` works: no const member in a struct or union
-    size: int = -1          # bytes (clang's layout for the target), -1 if unknown
-    align: int = -1         # alignment in bytes, -1 if unknown
-    canonical_kind: str = ""  # TypeKind of the canonical type: "CONSTANTARRAY", "RECORD"...
-    members: Optional[list] = None  # RECORD: [(field name, TypeInfo)]; arrays: [("", element)]
-
-
-@dataclass
-class Node:
-    kind: str                       # clang CursorKind name: "CALL_EXPR", "IF_STMT", ...
-    start: int                      # byte offset of the node's text in the main file
-    end: int                        # byte offset just past it
-    line: int                       # 1-based line of the node's own location
-    col: int                        # 1-based column of it
-    name: str = ""                  # spelling: a declaration's or referenced name
-    type: Optional[TypeInfo] = None  # the expression's or declaration's type
-    ref: Optional[str] = None       # key of the declaration a reference names
-    key: Optional[str] = None       # this declaration's key
-    loc: int = -1                   # byte offset of the node's own token (a name)
-    in_macro: bool = False          # the node comes (partly) from a macro expansion
-    op: str = ""                    # operator token, for operators and sizeof
-    storage: str = ""               # VAR_DECL: "static", "extern" or ""
-    callee_async: bool = False      # CALL_EXPR through a pointer of an async function type
-    param_types: Optional[list] = None  # CALL_EXPR: the callee's parameter types, if known
-    init: Optional["Node"] = field(default=None, repr=False)  # VAR_DECL: its initializer
-    for_parts: Optional[tuple] = None   # FOR_STMT: (init, cond, inc) child nodes or None each,
-                                        # then the offsets of its two ';' and its ')'
-    children: List["Node"] = field(default_factory=list)
-    parent: Optional["Node"] = field(default=None, repr=False)
-
-    def walk(self):
-        """This node and every node below it, in source order (pre-order)."""
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
-
-
-@dataclass
-class Function:
-    name: str
-    in_main: bool                   # declared in the main file
-    is_definition: bool
-    marked_async: bool              # carries RIP_ASYNC
-    variadic: bool
-    static: bool
-    line: int
-    col: int
-    start: int = 0                  # main file: the declaration's text
-    end: int = 0
-    result: Optional[TypeInfo] = None
-    param_types: List[TypeInfo] = field(default_factory=list)  # every declaration
-    params: List[Node] = field(default_factory=list)   # PARM_DECL nodes (main file)
-    body: Optional[Node] = None     # COMPOUND_STMT of a definition
-
-
-@dataclass
-class Unit:
-    path: str                       # the main file as named on the command line
-    source: bytes                   # its text
-    functions: List[Function]       # every function declaration, in order
-    macros: List[tuple]             # (start, end) of the outermost macro invocations in
-                                    # the main file, sorted, disjoint
-    macro_names: set = field(default_factory=set)  # every macro defined, headers too
-    globals: List[Node] = field(default_factory=list)  # main file's file-scope VAR_DECLs
-    macro_uses: dict = field(default_factory=dict)  # macro name -> macros its body names
-    stringifying: set = field(default_factory=set)  # macros whose body has `#param`
-
-
-def _outermost(ranges):
-    """The ranges not inside another, sorted."""
-    out = []
-    for s, e in sorted(set(ranges), key=lambda r: (r[0], -r[1])):
-        if out and s < out[-1][1]:
-            continue
-        out.append((s, e))
-    return out
-
-
-def builtin_include_dir():
-    """gcc's directory of compiler headers (stddef.h, stdarg.h...), which
-    the libclang wheel does not ship."""
-    return _builtin_include_dir()
-
-
-@functools.lru_cache(maxsize=None)
-def _builtin_include_dir():
-    for cc in (os.environ.get("CC"), "cc", "gcc"):
-        if cc and shutil.which(cc):
-            try:
-                out = subprocess.run([cc, "-print-file-name=include"],
-                                     capture_output=True, text=True, timeout=30)
-            except (OSError, subprocess.SubprocessError):
-                continue
-            path = out.stdout.strip()
-            if out.returncode == 0 and os.path.isfile(os.path.join(path, "stddef.h")):
-                return path
-    return None
+# What gcc 12 accepts with a warning and clang 16+ makes an error by default.
+LENIENT = ["-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+           "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
+           "-Wno-error=return-type", "-Wno-error=incompatible-pointer-types",
+           "-Wno-error=deprecated-non-prototype"]
+CK = ci.CursorKind
+TK = ci.TypeKind
+BUILTIN_OPAQUE = ("__builtin_va_arg", "__builtin_offsetof", "__builtin_types_compatible_p",
+                  "__builtin_convertvector", "__builtin_shufflevector", "__builtin_bit_cast")
+FUNC_NAMES = (b"__func__", b"__FUNCTION__", b"__PRETTY_FUNCTION__")
 
 
 # -- libclang glue -----------------------------------------------------------
@@ -160,22 +54,36 @@ def _lib():
         lib.clang_getFileLocation.restype = None
         lib.clang_getUnqualifiedType.argtypes = [ci.Type]
         lib.clang_getUnqualifiedType.restype = ci.Type
-        for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind",
-                     "clang_Cursor_isMacroFunctionLike"):
+        for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind"):
             getattr(lib, name).argtypes = [ci.Cursor]
             getattr(lib, name).restype = ctypes.c_int
         lib._ripper_ready = True
     return lib
 
 
-def _file_location(loc):
-    """(file object, line, column, offset) where the text of `loc` is
-    written: inside a macro argument, not at the macro's name."""
-    f = ci.c_object_p()
-    line, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    _lib().clang_getFileLocation(loc, ctypes.byref(f), ctypes.byref(line),
-                                 ctypes.byref(col), ctypes.byref(off))
-    return f, line.value, col.value, off.value
+_OFF = ctypes.c_uint()
+
+
+def _offset(loc):
+    _lib().clang_getFileLocation(loc, None, None, None, ctypes.byref(_OFF))
+    return _OFF.value
+
+
+def _range(c):
+    ext = c.extent
+    lib = ci.conf.lib
+    return _offset(lib.clang_getRangeStart(ext)), _offset(lib.clang_getRangeEnd(ext))
+
+
+def _children(c):
+    out = []
+
+    def visit(child, _parent, _data):
+        child._tu = c._tu
+        out.append(child)
+        return 1
+    ci.conf.lib.clang_visitChildren(c, ci.callbacks["cursor_visit"](visit), None)
+    return out
 
 
 # libclang's CXBinaryOperatorKind and CXUnaryOperatorKind, in order.
@@ -184,84 +92,103 @@ _BINARY_OPS = ("", ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<",
                "-=", "<<=", ">>=", "&=", "^=", "|=", ",")
 _UNARY_OPS = ("", "post++", "post--", "++", "--", "&", "*", "+", "-", "~", "!",
               "__real__", "__imag__", "__extension__", "co_await")
-_NAMED = (ci.TypeKind.ELABORATED, ci.TypeKind.RECORD, ci.TypeKind.TYPEDEF, ci.TypeKind.ENUM)
-_type_cache = {}
+_NAMED = (TK.ELABORATED, TK.RECORD, TK.TYPEDEF, TK.ENUM)
+_NO_LAYOUT = (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO, TK.VOID, TK.INVALID, TK.UNEXPOSED)
+_ARRAYS = (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
 
 
-def _type_info(t):
-    """TypeInfo of a clang type, cached: types repeat on most nodes.  Named
-    types are told apart by their declaration (a local `struct s` is not the
-    global one)."""
-    if t is None or t.kind == ci.TypeKind.INVALID:
-        return None
-    key = (t.spelling, t.kind, t.get_declaration().hash if t.kind in _NAMED else 0)
-    info = _type_cache.get(key)
-    if info is None:
-        info = _type_cache[key] = _make_type_info(t)
-        _members(info, t)
-    return info
+class _Types:
+    """CTypes of clang types, cached by what tells them apart: a block-local
+    `struct s` is not the file-scope one, nor is a pointer to it."""
+
+    def __init__(self):
+        self.cache = {}
+
+    def get(self, t):
+        if t is None or t.kind == TK.INVALID:
+            return None
+        inner = t
+        for _ in range(30):
+            if inner.kind == TK.POINTER:
+                inner = inner.get_pointee()
+            elif inner.kind in _ARRAYS:
+                inner = inner.element_type
+            elif inner.kind == TK.ELABORATED:
+                inner = inner.get_named_type()
+            else:
+                break
+        decl = inner.get_declaration()
+        key = (t.spelling, t.kind, decl.hash if decl.kind != CK.NO_DECL_FOUND else 0,
+               t.is_const_qualified())
+        info = self.cache.get(key)
+        if info is None:
+            info = self.make(t, key)
+        return info
+
+    def make(self, t, key):
+        if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
+            t = t.get_canonical()
+        canonical = t.get_canonical()
+        unqualified = _lib().clang_getUnqualifiedType(t)
+        unqualified._tu = t._tu
+        info = T.CType(spelling=t.spelling, kind=t.kind.name, canonical=canonical.kind.name,
+                       const=t.is_const_qualified(), local=_is_local(t),
+                       async_fn=_is_async_fn(t), vm=_is_vm(canonical))
+        info.unqualified = unqualified.spelling
+        info.assignable = not info.const and not _has_const_member(canonical)
+        if canonical.kind not in _NO_LAYOUT:
+            info.size, info.align = t.get_size(), t.get_align()
+        self.cache[key] = info          # before its parts: a struct may point to itself
+        if canonical.kind == TK.RECORD:
+            info.members = [(f.spelling, self.get(f.type)) for f in canonical.get_fields()]
+        elif canonical.kind in _ARRAYS:
+            peeled = _peel(t)
+            element = peeled.element_type if peeled.kind in _ARRAYS else canonical.element_type
+            info.members = [("", self.get(element))]
+        elif canonical.kind == TK.POINTER:
+            info.pointee = self.get(_peel(t).get_pointee()) if _peel(t).kind == TK.POINTER \
+                else None
+        fn = _peel(t)
+        if fn.kind == TK.POINTER:
+            fn = _peel(fn.get_pointee())
+        if fn.kind == TK.FUNCTIONPROTO:
+            info.params = [self.get(a) for a in fn.argument_types()]
+        return info
 
 
-def _make_type_info(t):
-    if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
-        t = t.get_canonical()
-    u = _lib().clang_getUnqualifiedType(t)
-    u._tu = t._tu
-    return TypeInfo(spelling=t.spelling, unqualified=u.spelling,
-                    kind=t.kind.name, local=_is_local_type(t), async_fn=_is_async_fn(t),
-                    assignable=not _has_const_member(t.get_canonical()),
-                    size=_layout(t, "get_size"), align=_layout(t, "get_align"),
-                    canonical_kind=t.get_canonical().kind.name)
-
-
-def _peel(t, pointers=False):
-    """`t` without its typedef and elaborated layers (and pointers, if asked).
-    Unlike the canonical type, what lies inside keeps its sugar: an element
-    or parameter type still names its typedef (RIP_ASYNC_FN types do)."""
-    for _ in range(20):
-        if t.kind == ci.TypeKind.ELABORATED:
+def _peel(t):
+    """`t` without its typedef and elaborated layers (what is inside keeps
+    its sugar: an element type still names its typedef)."""
+    for _ in range(30):
+        if t.kind == TK.ELABORATED:
             t = t.get_named_type()
-        elif t.kind == ci.TypeKind.TYPEDEF:
+        elif t.kind == TK.TYPEDEF:
             t = t.get_declaration().underlying_typedef_type
-        elif pointers and t.kind == ci.TypeKind.POINTER:
-            t = t.get_pointee()
         else:
             break
     return t
 
 
-def _members(info, t):
-    """Fill in the member types of a record or array type (for the
-    destination of a function named in a brace initializer)."""
-    c = t.get_canonical()
-    if c.kind == ci.TypeKind.RECORD:
-        info.members = [(f.spelling, _type_info(f.type)) for f in c.get_fields()]
-    elif c.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
-        t = _peel(t)
-        element = t.element_type if t.kind in (ci.TypeKind.CONSTANTARRAY,
-                                               ci.TypeKind.INCOMPLETEARRAY) else c.element_type
-        info.members = [("", _type_info(element))]
-
-
-# libclang traps (SIGILL) asked the size of a builtin's function type.
-_NO_LAYOUT = (ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO, ci.TypeKind.VOID,
-              ci.TypeKind.INVALID, ci.TypeKind.UNEXPOSED)
-
-
-def _layout(t, what):
-    """Size or alignment of an object type, -1 for any other type."""
-    if t.get_canonical().kind in _NO_LAYOUT:
-        return -1
-    return getattr(t, what)()
+def _is_vm(canonical, depth=0):
+    """Is the canonical type variably modified?"""
+    if depth > 30:
+        return False
+    k = canonical.kind
+    if k in (TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
+        return True
+    if k in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+        return _is_vm(canonical.element_type, depth + 1)
+    if k == TK.POINTER:
+        return _is_vm(canonical.get_pointee(), depth + 1)
+    return False
 
 
 def _has_const_member(t, depth=0):
-    """Does record type `t` have a const member, at any depth?"""
     if depth > 10:
         return False
-    if t.kind == ci.TypeKind.CONSTANTARRAY:
+    if t.kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
         return _has_const_member(t.element_type.get_canonical(), depth + 1)
-    if t.kind != ci.TypeKind.RECORD:
+    if t.kind != TK.RECORD:
         return False
     for f in t.get_fields():
         ft = f.type.get_canonical()
@@ -270,33 +197,17 @@ def _has_const_member(t, depth=0):
     return False
 
 
-def _decayed(t, info):
-    """A parameter's type as the function sees it: arrays and functions
-    become pointers (`char *argv[]` is a `char **`)."""
-    if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
-                  ci.TypeKind.VARIABLEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY):
-        inner = _type_info(t.element_type)
-    elif t.kind in (ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO):
-        inner = info
-    else:
-        return info
-    pointer = "__typeof__(%s) *" % inner.spelling
-    return TypeInfo(spelling=pointer, unqualified=pointer, kind="POINTER",
-                    local=inner.local, async_fn=info.async_fn, size=8, align=8)
-
-
-def _is_async_fn(t, depth=0):
-    """Is `t` a typedef made with RIP_ASYNC_FN, or a pointer to one?"""
-    while depth < 20:
-        depth += 1
-        if t.kind == ci.TypeKind.ELABORATED:
+def _is_async_fn(t):
+    """Is `t` a typedef made with RIP_ASYNC_FN (annotated), or a pointer to one?"""
+    for _ in range(30):
+        if t.kind == TK.ELABORATED:
             t = t.get_named_type()
-        elif t.kind == ci.TypeKind.POINTER:
+        elif t.kind == TK.POINTER:
             t = t.get_pointee()
-        elif t.kind == ci.TypeKind.TYPEDEF:
+        elif t.kind == TK.TYPEDEF:
             decl = t.get_declaration()
-            if any(ch.kind == ci.CursorKind.ANNOTATE_ATTR and ch.spelling == RIP_ASYNC_ANNOTATION
-                   for ch in decl.get_children()):
+            if any(ch.kind == CK.ANNOTATE_ATTR and ch.spelling == RIP_ASYNC_ANNOTATION
+                   for ch in _children(decl)):
                 return True
             t = decl.underlying_typedef_type
         else:
@@ -304,127 +215,163 @@ def _is_async_fn(t, depth=0):
     return False
 
 
-def _param_types(fn_type):
-    """Parameter types of a function or function pointer type, or None."""
-    t = _peel(fn_type, pointers=True)
-    if t.kind != ci.TypeKind.FUNCTIONPROTO:
-        t = t.get_canonical()
-    if t.kind != ci.TypeKind.FUNCTIONPROTO:
-        return None
-    return [_type_info(a) for a in t.argument_types()]
-
-
-def _is_local_type(t, depth=0):
+def _is_local(t, depth=0):
     """Does `t` name a type that file-scope code cannot spell?"""
-    if depth > 20:
+    if depth > 30:
         return False
     k = t.kind
-    if k == ci.TypeKind.POINTER:
-        return _is_local_type(t.get_pointee(), depth + 1)
-    if k in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
-             ci.TypeKind.VARIABLEARRAY):
-        return _is_local_type(t.element_type, depth + 1)
-    if k == ci.TypeKind.FUNCTIONPROTO:
-        return (_is_local_type(t.get_result(), depth + 1)
-                or any(_is_local_type(a, depth + 1) for a in t.argument_types()))
-    decl = t.get_declaration()
-    if decl.kind == ci.CursorKind.NO_DECL_FOUND:
-        return False
+    if k == TK.POINTER:
+        return _is_local(t.get_pointee(), depth + 1)
+    if k in _ARRAYS:
+        return _is_local(t.element_type, depth + 1)
+    if k == TK.ELABORATED:
+        return _is_local(t.get_named_type(), depth + 1)
+    if k == TK.FUNCTIONPROTO:
+        return (_is_local(t.get_result(), depth + 1)
+                or any(_is_local(a, depth + 1) for a in t.argument_types()))
+    if k == TK.FUNCTIONNOPROTO:
+        return _is_local(t.get_result(), depth + 1)
     if "(unnamed" in t.spelling or "(anonymous" in t.spelling:
         return True
+    decl = t.get_declaration()
+    if decl.kind == CK.NO_DECL_FOUND:
+        return False
     parent = decl.semantic_parent
-    while parent is not None and parent.kind != ci.CursorKind.TRANSLATION_UNIT:
-        if parent.kind == ci.CursorKind.FUNCTION_DECL:
+    while parent is not None and parent.kind != CK.TRANSLATION_UNIT:
+        if parent.kind == CK.FUNCTION_DECL:
             return True
         parent = parent.semantic_parent
+    if k == TK.TYPEDEF:
+        return _is_local(decl.underlying_typedef_type, depth + 1)
     return False
 
 
-def _decl_key(cursor):
-    if cursor is None:
-        return None
-    if cursor.kind == ci.CursorKind.FUNCTION_DECL:
-        return "fn:" + cursor.spelling
-    _, _, _, off = _file_location(cursor.location)
-    name = cursor.location.file.name if cursor.location.file else ""
-    return "var:%s:%d" % (name, off)
-
+# -- the tree builder -----------------------------------------------------
 
 class _Builder:
-    """Converts the cursors of main-file function definitions to Nodes."""
+    """Turns the cursors of one function body (or initializer) into nodes."""
 
-    def __init__(self, main_name, source, macros):
-        self.main_name = main_name
-        self.source = source
-        self.macros = macros
+    def __init__(self, unit_text, lines, types, path):
+        self.text = unit_text
+        self.lines = lines
+        self.types = types
+        self.path = path
+        self.depth = 0
 
-    def in_main(self, cursor):
-        f = cursor.location.file
-        return f is not None and f.name == self.main_name
+    def error(self, offset, message, hint=None):
+        name, line, _ = self.lines.where(offset)
+        return Diagnostic(name, line, self.lines.column(offset), message, hint)
 
-    def snap(self, start, end):
-        """Widen [start, end) to whole macro invocations; say if it had to."""
-        cut = False
-        inv = invocation_at(self.macros, start)
-        if inv is not None:
-            start, cut = inv[0], True
-        inv = invocation_at(self.macros, end - 1) if end > 0 else None
-        if inv is not None and inv[0] < end:
-            end, cut = inv[1], True
-        return start, end, cut
+    def ctype(self, c):
+        return self.types.get(c.type)
 
-    def node(self, c, parent=None, depth=0):
-        _, line, col, loc = _file_location(c.location)
-        if depth > MAX_NESTING:
-            raise Diagnostic(self.main_name, line, col,
-                             "nested more than %d levels deep (statements and expressions "
-                             "inside one another), more than ripper takes" % MAX_NESTING,
-                             hint="split the function or expression into smaller ones")
-        _, _, _, s = _file_location(c.extent.start)
-        _, _, _, e = _file_location(c.extent.end)
-        if e < s:
-            e = s
-        s, e, in_macro = self.snap(s, e)
-        kind = KIND_NAMES.get(c.kind.name, c.kind.name)
-        n = Node(kind=kind, start=s, end=e, line=line, col=col, name=c.spelling,
-                 loc=loc, in_macro=in_macro, parent=parent)
-        if kind in ("VAR_DECL", "PARM_DECL"):
-            n.key = _decl_key(c)
-            n.type = _type_info(c.type)
-            if kind == "PARM_DECL":
-                n.type = _decayed(c.type, n.type)
-            sc = c.storage_class
-            n.storage = {ci.StorageClass.STATIC: "static",
-                         ci.StorageClass.EXTERN: "extern"}.get(sc, "")
-        elif kind.endswith("_EXPR") or kind.endswith("_OPERATOR") or kind.endswith("_LITERAL"):
-            n.type = _type_info(c.type)
-        if kind in ("DECL_REF_EXPR", "CALL_EXPR", "MEMBER_REF_EXPR"):
-            ref = c.referenced
-            if ref is not None:
-                n.ref = _decl_key(ref)
-        if kind == "CALL_EXPR":
-            callee = next(c.get_children(), None)
-            if callee is not None:
-                n.param_types = _param_types(callee.type)
-                n.callee_async = _is_async_fn(callee.type) and \
-                    (ref is None or ref.kind != ci.CursorKind.FUNCTION_DECL)
-        n.children = [self.node(ch, n, depth + 1) for ch in c.get_children()]
-        if kind in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR",
-                    "UNARY_OPERATOR", "CXX_UNARY_EXPR"):
-            n.op = self.operator(c, n)
-        if kind == "FOR_STMT":
-            n.for_parts = self.for_parts(c, n)
-        if kind == "VAR_DECL" and n.children:
-            last = n.children[-1]   # the initializer comes last, after an '='
-            name_end = n.loc + len(n.name.encode())
-            if last.start >= name_end and b"=" in self.source[name_end:last.start]:
-                n.init = last
-        return n
+    # -- statements ---------------------------------------------------------
 
-    def for_parts(self, c, n):
-        """Tell a for statement's init, cond and inc apart by the ';'s of its
-        header (clang lists only the parts that are present)."""
-        depth, semis, close = 0, [], None
+    def stmt(self, c):
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.error(_range(c)[0], "nested more than %d levels deep (statements and "
+                             "expressions inside one another), more than ripper takes"
+                             % MAX_NESTING, hint="split the function or expression into "
+                             "smaller ones")
+        try:
+            node = self.make_stmt(c)
+        finally:
+            self.depth -= 1
+        kids = node.children()
+        if kids and kids[-1].end > node.end:
+            node.end = kids[-1].end
+        return node
+
+    def make_stmt(self, c):
+        k = c.kind
+        s, e = _range(c)
+        kids = _children(c)
+        if k == CK.COMPOUND_STMT:
+            return T.Compound([self.stmt(x) for x in kids], start=s, end=e)
+        if k == CK.DECL_STMT:
+            return T.DeclStmt(self.decls(kids), start=s, end=e)
+        if k == CK.IF_STMT:
+            parts = [self.expr(kids[0])] + [self.stmt(x) for x in kids[1:]]
+            return T.If(parts[0], parts[1], parts[2] if len(parts) > 2 else None,
+                        start=s, end=e)
+        if k == CK.WHILE_STMT:
+            return T.While(self.expr(kids[0]), self.stmt(kids[1]), start=s, end=e)
+        if k == CK.DO_STMT:
+            return T.Do(self.stmt(kids[0]), self.expr(kids[1]), start=s,
+                        end=self.semicolon_after(e))
+        if k == CK.FOR_STMT:
+            return self.for_stmt(c, kids, s, e)
+        if k == CK.SWITCH_STMT:
+            return T.Switch(self.expr(kids[0]), self.stmt(kids[1]), start=s, end=e)
+        if k == CK.CASE_STMT:
+            high = self.expr(kids[1]) if len(kids) > 2 else None
+            return T.Case(self.expr(kids[0]), high, self.stmt(kids[-1]), start=s, end=e)
+        if k == CK.DEFAULT_STMT:
+            return T.Default(self.stmt(kids[0]), start=s, end=e)
+        if k == CK.LABEL_STMT:
+            return T.Label(self.stmt(kids[0]), c.spelling, start=s, end=e)
+        if k == CK.GOTO_STMT:
+            label = next((x.spelling for x in kids if x.kind == CK.LABEL_REF), "")
+            return T.Goto(label, start=s, end=self.semicolon_after(e))
+        if k == CK.INDIRECT_GOTO_STMT:
+            return T.IndirectGoto(self.expr(kids[0]), start=s, end=self.semicolon_after(e))
+        if k == CK.BREAK_STMT:
+            return T.Break(start=s, end=self.semicolon_after(e))
+        if k == CK.CONTINUE_STMT:
+            return T.Continue(start=s, end=self.semicolon_after(e))
+        if k == CK.RETURN_STMT:
+            value = self.expr(kids[0]) if kids else None
+            return T.Return(value, start=s, end=self.semicolon_after(e))
+        if k == CK.NULL_STMT:
+            return T.Null(start=s, end=e)
+        if k in (CK.ASM_STMT, CK.MS_ASM_STMT):
+            return T.Asm([self.expr(x) for x in kids], self.asm_labels(s, e), start=s,
+                          end=self.semicolon_after(e))
+        if self.is_expression(k):
+            x = self.expr(c)
+            return T.ExprStmt(x, start=x.start, end=self.semicolon_after(x.end))
+        if k == CK.UNEXPOSED_STMT and not kids:
+            return T.Null(start=s, end=self.semicolon_after(e))     # [[fallthrough]]-like
+        raise self.error(s, "unsupported statement (%s)" % k.name,
+                         hint="this is a gap in ripper; please report it")
+
+    @staticmethod
+    def is_expression(k):
+        return k.is_expression()
+
+    def semicolon_after(self, end):
+        """`end`, or past the ';' that follows it (spaces, comments and
+        linemarkers between)."""
+        i = self.skip_blank(end)
+        if self.text[i:i + 1] == b";":
+            return i + 1
+        return end
+
+    def skip_blank(self, i):
+        text = self.text
+        n = len(text)
+        while i < n:
+            ch = text[i:i + 1]
+            if ch in b" \t\r\n\f\v":
+                i += 1
+            elif text.startswith(b"/*", i):
+                j = text.find(b"*/", i + 2)
+                i = n if j < 0 else j + 2
+            elif text.startswith(b"//", i):
+                j = text.find(b"\n", i)
+                i = n if j < 0 else j
+            elif ch == b"#" and (i == 0 or text[i - 1:i] == b"\n"):
+                j = text.find(b"\n", i)
+                i = n if j < 0 else j
+            else:
+                break
+        return i
+
+    def for_stmt(self, c, kids, s, e):
+        """Tell a for statement's init, cond and inc apart by the ';'s of
+        its header (clang lists only the parts that are present)."""
+        depth, semis = 0, []
         for t in c.get_tokens():
             sp = t.spelling
             if sp in ("(", "[", "{"):
@@ -432,145 +379,422 @@ class _Builder:
             elif sp in (")", "]", "}"):
                 depth -= 1
                 if depth == 0:
-                    close = t.extent.start.offset
                     break
             elif sp == ";" and depth == 1:
-                semis.append(t.extent.start.offset)
-        if len(semis) != 2 or close is None:
-            return None             # a header built by macros
-        init = cond = inc = None
-        for ch in n.children[:-1]:
-            if ch.start < semis[0] or (ch.kind == "DECL_STMT" and ch.start <= semis[0]):
-                init = ch
-            elif ch.start < semis[1]:
-                cond = ch
+                semis.append(_offset(t.extent.start))
+        if len(semis) != 2:
+            raise self.error(s, "cannot find the two ';' of this for statement")
+        init = cond = step = None
+        for x in kids[:-1]:
+            xs, _ = _range(x)
+            if xs < semis[0] or (x.kind == CK.DECL_STMT and xs <= semis[0]):
+                init = self.stmt(x) if x.kind == CK.DECL_STMT else self.expr(x)
+            elif xs < semis[1]:
+                cond = self.expr(x)
             else:
-                inc = ch
-        return (init, cond, inc, semis[0], semis[1], close)
+                step = self.expr(x)
+        if isinstance(init, T.Expr):
+            init = T.ExprStmt(init, start=init.start, end=semis[0] + 1)
+        return T.For(init, cond, step, self.stmt(kids[-1]), semis, start=s, end=e)
 
-    def operator(self, c, n):
-        """The operator's spelling ("post++" for a postfix one), from clang."""
-        if n.kind == "CXX_UNARY_EXPR":
-            text = self.source[n.start:n.end].split(b"(")[0].split()
-            return text[0].decode() if text else ""
-        if n.kind == "UNARY_OPERATOR":
-            k = _lib().clang_getCursorUnaryOperatorKind(c)
-            return _UNARY_OPS[k] if 0 <= k < len(_UNARY_OPS) else ""
-        k = _lib().clang_getCursorBinaryOperatorKind(c)
-        return _BINARY_OPS[k] if 0 <= k < len(_BINARY_OPS) else ""
+    def asm_labels(self, s, e):
+        """The labels of `asm goto (... : ... : ... : ... : l1, l2)`."""
+        body = self.text[s:e]
+        if not re.match(rb"\w+\s*(?:\w+\s*)*goto\b", body) and b"goto" not in body[:40]:
+            return []
+        depth, colons, labels, i = 0, 0, [], body.find(b"(")
+        for m in re.finditer(rb'"(?:[^"\\]|\\.)*"|[()]|:|[A-Za-z_]\w*', body[i:]):
+            tok = m.group()
+            if tok == b"(":
+                depth += 1
+            elif tok == b")":
+                depth -= 1
+            elif tok == b":" and depth == 1:
+                colons += 1
+            elif colons == 4 and depth == 1 and tok[:1] != b'"':
+                labels.append(tok.decode())
+        return labels
 
-    def function(self, c):
-        in_main = self.in_main(c)
-        _, line, col, _ = _file_location(c.location)
-        marked = any(ch.kind == ci.CursorKind.ANNOTATE_ATTR
-                     and ch.spelling == RIP_ASYNC_ANNOTATION
-                     for ch in c.get_children())
-        fn = Function(name=c.spelling, in_main=in_main,
-                      is_definition=c.is_definition(), marked_async=marked,
-                      variadic=c.type.kind == ci.TypeKind.FUNCTIONPROTO
-                      and c.type.is_function_variadic(),
-                      static=c.storage_class == ci.StorageClass.STATIC,
-                      line=line, col=col,
-                      result=_type_info(c.result_type),
-                      param_types=_param_types(c.type) or [])
-        if in_main:
-            n = self.node(c)
-            fn.start, fn.end = n.start, n.end
-            args = list(c.get_arguments())     # the function's own, not its return type's
-            keys = {_decl_key(a) for a in args}
-            fn.params = [ch for ch in n.children if ch.kind == "PARM_DECL" and ch.key in keys]
-            if fn.is_definition:
-                bodies = [ch for ch in n.children if ch.kind == "COMPOUND_STMT"]
-                fn.body = bodies[-1] if bodies else None
-        return fn
+    # -- declarations -------------------------------------------------------
+
+    def decls(self, kids):
+        out = []
+        for x in kids:
+            k = x.kind
+            s, e = _range(x)
+            if k == CK.VAR_DECL:
+                out.append(self.var(x))
+            elif k == CK.FUNCTION_DECL:
+                out.append(T.FuncDecl(x.spelling, start=s, end=e))
+            elif k == CK.STATIC_ASSERT:
+                out.append(T.StaticAssert(start=s, end=e))
+            else:
+                exprs = [self.expr(y) for y in _children(x) if self.is_expression(y.kind)]
+                out.append(T.TypeDecl(_typed(self, _dedupe(exprs)), x.spelling, k.name,
+                                      start=s, end=e))
+        return out
+
+    def var(self, c):
+        s, e = _range(c)
+        name_at = _offset(c.location)
+        kids = _children(c)
+        init, type_exprs = None, []
+        name_end = name_at + len(c.spelling.encode())
+        for i, x in enumerate(kids):
+            if not self.is_expression(x.kind):
+                continue
+            xs, _ = _range(x)
+            if i == len(kids) - 1 and xs >= name_end and \
+                    b"=" in self.text[name_end:xs]:
+                init = self.expr(x)
+            else:
+                type_exprs.append(self.expr(x))
+        storage = {ci.StorageClass.STATIC: "static", ci.StorageClass.EXTERN: "extern",
+                   ci.StorageClass.REGISTER: "register"}.get(c.storage_class, "")
+        attrs = " ".join(x.kind.name for x in kids if x.kind.is_attribute())
+        if b"__attribute__" in self.text[s:e]:
+            attrs += " " + self.text[s:e].decode("utf-8", "replace")
+        return T.VarDecl(_typed(self, _dedupe(type_exprs)), init, c.spelling, "var:%d" % name_at,
+                         self.ctype(c), storage, attrs, name_at, start=s, end=e)
+
+    def param(self, c):
+        s, e = _range(c)
+        name_at = _offset(c.location)
+        exprs = [self.expr(x) for x in _children(c) if self.is_expression(x.kind)]
+        return T.ParamDecl(_typed(self, _dedupe(exprs)), c.spelling, "var:%d" % name_at, self.param_type(c),
+                           start=s, end=e)
+
+    def param_type(self, c):
+        """A parameter's type as the function sees it: arrays and functions
+        become pointers (`char *argv[]` is a `char **`, a va_list a pointer)."""
+        info = self.ctype(c)
+        if info is None or not (info.array or info.canonical in ("FUNCTIONPROTO",
+                                                                 "FUNCTIONNOPROTO")):
+            return info
+        if info.array:
+            spelling = "__typeof__(&(*(__typeof__(%s) *)0)[0])" % info.spelling
+            element = info.members[0][1] if info.members else None
+            local = element.local if element else info.local
+        else:
+            spelling = "__typeof__(%s) *" % info.spelling
+            local = info.local
+        return T.CType(spelling, "POINTER", "POINTER", 8, 8, local=local,
+                       async_fn=info.async_fn, vm=info.vm)
+
+    # -- expressions --------------------------------------------------------
+
+    def expr(self, c):
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.error(_range(c)[0], "nested more than %d levels deep (statements and "
+                             "expressions inside one another), more than ripper takes"
+                             % MAX_NESTING, hint="split the function or expression into "
+                             "smaller ones")
+        try:
+            return self.make_expr(c)
+        finally:
+            self.depth -= 1
+
+    def make_expr(self, c):
+        k = c.kind
+        s, e = _range(c)
+        kids = _children(c)
+        ty = self.ctype(c)
+        if k == CK.UNEXPOSED_EXPR:
+            if len(kids) == 1 and _range(kids[0]) == (s, e):
+                inner = self.expr(kids[0])          # an implicit conversion
+                if ty is not None and (inner.type is None or ty.spelling != inner.type.spelling):
+                    inner.conv = ty
+                return inner
+            return self.unexposed(c, kids, s, e, ty)
+        if k == CK.DECL_REF_EXPR:
+            ref = c.referenced
+            what, key = "var", None
+            if ref is not None:
+                rk = ref.kind
+                if rk == CK.FUNCTION_DECL:
+                    what, key = "fn", ref.spelling
+                elif rk == CK.ENUM_CONSTANT_DECL:
+                    what = "const"
+                else:
+                    key = "var:%d" % _offset(ref.location)
+            return T.Ref(c.spelling, key, what, start=s, end=e, type=ty)
+        if k == CK.CALL_EXPR:
+            if not kids:
+                return T.Opaque([], "call", start=s, end=e, type=ty)
+            return T.Call(self.expr(kids[0]), [self.expr(x) for x in kids[1:]],
+                          start=s, end=e, type=ty)
+        if k == CK.PAREN_EXPR:
+            return T.Paren(self.expr(kids[0]), start=s, end=e, type=ty)
+        if k == CK.UNARY_OPERATOR:
+            op = _UNARY_OPS[_lib().clang_getCursorUnaryOperatorKind(c)]
+            return T.Unary(self.expr(kids[0]), op, start=s, end=e, type=ty)
+        if k in (CK.BINARY_OPERATOR, CK.COMPOUND_ASSIGNMENT_OPERATOR):
+            op = _BINARY_OPS[_lib().clang_getCursorBinaryOperatorKind(c)]
+            lhs, rhs = self.expr(kids[0]), self.expr(kids[1])
+            cls = T.Assign if k == CK.COMPOUND_ASSIGNMENT_OPERATOR or op == "=" else T.Binary
+            return cls(lhs, rhs, op, start=s, end=e, type=ty)
+        if k == CK.CONDITIONAL_OPERATOR:
+            return T.Cond(self.expr(kids[0]), self.expr(kids[1]), self.expr(kids[2]),
+                          start=s, end=e, type=ty)
+        if k == CK.CSTYLE_CAST_EXPR:
+            exprs = [self.expr(x) for x in kids[:-1] if self.is_expression(x.kind)]
+            return T.Cast(_typed(self, _dedupe(exprs)), self.expr(kids[-1]), start=s, end=e,
+                          type=ty)
+        if k == CK.MEMBER_REF_EXPR:
+            base = self.expr(kids[0]) if kids else None
+            at = _offset(c.location)
+            arrow = base is not None and b"->" in self.text[base.end:at]
+            return T.Member(base, c.spelling, arrow, start=s, end=e, type=ty)
+        if k == CK.ARRAY_SUBSCRIPT_EXPR:
+            return T.Index(self.expr(kids[0]), self.expr(kids[1]), start=s, end=e, type=ty)
+        if k == CK.CXX_UNARY_EXPR:
+            return self.sizeof(c, kids, s, e, ty)
+        if k == CK.StmtExpr:
+            return T.StmtExpr(self.stmt(kids[0]), start=s, end=e, type=ty)
+        if k == CK.INIT_LIST_EXPR:
+            return T.InitList([self.init_item(x) for x in kids], start=s, end=e, type=ty)
+        if k == CK.COMPOUND_LITERAL_EXPR:
+            exprs = [self.expr(x) for x in kids[:-1] if self.is_expression(x.kind)]
+            return T.CompoundLiteral(_typed(self, _dedupe(exprs)), self.expr(kids[-1]),
+                                     start=s, end=e, type=ty)
+        if k == CK.GENERIC_SELECTION_EXPR:
+            exprs = [self.expr(x) for x in kids if self.is_expression(x.kind)]
+            return T.Generic(exprs[0], exprs[1:], start=s, end=e, type=ty)
+        if k == CK.STRING_LITERAL:
+            if self.text[s:e] in FUNC_NAMES:
+                return T.FuncName(start=s, end=e, type=ty)
+            return T.Literal(start=s, end=e, type=ty)
+        if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
+                 CK.IMAGINARY_LITERAL):
+            return T.Literal(start=s, end=e, type=ty)
+        if k == CK.ADDR_LABEL_EXPR:
+            return T.Opaque([], "label address", start=s, end=e, type=ty)
+        exprs = [self.expr(x) for x in kids if self.is_expression(x.kind)]
+        return T.Opaque(_dedupe(exprs), k.name.lower(), start=s, end=e, type=ty)
+
+    def init_item(self, c):
+        """An initializer list's item: a designated one (`.x = v`, `[i] = v`)
+        is an UNEXPOSED_EXPR of type void in libclang."""
+        if c.kind == CK.UNEXPOSED_EXPR and c.type.kind == TK.VOID:
+            kids = _children(c)
+            exprs = [x for x in kids if self.is_expression(x.kind)]
+            if exprs and len(kids) >= 2:
+                s, e = _range(c)
+                value = self.expr(exprs[-1])
+                designators = [self.expr(x) for x in exprs[:-1]]
+                names = [x.spelling for x in kids if x.kind == CK.MEMBER_REF]
+                return T.Designated(designators, value, names, start=s, end=e, type=value.type)
+        return self.expr(c)
+
+    def unexposed(self, c, kids, s, e, ty):
+        text = self.text[s:e]
+        exprs = [x for x in kids if self.is_expression(x.kind)]
+        if text.startswith(b"__builtin_choose_expr") and len(exprs) == 3:
+            a, b, d = (self.expr(x) for x in exprs)
+            return T.Choose(a, b, d, start=s, end=e, type=ty)
+        for name in BUILTIN_OPAQUE:
+            if text.startswith(name.encode()):
+                parts = [self.expr(x) for x in exprs]
+                return T.Opaque(_dedupe(parts), name, start=s, end=e, type=ty)
+        if len(exprs) == 4:                 # GNU `c ?: b`: common, cond, true, false
+            common = self.expr(exprs[0])
+            if b"?" in self.text[common.end:_range(exprs[3])[0]]:
+                return T.Cond(common, None, self.expr(exprs[3]), start=s, end=e, type=ty)
+        parts = [self.expr(x) for x in exprs]
+        return T.Opaque(_dedupe(parts), "unexposed", start=s, end=e, type=ty)
+
+    def sizeof(self, c, kids, s, e, ty):
+        """sizeof / _Alignof: of an expression (the child that runs to the
+        end) or of a type (the expressions inside the type)."""
+        text = self.text[s:e]
+        m = re.match(rb"\w+", text)
+        op = m.group().decode() if m else "sizeof"
+        exprs = [x for x in kids if self.is_expression(x.kind)]
+        if exprs and _range(exprs[-1])[1] == e and \
+                self.skip_blank(s + len(op)) == _range(exprs[-1])[0]:
+            operand = self.expr(exprs[-1])
+            vm = operand.type is not None and operand.type.vm
+            return T.SizeOf([], operand, op, vm and op == "sizeof", start=s, end=e, type=ty)
+        parts = _typed(self, _dedupe([self.expr(x) for x in exprs]))
+        evaluated = op == "sizeof" and any(self.array_size(p) for p in parts)
+        return T.SizeOf(parts, None, op, evaluated, start=s, end=e, type=ty)
+
+    def array_size(self, node, constant_too=False):
+        """Is `node`, inside a written type, an array's size (that is not a
+        constant, so the type is variably modified)?"""
+        i = node.start - 1
+        while i >= 0 and self.text[i:i + 1] in b" \t\r\n":
+            i -= 1
+        if self.text[i:i + 1] != b"[":
+            return False
+        return constant_too or any(isinstance(n, T.Call) or
+                                   (isinstance(n, T.Ref) and n.what == "var")
+                                   for n in node.walk())
 
 
-def _clang_args(extra_args):
-    args = ["-x", "c", "-D__RIPPER__=1", "-ferror-limit=50"]
-    builtin = builtin_include_dir()
-    if builtin:
-        args += ["-isystem", builtin]
-    here = os.path.dirname(os.path.abspath(__file__))
-    rt_include = os.path.join(os.path.dirname(here), "runtime", "include")
-    args += list(extra_args) + ["-I", rt_include]
-    return args
+def _typed(builder, nodes):
+    """Expressions inside a written type, each with its role: an array's
+    size, or a typeof operand (or anything else: 'typeof', never run)."""
+    for n in nodes:
+        n.role = "size" if builder.array_size(n, constant_too=True) else "typeof"
+    return nodes
 
 
-def parse(path, source, extra_args=(), alarm=None):
-    """Parse `source` (bytes, the text of `path`) into a Unit.
+def _dedupe(nodes):
+    """Nodes in source order, one per range, none inside another (libclang
+    lists a VLA's size twice, once for the type and once as the size)."""
+    out = []
+    for n in sorted(nodes, key=lambda n: (n.start, -n.end)):
+        if out and n.start < out[-1].end:
+            continue
+        out.append(n)
+    return out
 
-    Raises Diagnostic for every error libclang reports.  With `alarm`
-    (seconds), SIGALRM ends the process if libclang's parse runs longer:
-    libclang 18 hangs on some malformed input (`(::)` in a function body).
-    Only for a process that exists to rip one file (ripper's child)."""
+
+# -- the translation unit ---------------------------------------------------
+
+def parse(pre, dialect=(), alarm=None):
+    """Parse preprocessed text (preprocess.Preprocessed) into a tree.Unit.
+
+    `dialect`: the user's flags that shape the language (-std=...).
+    Raises Diagnostic for every error libclang reports in user code.  With
+    `alarm` (seconds), SIGALRM ends the process if libclang's parse runs
+    longer: libclang hangs on some malformed input.  Only for a process that
+    exists to rip one file (ripper's child)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     try:
         index = ci.Index.create()
     except Exception as e:  # the shared library could not be loaded
-        raise Diagnostic(path, 0, 0, "cannot load libclang: %s" % e,
+        raise Diagnostic(pre.path, 0, 0, "cannot load libclang: %s" % e,
                          hint="install the 'libclang' package from PyPI") from e
-    opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    name = (pre.path if pre.path not in ("-", "<stdin>") else "stdin") + ".ripper.i"
     if alarm:
         signal.setitimer(signal.ITIMER_REAL, alarm)
     try:
-        tu = index.parse(path, args=_clang_args(extra_args),
-                         unsaved_files=[(path, source)], options=opts)
+        tu = index.parse(name, args=["-x", "cpp-output", "-ferror-limit=0"] + list(dialect)
+                         + LENIENT, unsaved_files=[(name, pre.text)])
     except ci.TranslationUnitLoadError as e:
-        raise Diagnostic(path, 0, 0, "libclang could not parse the file: %s" % e) from e
+        raise Diagnostic(pre.path, 0, 0, "libclang could not parse the file: %s" % e) from e
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
+    lines = pre.lines
     errors = []
     for d in tu.diagnostics:
-        if d.severity >= ci.Diagnostic.Error:
-            loc = d.location
-            fname = loc.file.name if loc.file else path
-            errors.append(Diagnostic(fname, loc.line, loc.column, d.spelling))
-    if errors:
-        raise errors[0].with_others(errors[1:])
-
-    main = tu.cursor.spelling
-    definitions, invoked, macros = {}, set(), []
-    for c in tu.cursor.get_children():
-        if c.kind == ci.CursorKind.MACRO_DEFINITION:
-            definitions[c.spelling] = c
-        elif c.kind == ci.CursorKind.MACRO_INSTANTIATION and c.location.file is not None \
-                and c.location.file.name == main:
-            invoked.add(c.spelling)
-            _, _, _, s = _file_location(c.extent.start)
-            _, _, _, e = _file_location(c.extent.end)
-            macros.append((s, e))
-    macros = _outermost(macros)
-    macro_uses, stringifying = _macro_facts(definitions, invoked)
-    builder = _Builder(main, source, macros)
-    functions, globals_ = [], []
-    for c in tu.cursor.get_children():
-        if c.kind == ci.CursorKind.FUNCTION_DECL:
-            functions.append(builder.function(c))
-        elif c.kind == ci.CursorKind.VAR_DECL and builder.in_main(c):
-            globals_.append(builder.node(c))
-    return Unit(path=path, source=source, functions=functions, macros=macros,
-                macro_names=set(definitions), globals=globals_, macro_uses=macro_uses,
-                stringifying=stringifying)
-
-
-def _macro_facts(definitions, invoked):
-    """For the macros the main file invokes and those their bodies name:
-    which macros each body names, and which bodies stringify (`#param`)."""
-    uses, stringifying = {}, set()
-    todo = [m for m in invoked if m in definitions]
-    while todo:
-        name = todo.pop()
-        if name in uses:
+        if d.severity < ci.Diagnostic.Error:
             continue
-        cursor = definitions[name]
-        tokens = [t.spelling for t in cursor.get_tokens()]
-        body = tokens[1:]
-        if _lib().clang_Cursor_isMacroFunctionLike(cursor):    # skip the parameter list
-            body = tokens[tokens.index(")") + 1:] if ")" in tokens else []
-        uses[name] = {t for t in body if t in definitions and t != name}
-        for i, t in enumerate(body[:-1]):
-            if t == "#" and body[i + 1] != "#" and (i == 0 or body[i - 1] != "#"):
-                stringifying.add(name)
-        todo.extend(uses[name] - set(uses))
-    return uses, stringifying
+        if d.location.file is None:
+            errors.append(Diagnostic(pre.path, 0, 0, d.spelling))
+            continue
+        off = _offset(d.location)
+        if lines.in_system_header(off):
+            continue                # gcc's own headers, which gcc accepts
+        fname, line, _ = lines.where(off)
+        errors.append(Diagnostic(fname, line, lines.column(off), d.spelling))
+    if errors:
+        errors[0].hint = ("libclang, which ripper parses with, rejects this; if your compiler "
+                          "accepts it, it is C ripper cannot read yet")
+        raise errors[0].with_others(errors[1:50])
+    return _Unit(pre, tu, dialect).build()
+
+
+class _Unit:
+    def __init__(self, pre, tu, dialect):
+        self.pre = pre
+        self.tu = tu
+        self.text = pre.text
+        self.lines = pre.lines
+        self.types = _Types()
+        self.builder = _Builder(pre.text, pre.lines, self.types, pre.path)
+        self.annotations = [m.start() for m in ANNOTATION.finditer(pre.text)]
+
+    def annotated(self, s, e):
+        """Offsets of annotate("rip_async") in [s, e)."""
+        i = bisect.bisect_left(self.annotations, s)
+        out = []
+        while i < len(self.annotations) and self.annotations[i] < e:
+            out.append(self.annotations[i])
+            i += 1
+        return out
+
+    def build(self):
+        functions, var_cursors, async_typedefs = [], [], []
+        for c in _children(self.tu.cursor):
+            k = c.kind
+            if k == CK.FUNCTION_DECL:
+                functions.append(self.function(c))
+            elif k == CK.VAR_DECL:
+                var_cursors.append(c)
+            elif k == CK.TYPEDEF_DECL:
+                s, e = _range(c)
+                if self.annotated(s, e):
+                    async_typedefs.append(self.async_typedef(c, s, e))
+        names = {f.name for f in functions if not f.system}
+        globals_ = []
+        ident = re.compile(rb"[A-Za-z_]\w*")
+        for c in var_cursors:
+            s, e = _range(c)
+            if self.lines.in_system_header(s):
+                continue
+            if any(m.group().decode() in names for m in ident.finditer(self.text, s, e)):
+                node = self.builder.var(c)
+                globals_.append(T.set_parents(node))
+        return T.Unit(self.pre, functions, globals_, async_typedefs)
+
+    def function(self, c):
+        s, e = _range(c)
+        system = self.lines.in_system_header(s)
+        definition = c.is_definition()
+        kids = _children(c) if (definition and not system) or self.annotated(s, e) else None
+        body = None
+        if kids is not None:
+            bodies = [x for x in kids if x.kind == CK.COMPOUND_STMT]
+            body = bodies[-1] if bodies and definition else None
+        header_end = _range(body)[0] if body is not None else e
+        annotations = [a for a in self.annotated(s, header_end)]
+        marked = bool(annotations) and any(
+            x.kind == CK.ANNOTATE_ATTR and x.spelling == RIP_ASYNC_ANNOTATION
+            for x in (kids if kids is not None else _children(c)))
+        ftype = c.type
+        prototyped = ftype.kind == TK.FUNCTIONPROTO
+        f = T.Function(c.spelling, s, e, name_at=_offset(c.location), system=system,
+                       definition=definition, marked_async=marked,
+                       variadic=prototyped and ftype.is_function_variadic(),
+                       static=c.storage_class == ci.StorageClass.STATIC,
+                       result=self.types.get(c.result_type),
+                       prototyped=prototyped, header_end=header_end)
+        f.annotations = [(a, a + len(ANNOTATION.match(self.text, a).group()))
+                         for a in annotations]
+        if prototyped:
+            f.param_types = [self.types.get(a) for a in ftype.argument_types()]
+        if kids is not None:
+            f.attrs = [self.text[slice(*_range(x))].decode("utf-8", "replace")
+                       for x in kids if x.kind.is_attribute()]
+            params = [x for x in kids if x.kind == CK.PARM_DECL]
+            own = {x.hash for x in c.get_arguments()} if params else set()
+            f.params = [T.set_parents(self.builder.param(x)) for x in params if x.hash in own]
+            if body is not None:
+                f.body = T.set_parents(self.builder.stmt(body))
+                f.knr = any(p.start > self.close_paren(f) for p in f.params if p.start >= 0)
+        return f
+
+    def close_paren(self, f):
+        """Offset of the ')' that closes f's parameter list."""
+        i = self.text.find(b"(", f.name_at)
+        depth = 0
+        while 0 <= i < len(self.text):
+            ch = self.text[i:i + 1]
+            if ch == b"(":
+                depth += 1
+            elif ch == b")":
+                depth -= 1
+                if depth == 0:
+                    return i
+            i += 1
+        return len(self.text)
+
+    def async_typedef(self, c, s, e):
+        """(typedef start, name offset, annotations): a RIP_ASYNC_FN type."""
+        return (s, _offset(c.location), [(a, a + len(ANNOTATION.match(self.text, a).group()))
+                                         for a in self.annotated(s, e)])

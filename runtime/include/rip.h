@@ -22,8 +22,10 @@
 extern "C" {
 #endif
 
-/* Marks a function that may suspend.  ripper parses with __RIPPER__ defined
- * and sees the annotation; every compiler sees nothing. */
+/* Marks a function that may suspend.  ripper preprocesses with __RIPPER__
+ * defined and sees the annotation (it removes it from its output); every
+ * compiler sees nothing.  RIP_RIPPED is defined when the file is built for
+ * the rip backend. */
 #ifdef __RIPPER__
 #define RIP_ASYNC __attribute__((annotate("rip_async")))
 #else
@@ -35,8 +37,9 @@ extern "C" {
  *     typedef RIP_ASYNC_FN(int, handler_fn, (int fd));
  *     handler_fn *on_read = my_handler;   ...   n = on_read(fd);
  * In ripped code such a pointer holds the function's frame constructor
- * (see runtime/src/rip/rip_frame.h); ripper rewrites names, not types. */
-#ifdef RIP_RIPPED
+ * (see runtime/src/rip/rip_frame.h): ripper rewrites the type it sees
+ * annotated; the runtime, built for rip, spells the constructor type. */
+#if defined(RIP_RIPPED) && !defined(__RIPPER__)
 #define RIP_ASYNC_FN(ret, name, params) struct rip_frame *name params
 #else
 #define RIP_ASYNC_FN(ret, name, params) RIP_ASYNC ret name params

@@ -5,7 +5,7 @@
  * fd calls step through the shared rip_io attempts (core/io.c). */
 #include <errno.h>
 #include <unistd.h>
-#include "rip_frame.h"
+#include "rip_private.h"
 #include "core.h"
 
 /* The current task waits in frame f, which will resume at state `next`. */
@@ -49,7 +49,7 @@ static int yield_resume(rip_frame *f, rip_frame *done) {
 }
 
 rip_frame *rip_yield__rip(void) {
-    return rip_frame_alloc(sizeof(rip_frame), yield_resume);
+    return rip__frame_alloc(sizeof(rip_frame), yield_resume);
 }
 
 struct sleep_frame {
@@ -70,7 +70,7 @@ static int sleep_resume(rip_frame *f, rip_frame *done) {
 }
 
 rip_frame *rip_sleep_ms__rip(int64_t ms) {
-    struct sleep_frame *F = rip_frame_alloc(sizeof *F, sleep_resume);
+    struct sleep_frame *F = rip__frame_alloc(sizeof *F, sleep_resume);
     F->ms = ms;
     return &F->hdr;
 }
@@ -115,7 +115,7 @@ static int wg_resume(rip_frame *f, rip_frame *done) {
 }
 
 static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
-    struct wait_frame *F = rip_frame_alloc(sizeof *F, resume);
+    struct wait_frame *F = rip__frame_alloc(sizeof *F, resume);
     F->obj = obj;
     F->elem = elem;
     return &F->hdr;
@@ -158,7 +158,7 @@ static int io_resume(rip_frame *f, rip_frame *done) {
 }
 
 static rip_frame *io_frame(rip_io op) {
-    struct io_frame *F = rip_frame_alloc(sizeof *F, io_resume);
+    struct io_frame *F = rip__frame_alloc(sizeof *F, io_resume);
     F->op = op;
     return &F->hdr;
 }
@@ -201,7 +201,7 @@ static int offload_resume(rip_frame *f, rip_frame *done) {
 }
 
 rip_frame *rip_offload__rip(void *(*fn)(void *), void *arg) {
-    struct offload_frame *F = rip_frame_alloc(sizeof *F, offload_resume);
+    struct offload_frame *F = rip__frame_alloc(sizeof *F, offload_resume);
     F->job.fn = fn;
     F->job.arg = arg;
     return &F->hdr;

@@ -1,6 +1,6 @@
 /* pool.c -- the slow paths of frame allocation for the rip backend (the
  * fast paths are inline in rip_frame.h): per-thread free lists, one per
- * 8-byte size class up to RIP_POOL_MAX bytes, refilled from slabs; no
+ * 8-byte size class up to RIP__POOL_MAX bytes, refilled from slabs; no
  * lock and no malloc on the hot path.  Bigger blocks come from malloc.
  * Slabs are kept while the thread's run lasts (blocks are reused, not
  * returned to the system), and freed when it ends (rip__pool_end).
@@ -16,32 +16,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "rip_frame.h"
+#include "rip_private.h"
 #include "core.h"
 
 #define SLAB_BYTES (64 * 1024)      /* a first slab, carved into blocks of one class at a time */
 #define HUGE_SLAB (2u << 20)        /* a later slab: one huge page */
 #define HUGE_AFTER (4u << 20)       /* bytes of first slabs before slabs are huge */
 #define BATCH 8                     /* blocks carved at a time */
-#ifdef RIP_ASAN
+#ifdef RIP__POOL_ASAN
 #define HUGE_OK 0                   /* every slab from malloc, where LeakSanitizer looks */
 #else
 #define HUGE_OK 1
 #endif
 
 /* The start of every slab; its blocks follow. */
-struct rip_slab {
-    struct rip_slab *next;          /* the thread's older slabs */
+struct rip__slab {
+    struct rip__slab *next;          /* the thread's older slabs */
     size_t bytes;                   /* the slab's size, this header included */
 };
-_Static_assert(sizeof(struct rip_slab) == 16, "blocks after the header stay 16-aligned");
+_Static_assert(sizeof(struct rip__slab) == 16, "blocks after the header stay 16-aligned");
 
-__thread struct rip_pool rip__pool;
+__thread struct rip__pool rip__pool;
 
 /* Slabs of runs that ended in a deadlock: they hold the frames of the tasks
  * blocked forever, which channels and wait groups may still name; kept to
  * the end of the process, and reachable (no leak to a leak checker). */
-static struct rip_slab *abandoned;
+static struct rip__slab *abandoned;
 static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A 2 MiB-aligned region of HUGE_SLAB bytes, or NULL. */
@@ -66,18 +66,18 @@ static void new_slab(void) {
         bytes = HUGE_SLAB;
     else if (!(slab = aligned_alloc(16, SLAB_BYTES)))
         rip__fatal("out of memory for frames");
-    struct rip_slab *h = (struct rip_slab *)(void *)slab;
-    *h = (struct rip_slab){ rip__pool.slabs, bytes };
+    struct rip__slab *h = (struct rip__slab *)(void *)slab;
+    *h = (struct rip__slab){ rip__pool.slabs, bytes };
     rip__pool.slabs = h;
     rip__pool.slab = slab + sizeof *h;
     rip__pool.slab_left = bytes - sizeof *h;
     rip__pool.slabbed += bytes;
-    RIP_POISON(rip__pool.slab, rip__pool.slab_left);
+    RIP__POOL_POISON(rip__pool.slab, rip__pool.slab_left);
 }
 
 void *rip__pool_slow(size_t bytes) {
     void *p;
-    if (bytes > RIP_POOL_MAX) {
+    if (bytes > RIP__POOL_MAX) {
         if (!(p = aligned_alloc(16, (bytes + 15) & ~(size_t)15)))
             rip__fatal("out of memory for %zu bytes", bytes);
         return p;
@@ -92,14 +92,14 @@ void *rip__pool_slow(size_t bytes) {
     size_t n = rip__pool.slab_left / bytes;
     if (n > BATCH)
         n = BATCH;
-    void **head = &rip__pool.free[bytes / RIP_POOL_GRAIN - 1];
+    void **head = &rip__pool.free[bytes / RIP__POOL_GRAIN - 1];
     p = rip__pool.slab;
-    RIP_UNPOISON(p, n * bytes);
+    RIP__POOL_UNPOISON(p, n * bytes);
     for (size_t i = n - 1; i > 0; i--) {
         void *b = rip__pool.slab + i * bytes;
         *(void **)b = *head;
         *head = b;
-        RIP_POISON(b, bytes);
+        RIP__POOL_POISON(b, bytes);
     }
     rip__pool.slab += n * bytes;
     rip__pool.slab_left -= n * bytes;
@@ -111,9 +111,9 @@ void rip__pool_free_big(void *p) {
 }
 
 void rip__pool_end(int clean) {
-    struct rip_slab *s = rip__pool.slabs, *next;
+    struct rip__slab *s = rip__pool.slabs, *next;
     if (!clean && s) {
-        struct rip_slab *last = s;
+        struct rip__slab *last = s;
         while (last->next)
             last = last->next;
         pthread_mutex_lock(&abandoned_lock);
@@ -123,7 +123,7 @@ void rip__pool_end(int clean) {
     }
     for (; clean && s; s = next) {
         next = s->next;
-        RIP_UNPOISON(s, s->bytes);
+        RIP__POOL_UNPOISON(s, s->bytes);
         if (s->bytes == HUGE_SLAB)
             munmap(s, s->bytes);
         else

@@ -2,7 +2,7 @@
  * running it is a trampoline over resume entries (see rip_frame.h). */
 #include <stddef.h>
 #include <string.h>
-#include "rip_frame.h"
+#include "rip_private.h"
 #include "core.h"
 
 /* A task and its first frame share one block: one allocation, no padding
@@ -57,7 +57,7 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     rip_frame *f = (rip_frame *)((char *)rip__pool_alloc(at + size) + at);
     rip_task *t = (rip_task *)((char *)f - ROOM);
     memcpy(f, made, size);
-    rip_frame_free(made);
+    rip__frame_free(made);
     t->impl = f;
     rip__task_started(t);
 }

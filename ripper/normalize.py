@@ -1,0 +1,591 @@
+"""normalize.py -- every async call becomes a statement of its own.
+
+An async function's statements that hold async calls inside expressions
+are replaced by statements that run the calls first, one resume point
+(Await) each, their values in temporaries, then what remains.  C's
+evaluation rules are kept (evaluation.py says which operands run):
+&&, || and ?: run an operand only when C would, the comma operator is
+sequenced, and an operand left of an async call is saved first (ripper
+goes left to right where C leaves the order open).  A loop whose
+condition waits becomes for (;;) with the condition inside; a statement
+expression that waits is opened into statements.  Nothing is printed
+here: the replacements go into `subst`, keyed by the node they replace,
+and liveness.py and lower.py read the result.
+
+    x = g(a) + f(b) * 2;          with f async, g not:
+    ->  t1 = g(a);  Await(f(b) -> t2);  x = t1 + t2 * 2;
+
+    while (recv(c, &v)) use(v);
+    ->  for (;;) { Await(recv(c, &v) -> t1); if (!t1) break; use(v); }
+"""
+
+from . import tree as T
+from .analysis import is_async_call
+from .diag import Diagnostic
+from .evaluation import callee_name, evaluated, walk_evaluated
+
+# Nodes that yield a constant: never worth a temporary.
+CONSTANT = (T.Literal, T.FuncName, T.SizeOf)
+SIDE_EFFECT_OPS = ("++", "--", "post++", "post--")
+
+
+class Normalized:
+    """An async function after normalize(): the original body with the
+    replacements in `subst`."""
+
+    def __init__(self, function):
+        self.function = function    # the tree.Function
+        self.subst = {}             # id(original node) -> its replacement
+        self.temps = []             # tree.Temp, in order
+        self.awaits = []            # every Await, numbered in order (point = index + 1)
+        self.labels = 0             # rip_cont_N labels made
+
+
+def normalize(f, async_names, functions, error):
+    """Normalized form of async function `f`.  error(node, message, hint)
+    makes the Diagnostic for what cannot be ripped."""
+    n = _Normalizer(f, async_names, functions, error)
+    n.stmt(f.body)
+    return n.out
+
+
+class _Normalizer:
+    def __init__(self, f, async_names, functions, error):
+        self.out = Normalized(f)
+        self.f = f
+        self.async_names = async_names
+        self.functions = functions
+        self.error = error
+        self.memo = {}
+        self.loops = []             # enclosing loops (their continues may be relabelled)
+
+    # -- queries ------------------------------------------------------------
+
+    def is_async(self, node):
+        return isinstance(node, T.Call) and is_async_call(node, self.async_names)
+
+    def has_async(self, node):
+        """Does C evaluate an async call inside `node`?"""
+        key = id(node)
+        if key not in self.memo:
+            self.memo[key] = any(self.is_async(n) for n in walk_evaluated(node))
+        return self.memo[key]
+
+    def has_side_effects(self, node):
+        for n in walk_evaluated(node):
+            if isinstance(n, (T.Call, T.Assign, T.StmtExpr, T.Opaque)) or \
+                    (isinstance(n, T.Unary) and n.op in SIDE_EFFECT_OPS):
+                return True
+        return False
+
+    # -- statements -----------------------------------------------------------
+
+    def replace(self, node, replacement):
+        if replacement is not node:     # a node lowered in place keeps its own text
+            self.out.subst[id(node)] = replacement
+
+    def stmt(self, s):
+        """Normalize statement `s` (recording replacements)."""
+        if isinstance(s, T.Compound):
+            for item in s.items:
+                self.stmt(item)
+        elif isinstance(s, T.ExprStmt):
+            if self.has_async(s.expr):
+                self.replace(s, self.wrap(s, self.effect(s.expr)))
+            else:
+                self.inner(s.expr)
+        elif isinstance(s, T.DeclStmt):
+            self.declaration(s)
+        elif isinstance(s, T.Return):
+            self.ret(s)
+        elif isinstance(s, T.If):
+            self.header(s, s.cond)
+            self.stmt(s.then)
+            if s.else_ is not None:
+                self.stmt(s.else_)
+        elif isinstance(s, T.Switch):
+            self.header(s, s.cond)
+            self.stmt(s.body)
+        elif isinstance(s, T.While):
+            self.while_loop(s)
+        elif isinstance(s, T.Do):
+            self.do_loop(s)
+        elif isinstance(s, T.For):
+            self.for_loop(s)
+        elif isinstance(s, (T.Case, T.Default, T.Label)):
+            if isinstance(s, T.Case) and self.has_async(s.value):
+                raise self.error(s.value, "async call in a case label")
+            self.stmt(s.body)
+        elif isinstance(s, T.Asm):
+            if any(self.has_async(x) for x in s.operands):
+                raise self.error(s, "async call in an asm operand",
+                                 hint="call it before, into a variable")
+        elif isinstance(s, T.IndirectGoto):
+            raise self.error(s, "computed goto in an async function")
+
+    def inner(self, expr):
+        """An expression with no async call to lower."""
+
+    def wrap(self, stmt, stmts):
+        """Statements in place of `stmt`: braced unless they stand in a
+        compound statement."""
+        if isinstance(stmt.parent, T.Compound):
+            return T.Seq(stmts)
+        return T.Block(stmts)
+
+    def effect(self, expr):
+        """Statements that evaluate `expr` for its effects."""
+        call = T.strip_parens(expr)
+        if self.is_async(call) and not any(self.has_async(a) for a in call.args) and \
+                not self.has_async(call.callee):
+            return [self.await_(call, None)]
+        if isinstance(expr, T.Assign) and expr.op == "=":
+            rhs = T.strip_parens(expr.rhs)
+            lhs = T.strip_parens(expr.lhs)
+            if self.is_async(rhs) and isinstance(lhs, T.Ref) and lhs.what == "var" and \
+                    not any(self.has_async(a) for a in rhs.args) and \
+                    not self.has_async(rhs.callee):
+                return [self.await_(rhs, expr.lhs)]          # x = f(args);
+        pre, value = self.lower(expr)
+        if isinstance(value, T.TempRef):    # read, so that no temporary is set but unused
+            pre.append(T.Eval(T.Text([value], "(void){}")))
+        elif not _is_void_text(value):
+            pre.append(T.Eval(value))
+        return pre
+
+    def header(self, stmt, cond):
+        """if / switch (cond with async calls): the calls before."""
+        if not self.has_async(cond):
+            self.inner(cond)
+            return
+        pre, value = self.lower(cond)
+        self.replace(cond, value)
+        self.replace(stmt, self.wrap(stmt, pre + [T.Keep(stmt)]))
+
+    def while_loop(self, s):
+        self.loops.append(s)
+        self.stmt(s.body)
+        self.loops.pop()
+        if not self.has_async(s.cond):
+            self.inner(s.cond)
+            return
+        self.no_jumps_in(s.cond)
+        pre, value = self.lower(s.cond)
+        body = pre + [T.IfS(T.Text([value], "!({})"), [T.BreakS()], []), s.body]
+        self.replace(s, T.Loop(body))
+
+    def do_loop(self, s):
+        self.loops.append(s)
+        self.stmt(s.body)
+        self.loops.pop()
+        if not self.has_async(s.cond):
+            self.inner(s.cond)
+            return
+        self.no_jumps_in(s.cond)
+        label = self.continue_label(s)
+        pre, value = self.lower(s.cond)
+        body = [s.body] + ([T.LabelS(label)] if label else []) + pre + \
+            [T.IfS(T.Text([value], "!({})"), [T.BreakS()], [])]
+        self.replace(s, T.Loop(body))
+
+    def for_loop(self, s):
+        self.loops.append(s)
+        self.stmt(s.body)
+        self.loops.pop()
+        waits = [x is not None and self.has_async(x) for x in (s.cond, s.step)]
+        init_waits = isinstance(s.init, T.DeclStmt) and any(
+            d.init is not None and self.has_async(d.init) for d in s.init.decls
+            if isinstance(d, T.VarDecl)) or \
+            (isinstance(s.init, T.ExprStmt) and self.has_async(s.init.expr))
+        for part in (s.cond, s.step):
+            if part is not None and not self.has_async(part):
+                self.inner(part)
+        if not any(waits) and not init_waits:
+            if s.init is not None:
+                self.stmt(s.init)
+            return
+        head = []
+        if s.init is not None:
+            head = self.init_statements(s.init)
+            self.replace(s.init, T.Text([], ";"))
+        if not any(waits):      # only the init waits: run it before an ordinary loop
+            self.replace(s, T.Block(head + [T.Keep(s)]))
+            return
+        for part in (s.cond, s.step):
+            if part is not None:
+                self.no_jumps_in(part)
+        body = []
+        if s.cond is not None:
+            pre, value = self.lower(s.cond)
+            body += pre + [T.IfS(T.Text([value], "!({})"), [T.BreakS()], [])]
+        label = self.continue_label(s)
+        body.append(s.body)
+        if label:
+            body.append(T.LabelS(label))
+        if s.step is not None:
+            body += self.effect(s.step)
+        self.replace(s, T.Block(head + [T.Loop(body)]))
+
+    def init_statements(self, init):
+        """A for statement's init clause as statements run before the loop."""
+        if isinstance(init, T.DeclStmt):
+            self.declaration(init, force=True)
+            return [self.out.subst.pop(id(init), T.Keep(init))]
+        if self.has_async(init.expr):
+            return self.effect(init.expr)
+        return [T.Eval(init.expr)]
+
+    def no_jumps_in(self, expr):
+        """break or continue inside a statement expression in a loop header
+        that ripper restructures: gcc and clang disagree on their target."""
+        for n in expr.walk():
+            if isinstance(n, (T.Break, T.Continue)) and not _inside_loop(n, expr):
+                raise self.error(n, "%s inside a statement expression in the header of a "
+                                 "loop that waits" % ("break" if isinstance(n, T.Break)
+                                                      else "continue"),
+                                 hint="compilers disagree on the loop it leaves: move it "
+                                 "into the loop's body")
+
+    def continue_label(self, loop):
+        """Point every `continue` of `loop` at a new label; its name, or
+        None when nothing continues."""
+        continues = list(_own_continues(loop.body))
+        if not continues:
+            return None
+        self.out.labels += 1
+        label = "rip_cont_%d" % self.out.labels
+        for c in continues:
+            self.replace(c, T.GotoS(label))
+        return label
+
+    def ret(self, s):
+        if s.value is None:
+            self.replace(s, T.ReturnS(None))
+            return
+        value = T.strip_parens(s.value)
+        if self.is_async(value) and not any(self.has_async(a) for a in value.args) and \
+                not self.has_async(value.callee):
+            if self.f.result is None or self.f.result.void:
+                self.replace(s, T.Block([self.await_(value, None), T.ReturnS(None)]))
+                return
+            t = self.temp(value.type, value)
+            self.replace(s, T.Block([self.await_(value, T.TempRef(t)),
+                                     T.ReturnS(T.TempRef(t))]))
+            return
+        if not self.has_async(s.value):
+            self.inner(s.value)
+            self.replace(s, T.ReturnS(s.value))
+            return
+        pre, v = self.lower(s.value)
+        self.replace(s, T.Block(pre + [T.ReturnS(v)]))
+
+    def declaration(self, s, force=False):
+        """A declaration whose initializers wait: each declarator in turn,
+        its initializer's calls first.  A declarator whose initializer
+        names the variable itself (`struct node *p = alloc(sizeof *p)`) is
+        declared first, then assigned."""
+        waits = [d for d in s.decls if isinstance(d, T.VarDecl) and d.init is not None
+                 and self.has_async(d.init)]
+        for d in s.decls:
+            if isinstance(d, T.VarDecl) and d.init is not None and d not in waits:
+                self.inner(d.init)
+        if not waits and not force:
+            return
+        items = []
+        for d in s.decls:
+            if not isinstance(d, T.VarDecl) or d.storage in ("static", "extern"):
+                if isinstance(d, T.VarDecl) and d.init is not None and self.has_async(d.init):
+                    raise self.error(d, "async call in the initializer of static '%s'" % d.name)
+                items.append(T.Keep(d))
+                continue
+            if d.init is None or not self.has_async(d.init):
+                items.append(T.Declare(d.init, d))
+                continue
+            if d.ctype is not None and d.ctype.vm:
+                raise self.error(d, "async call in the initializer of variably modified "
+                                 "'%s'" % d.name)
+            self_named = any(isinstance(n, T.Ref) and n.key == d.key for n in d.init.walk())
+            value = T.strip_parens(d.init)
+            if self_named:
+                items.append(T.Declare(None, d))
+                target = T.Ref(d.name, d.key, "var", type=d.ctype)
+                if self.is_async(value) and not any(self.has_async(a) for a in value.args) \
+                        and not self.has_async(value.callee) and not d.ctype.array:
+                    items.append(self.await_(value, target, d.ctype))
+                else:
+                    pre, v = self.lower(d.init)
+                    items += pre + [T.Store(target, v, d.ctype)]
+                continue
+            pre, v = self.lower(d.init)
+            items += pre + [T.Declare(v, d)]
+        self.replace(s, T.Seq(items))
+
+    # -- expressions ----------------------------------------------------------
+
+    def temp(self, ctype, node=None):
+        if ctype is None or ctype.void:
+            raise self.error(node, "cannot keep the value of this expression across a "
+                             "suspension (no type)")
+        if ctype.local:
+            raise self.error(node, "the value of this expression has a type declared inside "
+                             "the function, and must be kept across a suspension",
+                             hint="declare the type at file scope")
+        t = T.Temp("rip_t%d" % (len(self.out.temps) + 1), ctype)
+        self.out.temps.append(t)
+        return t
+
+    def int_temp(self):
+        t = T.Temp("rip_t%d" % (len(self.out.temps) + 1), None, "int")
+        self.out.temps.append(t)
+        return t
+
+    def await_(self, call, target, ctype=None, callee=None, args=None):
+        a = T.Await(callee if callee is not None else call.callee,
+                    list(call.args) if args is None else args, target, call,
+                    len(self.out.awaits) + 1, None)
+        self.out.awaits.append(a)
+        return a
+
+    def lower(self, node):
+        """(pre, value): statements to run first, then the expression left."""
+        if not self.has_async(node):
+            self.inner(node)
+            return [], node
+        if self.is_async(node):
+            return self.async_call(node)
+        if isinstance(node, T.Paren):
+            pre, v = self.lower(node.inner)
+            self.replace(node.inner, v)
+            return pre, node
+        if isinstance(node, T.Binary) and node.op in ("&&", "||"):
+            return self.logical(node)
+        if isinstance(node, T.Cond):
+            return self.conditional(node)
+        if isinstance(node, T.Binary) and node.op == ",":
+            pre_a, va = self.lower(node.lhs)
+            pre_b, vb = self.lower(node.rhs)
+            if not isinstance(vb, T.TempRef):   # (f(), x) != x: no self-comparison for gcc
+                vb = T.Text([vb], "((void)0, {})")
+            return pre_a + [T.Eval(T.Text([va], "(void)({})"))] + pre_b, vb
+        if isinstance(node, T.Assign):
+            return self.assignment(node)
+        if isinstance(node, T.Unary) and node.op in ("&", "++", "--", "post++", "post--"):
+            pre = []
+            v = self.lvalue(node.operand, pre)
+            self.replace(node.operand, v)
+            return pre, node
+        if isinstance(node, T.StmtExpr):
+            return self.statement_expression(node)
+        if isinstance(node, (T.Opaque, T.Choose, T.Generic)):
+            call = next(n for n in walk_evaluated(node) if self.is_async(n))
+            what = {T.Choose: "__builtin_choose_expr", T.Generic: "_Generic"}.get(
+                type(node), node.what if isinstance(node, T.Opaque) else "")
+            raise self.error(call, "async call to '%s' inside %s" % (callee_name(call) or
+                                                                   "a pointer", what),
+                             hint="call it before, into a variable")
+        if isinstance(node, T.SizeOf):
+            raise self.error(node, "async call in the size of a variably modified type",
+                             hint="call it before, into a variable")
+        return self.operands(node, evaluated(node))
+
+    def operands(self, node, children):
+        """Any other node: its evaluated children in order, each left of an
+        async call saved first; the node keeps its own text."""
+        pre = []
+        lowered = [self.lower(c) for c in children]
+        last = max((i for i, (p, _) in enumerate(lowered) if p), default=-1)
+        for i, (child, (p, v)) in enumerate(zip(children, lowered)):
+            pre += p
+            if i < last and self.must_save(child, v):
+                v = self.save(child, v, pre)
+            if v is not child:
+                self.replace(child, v)
+        return pre, node
+
+    def must_save(self, node, value):
+        if isinstance(value, T.TempRef) or isinstance(node, CONSTANT):
+            return False
+        inner = T.strip_parens(node)
+        if isinstance(inner, T.Ref) and inner.what in ("fn", "const"):
+            return False
+        if isinstance(inner, (T.InitList, T.Designated)):
+            return False            # a brace list is no value; its items were handled
+        if isinstance(inner, T.Literal) or isinstance(inner, T.SizeOf):
+            return False
+        return True
+
+    def save(self, node, value, pre):
+        """Keep `value` (the value of `node`) in a new temporary."""
+        t_type = node.value_type
+        if t_type is None or t_type.void:
+            pre.append(T.Eval(value))
+            return T.Text([], "((void)0)")
+        t = self.temp(t_type, node)
+        pre.append(T.Store(T.TempRef(t), _as_written(node, value), t_type))
+        return T.TempRef(t)
+
+    def async_call(self, call):
+        children = [call.callee] + list(call.args)
+        direct = callee_name(call) is not None
+        lowered = [([], call.callee) if direct else self.lower(call.callee)] + \
+            [self.lower(a) for a in call.args]
+        last = max((i for i, (p, _) in enumerate(lowered) if p), default=-1)
+        pre, values = [], []
+        for i, (child, (p, v)) in enumerate(zip(children, lowered)):
+            pre += p
+            if i < last and not (i == 0 and direct) and self.must_save(child, v):
+                v = self.save(child, v, pre)
+            values.append(v)
+        void = call.type is None or call.type.void
+        t = None if void else self.temp(call.type, call)
+        pre.append(self.await_(call, T.TempRef(t) if t else None, callee=values[0],
+                               args=values[1:]))
+        return pre, T.TempRef(t) if t else T.Text([], "((void)0)")
+
+    def logical(self, node):
+        """a && b, a || b: b runs only when C would run it."""
+        pre_a, va = self.lower(node.lhs)
+        pre_b, vb = self.lower(node.rhs)
+        if not pre_b:
+            self.replace(node.lhs, va)
+            return pre_a, node
+        t = self.int_temp()
+        test = T.TempRef(t) if node.op == "&&" else T.Text([T.TempRef(t)], "!{}")
+        return (pre_a + [T.Store(T.TempRef(t), T.Text([va], "!!({})"), None),
+                         T.IfS(test, pre_b + [T.Store(T.TempRef(t), T.Text([vb], "!!({})"),
+                                                      None)], [])],
+                T.TempRef(t))
+
+    def conditional(self, node):
+        """c ? a : b: only the chosen arm runs (GNU c ?: b too)."""
+        if node.then is None:
+            return self.elvis(node)
+        pre_c, vc = self.lower(node.cond)
+        pre_a, va = self.lower(node.then)
+        pre_b, vb = self.lower(node.else_)
+        if not pre_a and not pre_b:
+            self.replace(node.cond, vc)
+            return pre_c, node
+        if node.type is None or node.type.void:
+            return (pre_c + [T.IfS(vc, pre_a + [T.Eval(T.Text([va], "(void)({})"))],
+                                   pre_b + [T.Eval(T.Text([vb], "(void)({})"))])],
+                    T.Text([], "((void)0)"))
+        t = self.temp(node.type, node)
+        return (pre_c + [T.IfS(vc, pre_a + [T.Store(T.TempRef(t), va, node.type)],
+                               pre_b + [T.Store(T.TempRef(t), vb, node.type)])],
+                T.TempRef(t))
+
+    def elvis(self, node):
+        """GNU `c ?: b`: c once, b only when c is zero."""
+        pre_c, vc = self.lower(node.cond)
+        pre_b, vb = self.lower(node.else_)
+        t = self.temp(node.type, node)
+        return (pre_c + [T.Store(T.TempRef(t), vc, node.type),
+                         T.IfS(T.Text([T.TempRef(t)], "!{}"),
+                               pre_b + [T.Store(T.TempRef(t), vb, node.type)], [])],
+                T.TempRef(t))
+
+    def assignment(self, node):
+        pre = []
+        pre_r, vr = self.lower(node.rhs)
+        if self.has_async(node.lhs) or (pre_r and self.has_side_effects(node.lhs)):
+            vl = self.lvalue(node.lhs, pre)
+            self.replace(node.lhs, vl)
+        else:
+            self.inner(node.lhs)
+        pre += pre_r
+        if vr is not node.rhs:
+            self.replace(node.rhs, vr)
+        return pre, node
+
+    def lvalue(self, node, pre):
+        """Evaluate lvalue `node` now (it waits, or has side effects a later
+        call must not reorder): its place in a temporary, an lvalue
+        expression naming it returned.  A member is reached through its
+        struct's place, so bit-fields work."""
+        inner = T.strip_parens(node)
+        if isinstance(inner, T.Member):
+            if inner.arrow:
+                p, v = self.lower(inner.base)
+                pre += p
+                t = self.pointer_temp(inner.base, v, pre)
+                return T.Text([T.TempRef(t)], "{}->" + inner.name)
+            base = self.lvalue(inner.base, pre)
+            return T.Text([base], "({})." + inner.name)
+        if isinstance(inner, T.Unary) and inner.op == "*":
+            p, v = self.lower(inner.operand)
+            pre += p
+            t = self.pointer_temp(inner.operand, v, pre)
+            return T.Text([T.TempRef(t)], "(*{})")
+        p, v = self.lower(node)
+        pre += p
+        if node.type is None:
+            raise self.error(node, "cannot take the address of this operand")
+        if node.type.local:
+            raise self.error(node, "an lvalue of a type declared inside the function must be "
+                             "kept across a suspension", hint="declare the type at file scope")
+        t = T.Temp("rip_t%d" % (len(self.out.temps) + 1), None,
+                   "__typeof__(%s) *" % node.type.spelling)
+        self.out.temps.append(t)
+        pre.append(T.Store(T.TempRef(t), T.Text([_as_written(node, v)], "&({})"), None))
+        return T.Text([T.TempRef(t)], "(*{})")
+
+    def pointer_temp(self, node, value, pre):
+        t_type = node.value_type
+        if t_type is None or t_type.local:
+            raise self.error(node, "a pointer of a type declared inside the function must be "
+                             "kept across a suspension", hint="declare the type at file scope")
+        t = self.temp(t_type, node)
+        pre.append(T.Store(T.TempRef(t), _as_written(node, value), t_type))
+        return t
+
+    def statement_expression(self, node):
+        """({ s1; s2; e; }) that waits: its statements in a block before
+        the full expression, its value in a temporary."""
+        items = node.body.items
+        last = items[-1] if items else None
+        for item in items[:-1]:
+            self.stmt(item)
+        stmts = list(items[:-1])    # printed with their own replacements
+        void = node.type is None or node.type.void
+        if isinstance(last, T.ExprStmt) and not void:
+            pre, v = self.lower(last.expr)
+            t = self.temp(node.type, node)
+            stmts += pre + [T.Store(T.TempRef(t), v, node.type)]
+            return [T.Block(stmts)], T.TempRef(t)
+        if last is not None:
+            self.stmt(last)
+            stmts.append(last)
+        return [T.Block(stmts)], T.Text([], "((void)0)")
+
+
+def _as_written(node, value):
+    """`value`, the value of `node`, as an expression that still reads as
+    written once `node` itself is replaced (by the temporary it is saved in)."""
+    return T.Orig(value) if value is node else value
+
+
+def _is_void_text(value):
+    return isinstance(value, T.Text) and value.template == "((void)0)" and not value.args
+
+
+def _own_continues(node):
+    """Continue statements in `node` that belong to the loop around it."""
+    for child in node.children():
+        if isinstance(child, T.Continue):
+            yield child
+        elif not isinstance(child, T.LOOPS):
+            yield from _own_continues(child)
+
+
+def _inside_loop(node, root):
+    """Is `node` inside a loop or switch that is itself inside `root`?"""
+    p = node.parent
+    while p is not None and p is not root:
+        if isinstance(p, T.LOOPS + (T.Switch,)):
+            return True
+        p = p.parent
+    return False
+
+
+__all__ = ["normalize", "Normalized", "Diagnostic"]

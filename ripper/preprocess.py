@@ -1,0 +1,175 @@
+"""preprocess.py -- the compiler's own view of the source.
+
+ripper rips a file as the user's compiler sees it: preprocessed by that
+compiler ($RIPCC_CC, default cc) with the user's flags.  Predefined macros
+(__GNUC__, __OPTIMIZE__, __SANITIZE_ADDRESS__...), -D/-U/-include and -std
+mean what they mean to the compiler that builds the output, and every macro
+is expanded before ripping, so a macro that holds an async call, a return
+or a loop is plain code to every later pass:
+
+    #define TRY(e) do { if ((e) < 0) return -1; } while (0)
+    TRY(f(x));      ->   do { if ((f(x)) < 0) return -1; } while (0);
+
+The frame ABI (runtime/src/rip/rip_frame.h, which includes nothing) is
+included first.  Comments are kept (-C: gcc's -Wimplicit-fallthrough reads
+them) unless that would change the meaning (gcc documents one case, a
+comment before a directive).  The text keeps the compiler's linemarkers;
+LineMap maps any offset back to the user's file, line and column.
+"""
+
+import bisect
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from .diag import Diagnostic
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RUNTIME_INCLUDE = os.path.join(ROOT, "runtime", "include")
+FRAME_HEADER = os.path.join(ROOT, "runtime", "src", "rip", "rip_frame.h")
+# `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
+MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
+# A comment that -C keeps in front of a directive makes it ordinary text.
+COMMENT_BEFORE_DIRECTIVE = re.compile(rb"\*/[ \t]*#[ \t]*[a-z]")
+DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", re.M)
+
+
+def compiler():
+    """The compiler's command words: $RIPCC_CC, else cc."""
+    words = shlex.split(os.environ.get("RIPCC_CC") or "cc")
+    if not words or not shutil.which(words[0]):
+        raise Diagnostic("", 0, 0, "no C compiler: ripper preprocesses with $RIPCC_CC or cc",
+                         hint="install gcc, or set RIPCC_CC to your compiler")
+    return words
+
+
+@dataclass
+class Preprocessed:
+    path: str                       # the input as named on the command line
+    text: bytes                     # what the compiler's preprocessor wrote
+    lines: "LineMap"                # offsets in text -> the user's file and line
+
+
+def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
+    """Run the compiler's preprocessor over `source` (the bytes of `path`;
+    '<stdin>' reads them from standard input) with the user's `flags`."""
+    cc = compiler()
+    args = cc + ["-E", "-D__RIPPER__=1"]
+    if frame_abi:
+        args += ["-include", FRAME_HEADER]
+    args += list(flags) + ["-I", RUNTIME_INCLUDE]
+    stdin = None
+    if path in ("-", "<stdin>") or not os.path.isfile(path):
+        args += ["-x", "c", "-"]
+        stdin = source
+    else:
+        args += ["-x", "c", path]
+    text = _run(args[:2] + ["-C"] + args[2:], path, stdin, timeout)
+    if COMMENT_BEFORE_DIRECTIVE.search(text):
+        text = _run(args, path, stdin, timeout)
+    return Preprocessed(path, text, LineMap(text, path))
+
+
+def _run(args, path, stdin, timeout):
+    try:
+        r = subprocess.run(args, input=stdin, capture_output=True, timeout=timeout,
+                           stdin=None if stdin is not None else subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise Diagnostic(path, 0, 0, "the preprocessor ran for more than %d s" % timeout)
+    except OSError as e:
+        raise Diagnostic(path, 0, 0, "cannot run %s: %s" % (args[0], e.strerror))
+    err = r.stderr.decode("utf-8", "replace")
+    if r.returncode != 0:
+        found = [Diagnostic(m.group(1), int(m.group(2)), int(m.group(3) or 0), m.group(4))
+                 for m in DIAGNOSTIC.finditer(err)]
+        if not found:
+            found = [Diagnostic(path, 0, 0, "the preprocessor failed: %s"
+                                % (err.strip().splitlines() or ["exit %d" % r.returncode])[-1])]
+        raise found[0].with_others(found[1:])
+    return r.stdout
+
+
+class LineMap:
+    """Where each byte of preprocessed text came from.
+
+        lm = LineMap(b'# 1 "a.c"\\nint x;\\n# 7 "a.c"\\nint y;\\n', "a.c")
+        lm.where(lm.text.index(b"y"))   -> ("a.c", 7, "")
+    """
+
+    def __init__(self, text, main):
+        self.text = text
+        self.main = main            # the input's own name, as the markers spell it
+        self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", text)]
+        self.marks = []             # (physical line index of the line after, file, line, flags)
+        for m in MARKER.finditer(text):
+            index = bisect.bisect_right(self.line_starts, m.start())   # 1 + the marker's index
+            self.marks.append((index, _unquote(m.group(2)), int(m.group(1)),
+                               m.group(3).decode().strip()))
+        self.mark_lines = [m[0] for m in self.marks]
+        self._files = {}
+
+    def where(self, offset):
+        """(file, line, flags) that the compiler gives offset `offset`:
+        flags holds '3' in a system header."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        i = bisect.bisect_right(self.mark_lines, index) - 1
+        if i < 0:
+            return self.main, index + 1, ""
+        first, name, line, flags = self.marks[i]
+        return name, line + index - first, " ".join(f for f in flags.split() if f in "34")
+
+    def in_system_header(self, offset):
+        return "3" in self.where(offset)[2].split()
+
+    def column(self, offset):
+        """1-based column of `offset` in the user's own line where it can
+        tell (the preprocessor respaces lines), else in the text's line."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[index]
+        col = offset - start + 1
+        name, line, _ = self.where(offset)
+        original = self.original_line(name, line)
+        here = self.text[start:self.text.find(b"\n", start) if b"\n" in self.text[start:]
+                         else len(self.text)]
+        if original is None:
+            return col
+        m = re.match(rb"\w+|\S", here[col - 1:])
+        if not m:
+            return col
+        token = m.group()
+        before = len(re.findall(re.escape(token), here[:col - 1]))
+        hits = [h.start() for h in re.finditer(re.escape(token), original)]
+        if before < len(hits):
+            return hits[before] + 1
+        return col
+
+    def original_line(self, name, line):
+        """Line `line` of file `name` as written, or None."""
+        if name not in self._files:
+            try:
+                with open(name, "rb") as f:
+                    self._files[name] = f.read().split(b"\n")
+            except OSError:
+                self._files[name] = None
+        lines = self._files[name]
+        if lines is None or not 0 < line <= len(lines):
+            return None
+        return lines[line - 1]
+
+    def marker(self, offset):
+        """A linemarker line that makes the next line `offset`'s line."""
+        name, line, flags = self.where(offset)
+        return marker_line(name, line, flags)
+
+
+def marker_line(name, line, flags=""):
+    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+    return '# %d "%s"%s' % (line, quoted, (" " + flags) if flags else "")
+
+
+def _unquote(raw):
+    return re.sub(rb"\\(.)", rb"\1", raw).decode("utf-8", "surrogateescape")

@@ -1,0 +1,317 @@
+"""tree.py -- ripper's one syntax tree: typed nodes with named fields.
+
+parse.py builds it from libclang once; every later pass reads it (and
+lowering adds synthesized nodes of its own, in lower.py).  Parentheses are
+kept (they are text), implicit conversions are not nodes: an expression
+whose value C converts records the converted type in `conv`.  Every node
+built from the source knows its bytes in the preprocessed text (`start`,
+`end`); the children of a node lie inside it, in source order, and a
+node's text is its bytes with each child's text in its place, which is
+how lowering prints a node some of whose children changed.
+
+    while (n < 10) n = step(n);
+
+is
+
+    While(cond=Binary(op='<', lhs=Ref(name='n'), rhs=Literal()),
+          body=ExprStmt(expr=Assign(op='=', lhs=Ref('n'),
+                                    rhs=Call(callee=Ref('step'), args=[Ref('n')]))))
+"""
+
+
+class CType:
+    """What ripper knows of a C type, from clang."""
+    __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const", "local",
+                 "async_fn", "assignable", "members", "pointee", "vm", "params")
+
+    def __init__(self, spelling, kind, canonical, size=-1, align=-1, const=False, local=False,
+                 async_fn=False, assignable=True, members=None, pointee=None, vm=False,
+                 params=None):
+        self.spelling = spelling    # as clang spells it ("const char *", "struct node")
+        self.unqualified = spelling  # the same without top-level qualifiers (a frame field's)
+        self.kind = kind            # clang's TypeKind name of the type as written
+        self.canonical = canonical  # TypeKind name of the canonical type ("RECORD", "POINTER"...)
+        self.size = size            # bytes, -1 if unknown or incomplete
+        self.align = align          # bytes, -1 if unknown
+        self.const = const          # const-qualified at the top
+        self.local = local          # names a type file-scope code cannot spell (block-local, unnamed)
+        self.async_fn = async_fn    # a RIP_ASYNC_FN function type, or a pointer to one
+        self.assignable = assignable  # `x = y` works: not const, no const member
+        self.members = members      # RECORD: [(field name, CType)]; arrays: [("", element)]
+        self.pointee = pointee      # POINTER: the pointee's CType
+        self.vm = vm                # variably modified (a VLA, or a pointer to one...)
+        self.params = params        # a function type or a pointer to one: its parameters' CTypes
+
+    @property
+    def void(self):
+        return self.canonical == "VOID"
+
+    @property
+    def array(self):
+        return self.canonical in ("CONSTANTARRAY", "INCOMPLETEARRAY", "VARIABLEARRAY")
+
+    @property
+    def record(self):
+        return self.canonical == "RECORD"
+
+    def __repr__(self):
+        return "CType(%r)" % self.spelling
+
+
+class Node:
+    """A node: `fields` names its children (single nodes or lists), in
+    source order; `start`/`end` its bytes (-1 for a synthesized node)."""
+    __slots__ = ("start", "end", "parent")
+    fields = ()
+    attrs = ()
+
+    def __init__(self, *args, start=-1, end=-1, **kw):
+        self.start, self.end, self.parent = start, end, None
+        names = self.fields + self.attrs
+        for name, value in zip(names, args):
+            setattr(self, name, value)
+        for name in names[len(args):]:
+            setattr(self, name, kw.pop(name, [] if name in self.lists else None))
+        if kw:
+            raise TypeError("unknown fields %s for %s" % (sorted(kw), type(self).__name__))
+
+    lists = ()                      # fields that hold lists of nodes
+
+    def children(self):
+        """Child nodes in source order (None skipped, lists flattened)."""
+        out = []
+        for name in self.fields:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, list):
+                out.extend(v for v in value if v is not None)
+            else:
+                out.append(value)
+        if len(out) > 1 and self.start >= 0:
+            out.sort(key=lambda n: n.start)
+        return out
+
+    def walk(self):
+        """This node and every node below it, pre-order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children()))
+
+    def __repr__(self):
+        parts = ["%s=%r" % (a, getattr(self, a)) for a in self.attrs
+                 if getattr(self, a) not in (None, "", [], False)]
+        return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+
+
+def _node(name, fields="", attrs="", lists="", base=Node, doc=""):
+    fields, attrs, lists = tuple(fields.split()), tuple(attrs.split()), tuple(lists.split())
+    cls = type(name, (base,), {"__slots__": fields + attrs, "fields": fields,
+                               "attrs": base.attrs + attrs if base is not Node else attrs,
+                               "lists": lists, "__doc__": doc})
+    return cls
+
+
+class Expr(Node):
+    """An expression: `type` its type, `conv` the type C converts its
+    value to where it is used (array to pointer...), when that differs;
+    `role` 'size' for an array size inside a written type (evaluated when
+    the type is variably modified), 'typeof' for a typeof operand there."""
+    __slots__ = ("type", "conv", "role")
+    attrs = ()
+
+    def __init__(self, *args, type=None, conv=None, role=None, **kw):
+        super().__init__(*args, **kw)
+        self.type, self.conv, self.role = type, conv, role
+
+    @property
+    def value_type(self):
+        return self.conv or self.type
+
+
+class Stmt(Node):
+    __slots__ = ()
+
+
+# -- declarations ---------------------------------------------------------
+
+VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage attrs_text name_at",
+                lists="type_exprs", doc="""A variable: `int *p = init`.  type_exprs:
+    expressions inside its written type (VLA sizes, typeof operands); key:
+    what references to it carry; storage: '', 'static', 'extern',
+    'register'; name_at: offset of its name.""")
+ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs",
+                  doc="A parameter; ctype is the type the function sees (arrays decayed).")
+TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",
+                 doc="A struct, union, enum or typedef declared in a function.")
+FuncDecl = _node("FuncDecl", "", "name", doc="A function declared inside a function.")
+StaticAssert = _node("StaticAssert", "", "", doc="_Static_assert(...): no code.")
+
+# -- statements -----------------------------------------------------------
+
+Compound = _node("Compound", "items", "", lists="items", base=Stmt)
+DeclStmt = _node("DeclStmt", "decls", "", lists="decls", base=Stmt,
+                 doc="One declaration: its declarators (VarDecl...), in order.")
+ExprStmt = _node("ExprStmt", "expr", "", base=Stmt)
+If = _node("If", "cond then else_", "", base=Stmt)
+While = _node("While", "cond body", "", base=Stmt)
+Do = _node("Do", "body cond", "", base=Stmt)
+For = _node("For", "init cond step body", "semis", base=Stmt,
+            doc="init: a DeclStmt, an ExprStmt or None; semis: offsets of the two ';'.")
+Switch = _node("Switch", "cond body", "", base=Stmt)
+Case = _node("Case", "value high body", "", base=Stmt, doc="case value: / case value ... high:")
+Default = _node("Default", "body", "", base=Stmt)
+Label = _node("Label", "body", "name", base=Stmt)
+Goto = _node("Goto", "", "label", base=Stmt)
+IndirectGoto = _node("IndirectGoto", "target", "", base=Stmt)
+Break = _node("Break", "", "", base=Stmt)
+Continue = _node("Continue", "", "", base=Stmt)
+Return = _node("Return", "value", "", base=Stmt)
+Null = _node("Null", "", "", base=Stmt)
+Asm = _node("Asm", "operands", "labels", lists="operands", base=Stmt,
+            doc="asm: operands are its expressions; labels those of asm goto.")
+
+# -- expressions ----------------------------------------------------------
+
+Ref = _node("Ref", "", "name key what", base=Expr,
+            doc="A name: what is 'var' (key: the declaration), 'fn' or 'const'.")
+Literal = _node("Literal", "", "", base=Expr, doc="A number, character or string.")
+FuncName = _node("FuncName", "", "", base=Expr, doc="__func__, __FUNCTION__, __PRETTY_FUNCTION__")
+Paren = _node("Paren", "inner", "", base=Expr)
+Call = _node("Call", "callee args", "", lists="args", base=Expr)
+Unary = _node("Unary", "operand", "op", base=Expr,
+              doc="op: & * + - ~ ! ++ -- post++ post-- __real__ __imag__ __extension__")
+Binary = _node("Binary", "lhs rhs", "op", base=Expr,
+               doc="Arithmetic, comparison, && || and the comma operator.")
+Assign = _node("Assign", "lhs rhs", "op", base=Expr, doc="op: = += -= ...")
+Cond = _node("Cond", "cond then else_", "", base=Expr, doc="c ? a : b; then is None for c ?: b")
+Cast = _node("Cast", "type_exprs operand", "", lists="type_exprs", base=Expr)
+Member = _node("Member", "base", "name arrow", base=Expr)
+Index = _node("Index", "base index", "", base=Expr)
+SizeOf = _node("SizeOf", "type_exprs operand", "op evaluated", lists="type_exprs", base=Expr,
+               doc="sizeof / _Alignof of an expression (operand) or a type; evaluated "
+                   "when its operand's type is variably modified.")
+StmtExpr = _node("StmtExpr", "body", "", base=Expr, doc="GNU ({ ... })")
+InitList = _node("InitList", "items", "", lists="items", base=Expr)
+Designated = _node("Designated", "designators value", "names", lists="designators", base=Expr,
+                   doc="`.x = v`, `[i] = v`: designators are the index expressions, "
+                       "names the members named (['x'], or [] for an index).")
+CompoundLiteral = _node("CompoundLiteral", "type_exprs init", "", lists="type_exprs", base=Expr)
+Generic = _node("Generic", "control assocs", "", lists="assocs", base=Expr)
+Choose = _node("Choose", "cond then else_", "", base=Expr, doc="__builtin_choose_expr")
+Opaque = _node("Opaque", "parts", "what", lists="parts", base=Expr,
+               doc="An expression ripper knows only by its parts (va_arg, offsetof, "
+                   "__builtin_types_compatible_p...): what names it; parts are the "
+                   "expressions inside; `evaluated` in evaluation.py says which run.")
+
+STATEMENTS = (Compound, DeclStmt, ExprStmt, If, While, Do, For, Switch, Case, Default, Label,
+              Goto, IndirectGoto, Break, Continue, Return, Null, Asm)
+LOOPS = (While, Do, For)
+
+
+def strip_parens(node):
+    """`node` without the parentheses around it."""
+    while isinstance(node, Paren):
+        node = node.inner
+    return node
+
+
+def set_parents(root):
+    """Point every node's `parent` at the node holding it."""
+    for node in root.walk():
+        for child in node.children():
+            child.parent = node
+    return root
+
+
+class Function:
+    """A function declaration (and its body, if this one defines it)."""
+    __slots__ = ("name", "start", "end", "name_at", "system", "definition", "marked_async",
+                 "variadic", "static", "result", "params", "param_types", "body", "attrs",
+                 "annotations", "prototyped", "header_end", "knr")
+
+    def __init__(self, name, start, end, **kw):
+        self.name, self.start, self.end = name, start, end
+        self.name_at = kw.get("name_at", start)     # offset of the function's name
+        self.system = kw.get("system", False)       # declared in a system header
+        self.definition = kw.get("definition", False)
+        self.marked_async = kw.get("marked_async", False)  # carries RIP_ASYNC
+        self.variadic = kw.get("variadic", False)
+        self.static = kw.get("static", False)
+        self.result = kw.get("result")              # CType of its result
+        self.params = kw.get("params", [])          # ParamDecl nodes
+        self.param_types = kw.get("param_types", [])  # CTypes, None if unprototyped
+        self.body = kw.get("body")                  # Compound of a definition
+        self.attrs = kw.get("attrs", [])            # attribute names (constructor, ...)
+        self.annotations = kw.get("annotations", [])  # (start, end) of annotate("rip_async")
+        self.prototyped = kw.get("prototyped", True)
+        self.header_end = kw.get("header_end", -1)  # offset of the body's '{'
+        self.knr = kw.get("knr", False)             # an old-style definition
+
+    def __repr__(self):
+        return "Function(%r)" % self.name
+
+
+class Unit:
+    """What parse.py gives the passes: the preprocessed text and every
+    declaration ripper needs from it."""
+
+    def __init__(self, pre, functions, globals_, async_typedefs, tu_errors=()):
+        self.pre = pre              # preprocess.Preprocessed
+        self.text = pre.text        # the preprocessed bytes every offset points into
+        self.lines = pre.lines      # its LineMap
+        self.path = pre.path
+        self.functions = functions  # every Function, in order
+        self.globals = globals_     # file-scope VarDecls of user code (initializers that name functions)
+        self.async_typedefs = async_typedefs  # (start of typedef, name offset, '(' offset or -1, annotation ranges)
+        self.definitions = {f.name: f for f in functions if f.definition}
+        self.warnings = list(tu_errors)
+
+
+# -- nodes lowering adds (normalize.py); no source text of their own ------
+
+class Temp:
+    """A variable ripper adds (a temporary): liveness puts it in the frame
+    or leaves it a C local of the resume entry, like a user's local."""
+    __slots__ = ("name", "ctype", "key", "spelling")
+
+    def __init__(self, name, ctype, spelling=None):
+        self.name = name            # rip_tN
+        self.ctype = ctype          # its CType (None: spelling says it)
+        self.key = "tmp:" + name    # what TempRefs carry, like a Ref's key
+        self.spelling = spelling or ctype.unqualified   # the type, for a declaration
+
+    def __repr__(self):
+        return "Temp(%r)" % self.name
+
+
+TempRef = _node("TempRef", "", "temp", base=Expr, doc="A temporary, read or written.")
+Text = _node("Text", "args", "template", lists="args", base=Expr,
+             doc="Generated code: template's {} are the args, printed.")
+Seq = _node("Seq", "stmts", "", lists="stmts", base=Stmt,
+            doc="Statements in place of one, no braces (their declarations stay in scope).")
+Block = _node("Block", "stmts", "", lists="stmts", base=Stmt, doc="{ statements }")
+Eval = _node("Eval", "expr", "", base=Stmt, doc="expr;")
+Store = _node("Store", "target value", "ctype", base=Stmt,
+              doc="target = value; (a copy when the type has const parts or is an array)")
+IfS = _node("IfS", "cond then else_", "", lists="then else_", base=Stmt)
+Loop = _node("Loop", "body", "", lists="body", base=Stmt, doc="for (;;) { body }")
+BreakS = _node("BreakS", "", "", base=Stmt)
+GotoS = _node("GotoS", "", "label", base=Stmt)
+LabelS = _node("LabelS", "", "name", base=Stmt, doc="name: ;")
+Await = _node("Await", "callee args target", "call point intrinsic", lists="args", base=Stmt,
+              doc="A resume point: call the async function (its callee and args "
+                  "already lowered), suspend if it does, store its value in target.")
+Declare = _node("Declare", "init", "var", base=Stmt,
+                doc="The declaration of user variable var (a VarDecl) with its "
+                    "initializer lowered: a C local's declaration or a frame store.")
+ReturnS = _node("ReturnS", "value", "", base=Stmt, doc="return, value lowered")
+Keep = _node("Keep", "node", "", base=Stmt,
+             doc="Statement `node` as written, not its replacement (its parts may "
+                 "still change).")
+Orig = _node("Orig", "node", "", base=Expr,
+             doc="Expression `node` as written, not its replacement (its parts may "
+                 "still change): the value a temporary saves.")
+KEEPS = (Keep, Orig)
