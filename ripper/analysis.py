@@ -153,7 +153,9 @@ def unrippable(f):
     for n in f.body.walk():
         if isinstance(n, T.VarDecl) and n.ctype is not None and n.ctype.vm and \
                 n.storage not in ("static", "extern"):
-            return (n, "variably modified local '%s' in async function '%s'" % (n.name, f.name),
+            what = "variable-length array" if n.ctype.canonical == "VARIABLEARRAY" else \
+                "variably modified local"
+            return (n, "%s '%s' in async function '%s'" % (what, n.name, f.name),
                     "give it a constant size, or allocate it with malloc")
         if isinstance(n, T.TypeDecl) and any(x.role == "size" and _not_constant(x)
                                              for x in n.type_exprs):
@@ -178,8 +180,9 @@ def unrippable(f):
                     "allocate it with aligned_alloc and keep a pointer")
         if isinstance(n, T.VarDecl) and n.storage not in ("static", "extern") and \
                 _over_aligned(n.attrs_text):
-            return (n, "'%s' asks for alignment above 16 in async function '%s'"
-                    % (n.name, f.name), "allocate it with aligned_alloc and keep a pointer")
+            return (n, "local '%s' asks for an alignment above 16 (or one ripper cannot read), "
+                    "in async function '%s'" % (n.name, f.name),
+                    "frames are 16-aligned: allocate it with aligned_alloc and keep a pointer")
     if f.result is not None and f.result.align > 16:
         return (f.body, "async function '%s' returns a %d-byte aligned type; frames give 16"
                 % (f.name, f.result.align), "return a pointer instead")
@@ -191,11 +194,23 @@ def _not_constant(node):
                for n in node.walk())
 
 
+def explicit_alignment(attrs):
+    """The alignment an attribute or _Alignas asks for (0: none, -1: one
+    ripper cannot read, such as _Alignas(type))."""
+    best = 0
+    for m in re.finditer(r"\b(?:__aligned__|aligned|_Alignas|alignas)\s*\(\s*([^()]*)\)", attrs):
+        value = m.group(1).strip()
+        if not value.isdigit():
+            return -1
+        best = max(best, int(value))
+    if re.search(r"\b(?:__aligned__|aligned)\b(?!\s*\()", attrs):
+        best = max(best, 16)        # `aligned` alone: the target's biggest, 16 here
+    return best
+
+
 def _over_aligned(attrs):
-    for m in re.finditer(r"aligned\s*\(\s*(\d+)\s*\)", attrs):
-        if int(m.group(1)) > 16:
-            return True
-    return False
+    a = explicit_alignment(attrs)
+    return a > 16 or a < 0
 
 
 class Analysis:

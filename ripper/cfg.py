@@ -64,9 +64,12 @@ class CFG:
         uses = set()
         if node is None:
             return uses
+        written = set()             # x of `x = ...`: written, not read
         for n in walk_evaluated(node, self.subst):
+            if isinstance(n, T.Assign) and n.op == "=":
+                written.add(id(T.strip_parens(self.subst.get(id(n.lhs), n.lhs))))
             key = _key(n)
-            if key in self.locals:
+            if key in self.locals and id(n) not in written:
                 uses.add(key)
             if isinstance(n, T.Unary) and n.op == "&":
                 root = _root(n.operand)
@@ -223,6 +226,8 @@ class CFG:
             return self.step([cont if cont is not None else succ], node=node)
         if isinstance(node, T.Null):
             return succ
+        if isinstance(node, T.Attributed):
+            return self.build(node.body, succ, brk, cont, cases)
         if isinstance(node, T.Asm):
             s = self.expression(node, succ, brk, cont)
             for label in node.labels:

@@ -32,7 +32,8 @@ import re
 
 from . import abi
 from . import tree as T
-from .analysis import function_values, is_async_call, unrippable, value_destination
+from .analysis import (explicit_alignment, function_values, is_async_call, unrippable,
+                       value_destination)
 from .diag import Diagnostic
 from .emit import ENCODING, Overlap, Rewriter
 from .evaluation import callee_name, walk_evaluated
@@ -113,6 +114,10 @@ class _Lowering:
             if not f.system and RESERVED.match(f.name):
                 raise self.error(f.name_at, "'%s' is a name ripper reserves" % f.name,
                                  hint="rename it")
+        for name, offset in self.unit.global_names:
+            if RESERVED.match(name):
+                raise self.error(offset, "'%s' is a name ripper reserves" % name,
+                                 hint="rename it")
         for f in self.analysis.defined.values():
             for n in list(f.params) + list(f.body.walk()):
                 if isinstance(n, (T.VarDecl, T.ParamDecl, T.Label)) and RESERVED.match(n.name):
@@ -173,8 +178,8 @@ class _Lowering:
 
     def params_text(self, f):
         """`(int a, char *b)` as the declaration writes it."""
-        i = f.name_at + len(f.name.encode())
-        j = _matching_paren(self.text, _skip_blank(self.text, i))
+        i = _params_open(self.text, f)
+        j = _matching_paren(self.text, i)
         if j < 0:
             raise self.error(f.name_at, "cannot find the parameter list of '%s'" % f.name)
         return self.text[i:j + 1].decode(*ENCODING)
@@ -360,10 +365,20 @@ class _AsyncFunction:
         in_frame = frame_variables(f.body, norm.subst, candidates)
         params = [p for p in f.params if p.name and p.key not in self.unused]
         self.fields = {}            # key -> field name
-        self.field_types = []       # (name, CType or None, declaration text)
+        self.field_types = []       # (name, CType or None, declaration text, alignment)
+        self.opaque = {}            # key -> (size, alignment): fields of a local type, as bytes
         used = set(RESERVED_FIELDS)
         for d in params + [d for d in locals_ if d.key in in_frame]:
             self.add_field(d.key, d.name, d.ctype, d, used)
+        self.literals = {}          # id(compound literal kept in the frame) -> field
+        for lit in _escaping_literals(f.body):
+            if lit.type is None or lit.type.local:
+                raise self.error(lit, "a compound literal of a type declared inside the "
+                                 "function, whose address is kept",
+                                 hint="use a named local instead")
+            key = "lit:%d" % lit.start
+            self.add_field(key, "rip_lit%d" % (len(self.literals) + 1), lit.type, None, used)
+            self.literals[id(lit)] = self.fields[key]
         self.c_temps = []
         for t in norm.temps:
             if t.key in in_frame:
@@ -383,11 +398,20 @@ class _AsyncFunction:
         return self.assemble(body.pieces)
 
     def add_field(self, key, name, ctype, decl, used, spelling=None):
+        """A frame field for variable `key`.  A variable of a type file
+        scope cannot spell (declared in the function, or unnamed) is kept
+        as bytes of its size and alignment, reached through the type of a
+        dummy declaration where its own was (see Printer.dummies)."""
+        align = explicit_alignment(decl.attrs_text) if isinstance(decl, T.VarDecl) else 0
         if ctype is not None and ctype.local:
-            raise self.error(decl if decl is not None else self.f.body,
-                             "the type of '%s' is declared inside a function or has no name, "
-                             "and '%s' must live in the frame" % (name, name),
-                             hint="declare the type at file scope, with a name")
+            if not isinstance(decl, T.VarDecl) or ctype.size <= 0 or ctype.align <= 0:
+                raise self.error(decl if decl is not None else self.f.body,
+                                 "the type of '%s' is declared inside a function or has no "
+                                 "name, and '%s' must live in the frame" % (name, name),
+                                 hint="declare the type at file scope, with a name")
+            spelling = "unsigned char[%d]" % ctype.size
+            align = max(align, ctype.align)
+            self.opaque[key] = (ctype.size, align)
         field, i = name, 2
         while field in used:
             field, i = "%s_%d" % (name, i), i + 1
@@ -395,7 +419,20 @@ class _AsyncFunction:
         self.fields[key] = field
         if spelling is None:
             spelling = ctype.unqualified if ctype is not None else "int"
-        self.field_types.append((field, ctype, spelling))
+        self.field_types.append((field, ctype, spelling, align))
+
+    def field_access(self, key):
+        """The lvalue a variable in the frame is, in the function's body."""
+        field = "%s->%s" % (abi.FRAME, self.fields[key])
+        if key in self.opaque:
+            return "(*(__typeof__(%s) *)%s)" % (_dummy(key), field)
+        return field
+
+    def type_text(self, decl):
+        """A variable's type, spelled where it is declared."""
+        if decl.ctype is not None and decl.ctype.local:
+            return "__typeof__(%s)" % _dummy(decl.key)
+        return "__typeof__(%s)" % decl.ctype.spelling
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only
@@ -417,6 +454,7 @@ class _AsyncFunction:
                 dirty.add(id(n))
         for c in self.unevaluated:
             dirty.add(id(c))
+        dirty.update(self.literals)
         # every ancestor of a changed node changes
         for n in list(self.f.body.walk()):
             if id(n) in dirty:
@@ -436,8 +474,9 @@ class _AsyncFunction:
         if not void:
             members.append("__typeof__(%s) %s;" % (f.result.unqualified, abi.RESULT))
             layout.append((f.result.size, f.result.align))
-        for name, ctype, spelling in self.field_types:
-            members.append("__typeof__(%s) %s;" % (spelling, name))
+        for name, ctype, spelling, align in self.field_types:
+            members.append("__typeof__(%s) %s%s;" % (
+                spelling, name, " __attribute__((aligned(%d)))" % align if align > 0 else ""))
             layout.append((ctype.size, ctype.align) if ctype is not None else (8, 8))
         if self.waits:
             members.append("struct rip__wait %s;" % abi.WAIT)
@@ -506,27 +545,31 @@ class _AsyncFunction:
         """The parameter list (and old-style declarations) as the definition
         writes them: text from the name to the body."""
         f = self.f
-        i = f.name_at + len(f.name.encode())
-        j = _matching_paren(self.text, _skip_blank(self.text, i))
+        i = _params_open(self.text, f)
+        j = _matching_paren(self.text, i)
+        if j < 0:
+            raise self.error(f.name_at, "cannot find the parameter list of '%s'" % f.name)
         end = f.header_end if f.knr else j + 1
         return [(self.text[i:end].decode(*ENCODING), i)]
 
 
-def store(target, ctype, value, init_list=False):
+def store(target, ctype, value, init_list=False, type_text=None):
     """`target = value`, or a copy where C cannot assign: arrays, and
-    structs with const members."""
+    structs with const members.  `type_text` spells the type where the
+    CType's spelling would not do (a type declared in the function)."""
     if ctype is None:
         return "%s = %s" % (target, value)
+    spelled = type_text or "__typeof__(%s)" % ctype.unqualified
     if ctype.array:
         if not init_list:
             value = "{" + value + "}"
-        return "__builtin_memcpy((void *)&%s, &(__typeof__(%s))%s, sizeof %s)" % (
-            target, ctype.unqualified, value, target)
+        return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
+            target, spelled, value, target)
     if not ctype.assignable:
-        return "__builtin_memcpy((void *)&%s, (__typeof__(%s)[1]){%s}, sizeof %s)" % (
-            target, ctype.unqualified, value, target)
+        return "__builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
+            target, spelled, value, target)
     if init_list:
-        return "%s = (__typeof__(%s))%s" % (target, ctype.unqualified, value)
+        return "%s = (%s)%s" % (target, spelled, value)
     return "%s = %s" % (target, value)
 
 
@@ -565,6 +608,8 @@ class Printer:
     # -- dispatch -------------------------------------------------------------
 
     def node(self, n, keep=False):
+        if isinstance(n, T.DeclStmt) and not keep:
+            return self.print_DeclStmt(n)
         if not keep:
             r = self.subst.get(id(n))
             if r is not None:
@@ -616,7 +661,7 @@ class Printer:
     def print_Ref(self, n):
         fn = self.fn
         if n.key in fn.fields:
-            self.gen("%s->%s" % (abi.FRAME, fn.fields[n.key]))
+            self.gen(fn.field_access(n.key))
         elif n.key in fn.unused:
             self.gen("0")
         elif id(n) in fn.values:
@@ -637,23 +682,132 @@ class Printer:
         else:
             self.original(n)
 
+    def print_CompoundLiteral(self, n):
+        """One whose address is kept lives in the frame: made on the C stack
+        as C makes it, then copied to the frame, where the code uses it."""
+        field = self.fn.literals.get(id(n))
+        if field is None:
+            return self.original(n)
+        target = "%s->%s" % (abi.FRAME, field)
+        self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+        self.original(n)
+        self.gen(", sizeof %s))" % target)
+
     def print_Return(self, n):
         self.node(T.ReturnS(n.value))
 
     def print_DeclStmt(self, n):
-        """A declaration with frame variables: frame stores and C locals'
-        declarations, in order (one with none stays as written)."""
+        """A declaration with frame variables, or whose initializers wait:
+        frame stores and C locals' declarations, in order (one with neither
+        stays as written).  Variables of a type declared in the function
+        first get dummy declarations that name their type (dummies)."""
         fn = self.fn
         protos = fn.lw.block_prototypes(n)
+        replaced = self.subst.get(id(n))
+        if replaced is not None and not isinstance(replaced, T.Seq):
+            return self.node(replaced)          # a for's init, moved before the loop
         vars_ = [d for d in n.decls if isinstance(d, T.VarDecl) and d.key in fn.fields]
-        if not vars_:
+        if replaced is None and not vars_:
             self.original(n)
         else:
-            items = [T.Declare(d.init, d) if isinstance(d, T.VarDecl) and
-                     d.storage not in ("static", "extern") else T.Keep(d) for d in n.decls]
+            autos = [d for d in n.decls if isinstance(d, T.VarDecl) and
+                     d.storage not in ("static", "extern")]
+            if any(d.ctype is not None and d.ctype.local for d in autos):
+                self.dummies(n, autos)
+                items = replaced.stmts if replaced is not None else \
+                    [T.Declare(d.init, d) for d in autos]
+            elif replaced is not None:
+                items = replaced.stmts
+            else:
+                items = [T.Declare(d.init, d) if isinstance(d, T.VarDecl) and
+                         d.storage not in ("static", "extern") else T.Keep(d) for d in n.decls]
             self.declarations(n, items)
         if protos:
             self.gen(" " + protos)
+
+    def dummies(self, n, autos):
+        """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip_d_v, rip_d_w;`:
+        the type, declared where the user declared it, and a name for it;
+        no object is defined (nothing refers to the dummies but typeof)."""
+        fn = self.fn
+        spec_end = min(d.name_at for d in autos)
+        if re.search(rb"\b(register|auto|typedef|_Thread_local|__thread)\b",
+                     self.text[n.start:spec_end]):
+            raise fn.error(n, "a declaration of a variable whose type is declared in the "
+                           "function, with a storage class ripper cannot keep")
+        self.gen("extern ")
+        pos = n.start
+        for d in autos:
+            self.span(n, pos, d.name_at)
+            self.gen(_dummy(d.key))
+            pos = d.name_at + len(d.name.encode())
+            if d.init is not None:
+                eq = self.text.rfind(b"=", pos, d.init.start)
+                self.span(n, pos, eq)
+                pos = d.init.end
+        self.span(n, pos, n.end)
+        for d in autos:
+            if d.key in fn.opaque:
+                size, align = fn.opaque[d.key]
+                self.gen(" extern char rip__size_check_%s[sizeof(%s) == %d && __alignof__(%s) "
+                         "<= %d ? 1 : -1] __attribute__((unused));" % (d.name_at, _dummy(d.key), size, _dummy(d.key),
+                                                align))
+        self.gen(" ")
+
+    def span(self, n, start, end):
+        """Original text of node `n` from `start` to `end`, its changed
+        parts inside printed anew."""
+        pos = start
+        for child in n.walk():
+            if child is n or id(child) not in self.fn.dirty or child.start < pos or \
+                    child.end > end or isinstance(child, (T.DeclStmt, T.VarDecl)):
+                continue
+            if isinstance(child, T.Ref) or id(child) in self.subst:
+                self.copy(pos, child.start)
+                self.node(child)
+                pos = child.end
+        self.copy(pos, end)
+
+    def print_For(self, n):
+        """A for statement whose init declares frame variables: their stores
+        as its init expression, or (C locals among them) the declarations
+        before the loop, in a block that keeps their scope."""
+        init = n.init
+        if not isinstance(init, T.DeclStmt) or id(init) in self.subst or \
+                not any(isinstance(d, T.VarDecl) and d.key in self.fn.fields for d in init.decls):
+            return self.original(n)
+        if all(d.key in self.fn.fields for d in init.decls if isinstance(d, T.VarDecl)) and \
+                all(isinstance(d, T.VarDecl) for d in init.decls):
+            stores = [self.capture(T.Declare(d.init, d)) for d in init.decls if d.init is not None]
+            self.copy(n.start, init.start)
+            for i, pieces in enumerate(stores):
+                if i:
+                    self.gen(", ")
+                text = "".join(t for t, _ in pieces)
+                self.gen(text[:-1] if text.endswith(";") else text)
+            self.gen(";")
+            self.copy_rest(n, init.end)
+            return
+        self.gen("{ ")
+        self.print_DeclStmt(init)
+        self.gen(" ")
+        self.subst[id(init)] = T.Text([], ";")
+        try:
+            self.original(n)
+        finally:
+            del self.subst[id(init)]
+        self.gen(" }")
+
+    def copy_rest(self, n, pos):
+        """The rest of original node `n` from offset `pos`, its changed
+        children printed anew."""
+        for child in n.children():
+            if child.start < pos or id(child) not in self.fn.dirty:
+                continue
+            self.copy(pos, child.start)
+            self.node(child)
+            pos = child.end
+        self.copy(pos, n.end)
 
     def declarations(self, stmt, items):
         before = len(self.pieces)
@@ -768,20 +922,20 @@ class Printer:
         if d.key in fn.fields:
             if n.init is None:
                 return
-            target = "%s->%s" % (abi.FRAME, fn.fields[d.key])
+            target = fn.field_access(d.key)
             value = self.capture(n.init)
             if d.ctype.assignable and not d.ctype.array and not init_list:
                 self.gen(target + " = ")
                 self.pieces += value
                 self.gen(";")
             else:
-                self.gen(store(target, d.ctype, "".join(t for t, _ in value), init_list) + ";")
+                self.gen(store(target, d.ctype, "".join(t for t, _ in value), init_list,
+                               fn.type_text(d)) + ";")
             return
-        if d.ctype is None or d.ctype.local:
-            raise fn.error(d, "cannot declare '%s' apart from its declaration (its type is "
-                           "declared inside the function)" % d.name,
+        if d.ctype is None:
+            raise fn.error(d, "cannot declare '%s' apart from its declaration" % d.name,
                            hint="declare it in a declaration of its own")
-        self.gen("__typeof__(%s) %s" % (d.ctype.spelling, d.name))
+        self.gen("%s %s" % (fn.type_text(d), d.name))
         if n.init is not None:
             self.gen(" = ")
             self.node(n.init)
@@ -852,6 +1006,34 @@ def _intrinsic(await_, lowering):
     return None
 
 
+def _dummy(key):
+    """The dummy that names the type of the variable declared at `key`."""
+    return "rip_d_" + key.split(":")[-1]
+
+
+def _escaping_literals(body):
+    """Compound literals C evaluates whose address may be kept: arrays
+    (they decay), members that are arrays, and those under `&` (directly
+    or through `.` and `[]`)."""
+    out = []
+    for n in walk_evaluated(body):
+        if not isinstance(n, T.CompoundLiteral):
+            continue
+        escapes = n.type is not None and n.type.array
+        use = n
+        while not escapes:
+            p = use.parent
+            if isinstance(p, T.Member) and not p.arrow:
+                escapes = p.type is not None and p.type.array
+            elif not isinstance(p, T.Paren) and not (isinstance(p, T.Index) and use is p.base):
+                escapes = isinstance(p, T.Unary) and p.op == "&"
+                break
+            use = p
+        if escapes:
+            out.append(n)
+    return out
+
+
 def _cast_to_void(ref):
     use = ref
     while isinstance(use.parent, T.Paren):
@@ -919,6 +1101,15 @@ def _declarator_start(text, f):
             i = j - len(word)
             continue
         break
+    return i
+
+
+def _params_open(text, f):
+    """Offset of the '(' that opens f's parameter list: after its name, and
+    after the ')' of a parenthesized name (`(f)(int x)`)."""
+    i = _skip_blank(text, f.name_at + len(f.name.encode()))
+    while text[i:i + 1] == b")":
+        i = _skip_blank(text, i + 1)
     return i
 
 

@@ -112,6 +112,8 @@ class _Normalizer:
             self.do_loop(s)
         elif isinstance(s, T.For):
             self.for_loop(s)
+        elif isinstance(s, T.Attributed):
+            self.stmt(s.body)
         elif isinstance(s, (T.Case, T.Default, T.Label)):
             if isinstance(s, T.Case) and self.has_async(s.value):
                 raise self.error(s.value, "async call in a case label")

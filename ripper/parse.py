@@ -331,8 +331,10 @@ class _Builder:
         if self.is_expression(k):
             x = self.expr(c)
             return T.ExprStmt(x, start=x.start, end=self.semicolon_after(x.end))
+        if k == CK.UNEXPOSED_STMT and len(kids) == 1 and kids[0].kind.is_statement():
+            return T.Attributed(self.stmt(kids[0]), start=s, end=e)
         if k == CK.UNEXPOSED_STMT and not kids:
-            return T.Null(start=s, end=self.semicolon_after(e))     # [[fallthrough]]-like
+            return T.Null(start=s, end=self.semicolon_after(e))
         raise self.error(s, "unsupported statement (%s)" % k.name,
                          hint="this is a gap in ripper; please report it")
 
@@ -451,9 +453,11 @@ class _Builder:
                 type_exprs.append(self.expr(x))
         storage = {ci.StorageClass.STATIC: "static", ci.StorageClass.EXTERN: "extern",
                    ci.StorageClass.REGISTER: "register"}.get(c.storage_class, "")
-        attrs = " ".join(x.kind.name for x in kids if x.kind.is_attribute())
-        if b"__attribute__" in self.text[s:e]:
-            attrs += " " + self.text[s:e].decode("utf-8", "replace")
+        text = self.text[s:e]
+        attrs = ""
+        if any(x.kind.is_attribute() for x in kids) or b"__attribute__" in text or \
+                b"_Alignas" in text or b"alignas" in text:
+            attrs = text.decode("utf-8", "replace")
         return T.VarDecl(_typed(self, _dedupe(type_exprs)), init, c.spelling, "var:%d" % name_at,
                          self.ctype(c), storage, attrs, name_at, start=s, end=e)
 
@@ -731,16 +735,19 @@ class _Unit:
                 if self.annotated(s, e):
                     async_typedefs.append(self.async_typedef(c, s, e))
         names = {f.name for f in functions if not f.system}
-        globals_ = []
+        globals_, global_names = [], []
         ident = re.compile(rb"[A-Za-z_]\w*")
         for c in var_cursors:
             s, e = _range(c)
             if self.lines.in_system_header(s):
                 continue
+            global_names.append((c.spelling, _offset(c.location)))
             if any(m.group().decode() in names for m in ident.finditer(self.text, s, e)):
                 node = self.builder.var(c)
                 globals_.append(T.set_parents(node))
-        return T.Unit(self.pre, functions, globals_, async_typedefs)
+        unit = T.Unit(self.pre, functions, globals_, async_typedefs)
+        unit.global_names = global_names
+        return unit
 
     def function(self, c):
         s, e = _range(c)

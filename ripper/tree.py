@@ -170,6 +170,8 @@ Break = _node("Break", "", "", base=Stmt)
 Continue = _node("Continue", "", "", base=Stmt)
 Return = _node("Return", "value", "", base=Stmt)
 Null = _node("Null", "", "", base=Stmt)
+Attributed = _node("Attributed", "body", "", base=Stmt,
+                   doc="A statement with attributes: __attribute__((fallthrough)); ...")
 Asm = _node("Asm", "operands", "labels", lists="operands", base=Stmt,
             doc="asm: operands are its expressions; labels those of asm goto.")
 
@@ -207,7 +209,7 @@ Opaque = _node("Opaque", "parts", "what", lists="parts", base=Expr,
                    "expressions inside; `evaluated` in evaluation.py says which run.")
 
 STATEMENTS = (Compound, DeclStmt, ExprStmt, If, While, Do, For, Switch, Case, Default, Label,
-              Goto, IndirectGoto, Break, Continue, Return, Null, Asm)
+              Goto, IndirectGoto, Break, Continue, Return, Null, Asm, Attributed)
 LOOPS = (While, Do, For)
 
 
@@ -267,6 +269,7 @@ class Unit:
         self.globals = globals_     # file-scope VarDecls of user code (initializers that name functions)
         self.async_typedefs = async_typedefs  # (start of typedef, name offset, '(' offset or -1, annotation ranges)
         self.definitions = {f.name: f for f in functions if f.definition}
+        self.global_names = []      # (name, offset) of every file-scope variable of user code
         self.warnings = list(tu_errors)
 
 

@@ -1,4 +1,5 @@
-"""Ripped output compiles without warnings under clang too (when installed)."""
+"""Ripped output compiles without warnings under clang too (when installed):
+ripper preprocesses with the compiler that builds its output (RIPCC_CC)."""
 import glob
 import os
 import shutil
@@ -15,11 +16,10 @@ def test_ripped_programs_compile_without_warnings_under_clang(tmp_path):
     failures = []
     for src in PROGRAMS:
         out = str(tmp_path / os.path.basename(src))
-        r = run([RIPPER, src, "-o", out])
+        r = run([RIPPER, src, "-o", out], env=dict(os.environ, RIPCC_CC="clang"))
         assert r.returncode == 0, r.stderr.decode()
         r = run(["clang", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", out, "-o",
-                 out + ".o", "-I", os.path.join(ROOT, "runtime", "include"),
-                 "-I", os.path.join(ROOT, "runtime", "src", "rip")])
+                 out + ".o"])
         if r.returncode:
             failures.append("%s:\n%s" % (src, r.stderr.decode()[-1500:]))
     assert not failures, "\n".join(failures)

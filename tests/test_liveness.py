@@ -1,23 +1,30 @@
 """Frames hold only what is live across a suspension (ripper/liveness.py)."""
 import pytest
 
-from ripper.analysis import find_async, is_async_call
+from ripper.analysis import Analysis
 from ripper.liveness import frame_variables
+from ripper.normalize import normalize
 from ripper.parse import parse
+from ripper.preprocess import preprocess
+from ripper import tree as T
 
 HEAD = b'#include "rip.h"\nRIP_ASYNC int f(int);\nint use(int);\n'
 
 
 def frame_names(body):
-    """Names of the locals of task() that must live in its frame."""
+    """Names of the locals (and temporaries) of task() that must live in its frame."""
     src = HEAD + b"static void task(void *arg) {\n(void)arg;\n" + body + b"\n}\n"
-    unit = parse("t.c", src)
-    names = find_async(unit)
-    fn = next(f for f in unit.functions if f.name == "task" and f.body)
-    locals_ = {n.key: n for n in fn.body.walk() if n.kind == "VAR_DECL"}
-    keys = frame_variables(fn.body, {k: n.type for k, n in locals_.items()},
-                           lambda c: is_async_call(c, names))
-    return sorted(locals_[k].name for k in keys)
+    unit = parse(preprocess("<stdin>", src))
+    analysis = Analysis(unit)
+    fn = unit.definitions["task"]
+    norm = normalize(fn, analysis.names, analysis.functions, None)
+    locals_ = {n.key: n for n in fn.body.walk() if isinstance(n, T.VarDecl)}
+    candidates = {k: n.ctype for k, n in locals_.items()}
+    candidates.update({t.key: t.ctype for t in norm.temps})
+    keys = frame_variables(fn.body, norm.subst, candidates)
+    names = {k: n.name for k, n in locals_.items()}
+    names.update({t.key: "temp" for t in norm.temps})
+    return sorted(names[k] for k in keys)
 
 
 @pytest.mark.parametrize("body,expected", [
@@ -41,6 +48,17 @@ def frame_names(body):
     (b"int t = use(1), u = f(t); use(t + u);", ["t"]),
     # written on both branches after the suspension before any read: a C local
     (b"int w; f(0); if (use(1)) w = 1; else w = 2; use(w);", []),
+    # a temporary that holds an operand across a later call: frame
+    (b"use(use(1) + f(2));", ["temp"]),
+    # a temporary read right after its call: a C local
+    (b"use(f(2) + 1);", []),
+    # live only along a goto out of a statement expression
+    (b"int e = use(9); f(0); int r = ({ if (use(2)) goto out; 1; }); use(r); return; "
+     b"out: use(e);", ["e"]),
+    # a sizeof of a variably modified type reads its size
+    (b"int n = use(3); f(0); use(sizeof(int[n]));", ["n"]),
+    # an ordinary sizeof reads nothing
+    (b"int n = use(3); f(0); use(sizeof n);", []),
 ])
 def test_frame_holds_exactly_the_variables_live_across_a_suspension(body, expected):
     assert frame_names(body) == expected

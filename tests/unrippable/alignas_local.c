@@ -1,4 +1,4 @@
-/* error: attribute on local */
+/* error: asks for an alignment above 16 */
 #include <stdio.h>
 #include <stdint.h>
 #include <rip.h>

@@ -160,6 +160,13 @@ static __inline__ int rip__call(struct rip_frame *self, struct rip_frame *child)
     return 0;
 }
 
+/* Copy n bytes to `to` and return it: a compound literal whose address a
+ * ripped function keeps lives in its frame, copied there where C makes it. */
+static __inline__ void *rip__copy(void *to, const void *from, __SIZE_TYPE__ n) {
+    __builtin_memcpy(to, from, n);
+    return to;
+}
+
 /* Intrinsics.  A direct call of rip_yield, rip_chan_send, rip_chan_recv or
  * rip_wg_wait in an async function is inlined into the caller's own resume
  * entry: no frame of its own, and a suspension that records the caller as

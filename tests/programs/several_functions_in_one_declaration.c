@@ -1,4 +1,4 @@
-/* error: declared in one declaration with other functions */
+/* checks: an async and a plain function declared in one static declaration */
 #include <stdio.h>
 #include <rip.h>
 static int a(int), b(int);

@@ -1,4 +1,4 @@
-/* error: a continue written by a macro */
+/* checks: a continue written by a macro, in a do loop whose condition waits, goes to the condition */
 #include <stdio.h>
 #include <rip.h>
 #define SKIP_ODD(x) if ((x) % 2) continue

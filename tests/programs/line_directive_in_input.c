@@ -1,4 +1,4 @@
-/* error: #line directive */
+/* checks: a #line directive in the input: __LINE__ and __FILE__ as the compiler sees them */
 #include <stdio.h>
 #include <rip.h>
 #line 500 "gen.y"

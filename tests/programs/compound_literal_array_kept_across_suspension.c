@@ -1,4 +1,4 @@
-/* error: compound literal whose address is used */
+/* checks: a compound literal whose array a pointer keeps across a suspension lives in the frame */
 #include <stdio.h>
 #include <string.h>
 #include <rip.h>

@@ -1,4 +1,4 @@
-/* error: the braces of this async function's body come from a macro */
+/* checks: an async function whose body's braces come from a macro (ripper reads the preprocessed text) */
 #include <stdio.h>
 #include <rip.h>
 #define BEGIN {

@@ -1,4 +1,4 @@
-/* error: a declaration written by a macro */
+/* checks: a declaration written by a macro declares a variable live across a suspension */
 #include <stdio.h>
 #include <rip.h>
 #define DECL(t, v, i) t v = i

@@ -1,4 +1,4 @@
-/* error: preprocessor directive inside a statement that ripper rewrites */
+/* checks: a preprocessor conditional in the middle of a declaration of frame variables */
 #include <stdio.h>
 #include <rip.h>
 static void root(void *arg)
