@@ -43,8 +43,17 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RIPPER = os.path.join(os.path.dirname(sys.executable), "ripper")
-SEEDS = sorted(glob.glob(os.path.join(ROOT, "tests", "programs", "*.c")) +
-               glob.glob(os.path.join(ROOT, "examples", "*.c")))
+
+
+def _good_seed(path):
+    """Not a program ripper gets wrong today (`/* known bug: ...`, see
+    tests/test_programs.py): its output need not compile yet."""
+    with open(path, "rb") as f:
+        return re.search(rb"^/\* known bug: ", f.read(), re.M) is None
+
+
+SEEDS = sorted(p for p in glob.glob(os.path.join(ROOT, "tests", "programs", "*.c")) +
+               glob.glob(os.path.join(ROOT, "examples", "*.c")) if _good_seed(p))
 INCLUDE = ["-I", os.path.join(ROOT, "runtime", "include")]
 RIPPED_INCLUDE = INCLUDE + ["-I", os.path.join(ROOT, "runtime", "src", "rip")]
 SENTINEL = b"/* out.c from before: a failed run must leave these bytes alone */\n"

@@ -27,7 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_httpd import BIG, Reader  # noqa: E402
-from test_programs import PROGRAMS, expectations  # noqa: E402
+from test_programs import PROGRAMS, expectations, known_bug  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
@@ -228,6 +228,8 @@ def main():
     for i, source in enumerate(PROGRAMS):
         for backend in expectations(source)[2]:
             why = NOT_RUN.get((os.path.basename(source)[:-2], backend))
+            if backend == "rip" and known_bug(source):
+                why = "ripper gets it wrong today (its `known bug:` line)"
             if why:
                 print("not run: %s (%s): %s" % (os.path.basename(source)[:-2], backend, why))
             elif backend != "threads" or i % SAMPLE == 0:

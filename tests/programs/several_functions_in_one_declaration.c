@@ -1,8 +1,26 @@
-/* checks: an async and a plain function declared in one static declaration */
+/* checks: several async functions declared in one declaration (static int ping(int), pong(int);) */
+/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
-static int a(int), b(int);
-static int a(int x) { rip_yield(); return x + 1; }
-static int b(int x) { return x * 2; }
-static void root(void *arg) { int r = a(b(2)); (void)arg; printf("%d\n", r); }
+
+static int ping(int), pong(int);
+
+static int ping(int n)
+{
+    rip_yield();
+    return n <= 0 ? 0 : 1 + pong(n - 1);
+}
+
+static int pong(int n)
+{
+    rip_yield();
+    return n <= 0 ? 0 : 10 + ping(n - 1);
+}
+
+static void root(void *arg)
+{
+    (void)arg;
+    printf("ping(4) %d\n", ping(4));
+}
+
 int main(void) { return rip_run(root, NULL); }

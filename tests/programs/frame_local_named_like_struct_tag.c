@@ -1,0 +1,18 @@
+/* checks: a frame local named like a struct tag, passed to a macro whose body says `struct tag`, leaves the tag alone */
+/* known bug: issue 11 (ripper gets this wrong until the redesign) */
+#include <stdio.h>
+#include <rip.h>
+
+struct point { int x, y; };
+
+#define SHOW(v) printf("%d sizeof %zu\n", (v), sizeof(struct point))
+
+static void root(void *arg)
+{
+    int point = 3;
+    (void)arg;
+    rip_yield();
+    SHOW(point);
+}
+
+int main(void) { return rip_run(root, NULL); }

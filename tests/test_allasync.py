@@ -1,0 +1,112 @@
+"""--all-async must mean what it says: any C program the user's compiler
+builds behaves the same when every function in it is ripped.
+
+Every tests/allasync/NAME.c, and every folder tests/allasync/NAME/ whose .c
+files link into one program, is built with plain cc and with
+`ripcc --all-async`; both run and must exit with the same status and print
+the same stdout.  A line `/* cflags: ... */` gives both builds the
+program's dialect (-std=gnu89...); with several such lines the program is
+tried once with each (`/* cflags: */` is the compiler's default).  A
+program plain cc does not build is skipped: ripper must accept what the
+user's compiler accepts, not more.
+
+Also: the ripped output compiles and runs under every -std from c89 to c2x,
+strict and gnu, and a run reports how many functions it ripped and names
+each one it left plain, with the reason."""
+import glob
+import os
+import re
+
+import pytest
+
+from conftest import RIPCC, RIPPER, ROOT, run
+
+DIR = os.path.join(ROOT, "tests", "allasync")
+PROGRAMS = sorted(glob.glob(os.path.join(DIR, "*.c")) +
+                  [d for d in glob.glob(os.path.join(DIR, "*")) if os.path.isdir(d)])
+STDS = ("c89", "c99", "c11", "c17", "c2x", "gnu89", "gnu2x")
+
+
+def sources(program):
+    """The .c files of a program (a file, or a folder of them)."""
+    if os.path.isdir(program):
+        return sorted(glob.glob(os.path.join(program, "*.c")))
+    return [program]
+
+
+def variants(program):
+    """(program, flags) for each `/* cflags: ... */` line of its files, or
+    once with no flags."""
+    lines = []
+    for src in sources(program):
+        with open(src) as f:
+            lines += re.findall(r"^/\* cflags:(.*?)\*/", f.read(), re.M)
+    return [(program, line.split()) for line in lines] or [(program, [])]
+
+
+def variant_id(variant):
+    program, flags = variant
+    return ":".join([os.path.basename(program)] + [f.lstrip("-") for f in flags])
+
+
+def build_and_run(cmd, exe):
+    """(exit status, stdout) of the program `cmd` builds into `exe`, or
+    (None, the compiler's messages) when it does not build."""
+    r = run(cmd + ["-o", exe], timeout=300)
+    if r.returncode != 0:
+        return None, r.stdout + r.stderr
+    r = run([exe], timeout=30)
+    return r.returncode, r.stdout
+
+
+def compare_with_plain_cc(program, flags, tmp_path):
+    """The plain cc build and the --all-async build behave the same."""
+    srcs = sources(program)
+    status, out = build_and_run(["cc", "-O2"] + flags + srcs, str(tmp_path / "plain"))
+    if status is None:
+        pytest.skip("plain cc does not build it:\n" + out.decode(errors="replace")[-2000:])
+    rip_status, rip_out = build_and_run([RIPCC, "--all-async", "-O2"] + flags + srcs,
+                                        str(tmp_path / "ripped"))
+    assert rip_status is not None, "ripcc --all-async failed:\n" + \
+        rip_out.decode(errors="replace")[-4000:]
+    assert (rip_status, rip_out) == (status, out)
+
+
+@pytest.mark.parametrize("variant", [v for p in PROGRAMS for v in variants(p)], ids=variant_id)
+def test_all_async_build_behaves_like_the_plain_build(variant, tmp_path):
+    compare_with_plain_cc(variant[0], variant[1], tmp_path)
+
+
+@pytest.mark.parametrize("std", STDS)
+@pytest.mark.parametrize("program", ["c89_clean_recursion_and_structs.c",
+                                     "qsort_comparator_calls_helper.c"])
+def test_all_async_output_compiles_in_every_dialect(program, std, tmp_path):
+    compare_with_plain_cc(os.path.join(DIR, program),
+                          ["-std=" + std, "-Wall", "-Wextra", "-Werror"], tmp_path)
+
+
+@pytest.mark.parametrize("std", STDS)
+def test_rip_backend_output_compiles_in_every_dialect(std, tmp_path):
+    """A program against rip.h, written in C89, on the rip backend."""
+    source = os.path.join(ROOT, "tests", "programs", "yield_round_robin.c")
+    status, out = build_and_run([RIPCC, "--backend=rip", "-std=" + std, "-O2", "-Wall",
+                                 "-Wextra", "-Werror", source], str(tmp_path / "prog"))
+    assert status is not None, out.decode(errors="replace")[-4000:]
+    with open(source[:-2] + ".expected", "rb") as f:
+        assert (status, out) == (0, f.read())
+
+
+def test_all_async_reports_what_it_left_plain(tmp_path):
+    """left_plain_functions_reported.c: seven functions; sum_vla (a VLA),
+    guarded (setjmp) and by_value (a qsort comparator) stay plain, the four
+    others (their callers among them) are ripped.  The run says so."""
+    source = os.path.join(DIR, "left_plain_functions_reported.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    lines = err.splitlines()
+    assert any(re.search(r"\bripped\b", l) and re.search(r"\b4\b", l) for l in lines), err
+    for name, reason in (("sum_vla", r"variable-length array|VLA"), ("guarded", r"setjmp"),
+                         ("by_value", r"pointer")):
+        assert any(re.search(r"\b%s\b" % name, l) and re.search(reason, l) for l in lines), \
+            "%s (%s) is not reported:\n%s" % (name, reason, err)

@@ -1,0 +1,26 @@
+/* error: compound literal whose address is used */
+#include <stdio.h>
+#include <string.h>
+#include <rip.h>
+
+struct pair { int a, b; };
+
+static void scribble(void *arg)
+{
+    volatile char junk[4096];
+    (void)arg;
+    memset((char *)junk, 0x5a, sizeof junk);
+    printf("scribbled %d\n", junk[100]);
+}
+
+static void root(void *arg)
+{
+    int *p;
+    (void)arg;
+    p = &(struct pair){ 11, 22 }.b;
+    rip_spawn(scribble, NULL);
+    rip_yield();
+    printf("b %d\n", *p);
+}
+
+int main(void) { return rip_run(root, NULL); }
