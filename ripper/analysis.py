@@ -151,16 +151,6 @@ def unrippable(f):
         return (f.body, "async function '%s' is variadic" % f.name,
                 "take a va_list or an array instead")
     for n in f.body.walk():
-        if isinstance(n, T.VarDecl) and n.ctype is not None and n.ctype.vm and \
-                n.storage not in ("static", "extern"):
-            what = "variable-length array" if n.ctype.canonical == "VARIABLEARRAY" else \
-                "variably modified local"
-            return (n, "%s '%s' in async function '%s'" % (what, n.name, f.name),
-                    "give it a constant size, or allocate it with malloc")
-        if isinstance(n, T.TypeDecl) and any(x.role == "size" and _not_constant(x)
-                                             for x in n.type_exprs):
-            return (n, "variably modified type '%s' in async function '%s'" % (n.name, f.name),
-                    "give it a constant size")
         if isinstance(n, T.Call) and callee_name(n) in UNRIPPABLE_CALLS:
             return (n, "'%s' in async function '%s'" % (callee_name(n), f.name),
                     UNRIPPABLE_CALLS[callee_name(n)])
@@ -183,10 +173,24 @@ def unrippable(f):
             return (n, "local '%s' asks for an alignment above 16 (or one ripper cannot read), "
                     "in async function '%s'" % (n.name, f.name),
                     "frames are 16-aligned: allocate it with aligned_alloc and keep a pointer")
+    for p in f.params:
+        if p.ctype is not None and p.ctype.vm:
+            return (p, "parameter '%s' of a variably modified type, in async function '%s'"
+                    % (p.name, f.name), "pass a plain pointer and the size")
     if f.result is not None and f.result.align > 16:
         return (f.body, "async function '%s' returns a %d-byte aligned type; frames give 16"
                 % (f.name, f.result.align), "return a pointer instead")
     return None
+
+
+def variably_modified(decl):
+    """Does declaration `decl` (in a DeclStmt) declare a variably modified
+    variable or type, whose scope no jump may enter?"""
+    if isinstance(decl, T.VarDecl):
+        return decl.ctype is not None and decl.ctype.vm and decl.storage != "extern"
+    if isinstance(decl, T.TypeDecl):
+        return any(x.role == "size" and _not_constant(x) for x in decl.type_exprs)
+    return False
 
 
 def _not_constant(node):

@@ -53,7 +53,9 @@ def evaluated(node):
     if isinstance(node, T.Call) and callee_name(node) in UNEVALUATED_BUILTINS:
         return [node.callee]
     if isinstance(node, T.Designated):
-        return list(node.designators) + [node.value]
+        return [node.value]         # designators are constants
+    if isinstance(node, T.Opaque) and node.what == "__builtin_types_compatible_p":
+        return []                   # only types
     return node.children()
 
 

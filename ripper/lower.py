@@ -33,7 +33,7 @@ import re
 from . import abi
 from . import tree as T
 from .analysis import (explicit_alignment, function_values, is_async_call, unrippable,
-                       value_destination)
+                       value_destination, variably_modified)
 from .diag import Diagnostic
 from .emit import ENCODING, Overlap, Rewriter
 from .evaluation import callee_name, walk_evaluated
@@ -358,11 +358,14 @@ class _AsyncFunction:
         locals_ = [n for n in f.body.walk() if isinstance(n, T.VarDecl)
                    and n.storage not in ("static", "extern") and n.name]
         self.unused = self.unused_params()
-        candidates = {d.key: d.ctype for d in locals_}
+        # a variably modified local is never in the frame: no suspension
+        # may lie in its scope (check_variably_modified)
+        candidates = {d.key: d.ctype for d in locals_ if not variably_modified(d)}
         candidates.update({t.key: t.ctype for t in norm.temps})
         for p in f.params:
             candidates[p.key] = p.ctype
         in_frame = frame_variables(f.body, norm.subst, candidates)
+        self.check_variably_modified(in_frame)
         params = [p for p in f.params if p.name and p.key not in self.unused]
         self.fields = {}            # key -> field name
         self.field_types = []       # (name, CType or None, declaration text, alignment)
@@ -396,6 +399,34 @@ class _AsyncFunction:
         body = Printer(self)
         body.inside(f.body)
         return self.assemble(body.pieces)
+
+    def check_variably_modified(self, in_frame):
+        """A variable-length array or another variably modified declaration
+        may stay a C local while no resume point lies in its scope: the
+        dispatch jumps to resume points, and no jump may enter that scope."""
+        for compound in self.f.body.walk():
+            if not isinstance(compound, T.Compound):
+                continue
+            for i, item in enumerate(compound.items):
+                if not isinstance(item, T.DeclStmt):
+                    continue
+                vm = [d for d in item.decls if variably_modified(d)]
+                if not vm:
+                    continue
+                d = vm[0]
+                what = "variable-length array" if isinstance(d, T.VarDecl) and \
+                    d.ctype.canonical == "VARIABLEARRAY" else "variably modified declaration"
+                live = [x for x in vm if isinstance(x, T.VarDecl) and x.key in in_frame]
+                later = [s for s in [item] + compound.items[i + 1:] if _suspends(s, self.names)]
+                if live or later:
+                    where = live[0] if live else later[0]
+                    raise self.error(d, "%s '%s' in async function '%s' %s"
+                                     % (what, d.name, self.f.name,
+                                        "must be kept across a suspension" if live else
+                                        "has a suspension in its scope (line %d)" %
+                                        self.lw.unit.lines.where(where.start)[1]),
+                                     hint="give it a constant size, allocate it with malloc, "
+                                     "or end its block before the suspension")
 
     def add_field(self, key, name, ctype, decl, used, spelling=None):
         """A frame field for variable `key`.  A variable of a type file
@@ -670,6 +701,8 @@ class Printer:
                 self.copy(n.start, n.end)
             else:
                 self.gen(text)
+        elif n.start < 0:
+            self.gen(n.name)            # a reference ripper made
         else:
             self.copy(n.start, n.end)
 
@@ -1032,6 +1065,11 @@ def _escaping_literals(body):
         if escapes:
             out.append(n)
     return out
+
+
+def _suspends(stmt, names):
+    """Does C evaluate an async call in statement `stmt`?"""
+    return any(isinstance(n, T.Call) and is_async_call(n, names) for n in walk_evaluated(stmt))
 
 
 def _cast_to_void(ref):

@@ -385,9 +385,6 @@ class _Normalizer:
             raise self.error(call, "async call to '%s' inside %s" % (callee_name(call) or
                                                                    "a pointer", what),
                              hint="call it before, into a variable")
-        if isinstance(node, T.SizeOf):
-            raise self.error(node, "async call in the size of a variably modified type",
-                             hint="call it before, into a variable")
         return self.operands(node, evaluated(node))
 
     def operands(self, node, children):

@@ -1,5 +1,4 @@
-/* checks: a local pointer to a variable-length array type (int (*p)[n]) kept across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
+/* error: has a suspension in its scope */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
-/* checks: an async function's parameter of variably modified type (int (*m)[n]) kept across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
+/* error: of a variably modified type */
 #include <stdio.h>
 #include <rip.h>
 
