@@ -233,6 +233,11 @@ class Analysis:
         self.plain = {}             # --all-async: name -> why it stays plain
         self.names = self.find()
 
+    def make_plain(self, name, why):
+        """--all-async: `name` cannot be ripped after all; it stays plain."""
+        self.plain[name] = why
+        self.names.discard(name)
+
     def find(self):
         unit = self.unit
         result = {f.name for f in unit.functions if f.marked_async}

@@ -19,6 +19,7 @@ class Diagnostic(Exception):
         self.message = message
         self.hint = hint
         self.others = []            # further diagnostics reported at once
+        self.function = None        # the function being ripped when it was raised
 
     def with_others(self, others):
         self.others = list(others)

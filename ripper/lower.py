@@ -288,11 +288,15 @@ class _Lowering:
     # -- async functions ----------------------------------------------------
 
     def async_definition(self, f):
-        found = unrippable(f)
-        if found:
-            node, message, hint = found
-            raise self.error(node, message, hint=hint)
-        ripped = _AsyncFunction(self, f).lower()
+        try:
+            found = unrippable(f)
+            if found:
+                node, message, hint = found
+                raise self.error(node, message, hint=hint)
+            ripped = _AsyncFunction(self, f).lower()
+        except Diagnostic as d:
+            d.function = f.name     # --all-async leaves it plain and tries again
+            raise
         if self.all_async:
             self.remove_annotations(f.annotations)
             if f.static:
@@ -375,12 +379,17 @@ class _AsyncFunction:
             self.add_field(d.key, d.name, d.ctype, d, used)
         self.literals = {}          # id(compound literal kept in the frame) -> field
         for lit in _escaping_literals(f.body):
-            if lit.type is None or lit.type.local:
-                raise self.error(lit, "a compound literal of a type declared inside the "
-                                 "function, whose address is kept",
-                                 hint="use a named local instead")
+            if lit.type is None or (lit.type.local and lit.type.size <= 0):
+                raise self.error(lit, "a compound literal whose address is kept, of a type "
+                                 "ripper cannot size", hint="use a named local instead")
             key = "lit:%d" % lit.start
-            self.add_field(key, "rip_lit%d" % (len(self.literals) + 1), lit.type, None, used)
+            name = "rip_lit%d" % (len(self.literals) + 1)
+            if lit.type.local:      # bytes; the code names the type by the literal itself
+                self.add_field(key, name, None, None, used,
+                               spelling="unsigned char[%d]" % lit.type.size)
+                self.field_types[-1] = self.field_types[-1][:3] + (lit.type.align,)
+            else:
+                self.add_field(key, name, lit.type, None, used)
             self.literals[id(lit)] = self.fields[key]
         self.c_temps = []
         for t in norm.temps:
@@ -722,7 +731,12 @@ class Printer:
         if field is None:
             return self.original(n)
         target = "%s->%s" % (abi.FRAME, field)
-        self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+        if n.type.local:
+            self.gen("(*(__typeof__(")
+            self.original(n)
+            self.gen(") *)rip__copy(&%s, &" % target)
+        else:
+            self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
 

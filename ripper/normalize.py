@@ -92,8 +92,6 @@ class _Normalizer:
         elif isinstance(s, T.ExprStmt):
             if self.has_async(s.expr):
                 self.replace(s, self.wrap(s, self.effect(s.expr)))
-            else:
-                self.inner(s.expr)
         elif isinstance(s, T.DeclStmt):
             self.declaration(s)
         elif isinstance(s, T.Return):
@@ -125,8 +123,6 @@ class _Normalizer:
         elif isinstance(s, T.IndirectGoto):
             raise self.error(s, "computed goto in an async function")
 
-    def inner(self, expr):
-        """An expression with no async call to lower."""
 
     def wrap(self, stmt, stmts):
         """Statements in place of `stmt`: braced unless they stand in a
@@ -158,7 +154,6 @@ class _Normalizer:
     def header(self, stmt, cond):
         """if / switch (cond with async calls): the calls before."""
         if not self.has_async(cond):
-            self.inner(cond)
             return
         pre, value = self.lower(cond)
         self.replace(cond, value)
@@ -168,10 +163,9 @@ class _Normalizer:
         self.loops.append(s)
         self.stmt(s.body)
         self.loops.pop()
-        if not self.has_async(s.cond):
-            self.inner(s.cond)
-            return
         self.no_jumps_in(s.cond)
+        if not self.has_async(s.cond):
+            return
         pre, value = self.lower(s.cond)
         body = pre + [T.IfS(T.Text([value], "!({})"), [T.BreakS()], []), s.body]
         self.replace(s, T.Loop(body))
@@ -180,10 +174,9 @@ class _Normalizer:
         self.loops.append(s)
         self.stmt(s.body)
         self.loops.pop()
-        if not self.has_async(s.cond):
-            self.inner(s.cond)
-            return
         self.no_jumps_in(s.cond)
+        if not self.has_async(s.cond):
+            return
         label = self.continue_label(s)
         pre, value = self.lower(s.cond)
         body = [s.body] + ([T.LabelS(label)] if label else []) + pre + \
@@ -200,8 +193,8 @@ class _Normalizer:
             if isinstance(d, T.VarDecl)) or \
             (isinstance(s.init, T.ExprStmt) and self.has_async(s.init.expr))
         for part in (s.cond, s.step):
-            if part is not None and not self.has_async(part):
-                self.inner(part)
+            if part is not None:
+                self.no_jumps_in(part)
         if not any(waits) and not init_waits:
             if s.init is not None:
                 self.stmt(s.init)
@@ -213,9 +206,6 @@ class _Normalizer:
         if not any(waits):      # only the init waits: run it before an ordinary loop
             self.replace(s, T.Block(head + [T.Keep(s)]))
             return
-        for part in (s.cond, s.step):
-            if part is not None:
-                self.no_jumps_in(part)
         body = []
         if s.cond is not None:
             pre, value = self.lower(s.cond)
@@ -238,13 +228,13 @@ class _Normalizer:
         return [T.Eval(init.expr)]
 
     def no_jumps_in(self, expr):
-        """break or continue inside a statement expression in a loop header
-        that ripper restructures: gcc and clang disagree on their target."""
+        """break or continue inside a statement expression in a loop's
+        header: gcc and clang disagree on the loop it leaves, so ripper
+        cannot know which the compiler will take."""
         for n in expr.walk():
             if isinstance(n, (T.Break, T.Continue)) and not _inside_loop(n, expr):
-                raise self.error(n, "%s inside a statement expression in the header of a "
-                                 "loop that waits" % ("break" if isinstance(n, T.Break)
-                                                      else "continue"),
+                raise self.error(n, "%s inside a statement expression in a loop condition"
+                                 % ("break" if isinstance(n, T.Break) else "continue"),
                                  hint="compilers disagree on the loop it leaves: move it "
                                  "into the loop's body")
 
@@ -275,7 +265,6 @@ class _Normalizer:
                                      T.ReturnS(T.TempRef(t))]))
             return
         if not self.has_async(s.value):
-            self.inner(s.value)
             self.replace(s, T.ReturnS(s.value))
             return
         pre, v = self.lower(s.value)
@@ -288,9 +277,6 @@ class _Normalizer:
         declared first, then assigned."""
         waits = [d for d in s.decls if isinstance(d, T.VarDecl) and d.init is not None
                  and self.has_async(d.init)]
-        for d in s.decls:
-            if isinstance(d, T.VarDecl) and d.init is not None and d not in waits:
-                self.inner(d.init)
         if not waits and not force:
             return
         items = []
@@ -351,7 +337,6 @@ class _Normalizer:
     def lower(self, node):
         """(pre, value): statements to run first, then the expression left."""
         if not self.has_async(node):
-            self.inner(node)
             return [], node
         if self.is_async(node):
             return self.async_call(node)
@@ -490,8 +475,6 @@ class _Normalizer:
         if self.has_async(node.lhs) or (pre_r and self.has_side_effects(node.lhs)):
             vl = self.lvalue(node.lhs, pre)
             self.replace(node.lhs, vl)
-        else:
-            self.inner(node.lhs)
         pre += pre_r
         if vr is not node.rhs:
             self.replace(node.rhs, vr)

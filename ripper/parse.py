@@ -30,6 +30,15 @@ RIP_ASYNC_ANNOTATION = "rip_async"
 ANNOTATION = re.compile(rb'annotate\s*\(\s*"rip_async"\s*\)')
 # How deep the syntax tree of a function may nest: passes recurse on it.
 MAX_NESTING = 2000
+# libclang's errors on GNU C it will never read, said in the user's words.
+GNU_ONLY = {
+    "function definition is not allowed here":
+        ("nested function (a GNU extension libclang does not read)",
+         "move the function to file scope and pass what it uses as arguments"),
+    "fields must have a constant size":
+        ("variable-length array in a struct (a GNU extension libclang does not read)",
+         "give the array a constant size, or allocate it apart"),
+}
 # What gcc 12 accepts with a warning and clang 16+ makes an error by default.
 LENIENT = ["-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
            "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
@@ -695,10 +704,12 @@ def parse(pre, dialect=(), alarm=None):
         if lines.in_system_header(off):
             continue                # gcc's own headers, which gcc accepts
         fname, line, _ = lines.where(off)
-        errors.append(Diagnostic(fname, line, lines.column(off), d.spelling))
+        message, hint = next(((m, h) for key, (m, h) in GNU_ONLY.items()
+                              if d.spelling.startswith(key)),
+                             (d.spelling, "libclang, which ripper parses with, rejects this; "
+                              "if your compiler accepts it, it is C ripper cannot read yet"))
+        errors.append(Diagnostic(fname, line, lines.column(off), message, hint))
     if errors:
-        errors[0].hint = ("libclang, which ripper parses with, rejects this; if your compiler "
-                          "accepts it, it is C ripper cannot read yet")
         raise errors[0].with_others(errors[1:50])
     return _Unit(pre, tu, dialect).build()
 

@@ -1,5 +1,4 @@
 /* checks: an array initializer whose designator is an expression, not a bare literal ([4 - 1] = f()), with an async call as the value */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: the labels of an asm goto are control-flow edges: a local read only after the label survives the suspension before the asm */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

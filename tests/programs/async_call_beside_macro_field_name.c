@@ -1,5 +1,4 @@
 /* checks: an async call in an expression that also names a struct field through a macro (like glibc's st_mtime) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: fprintf(stderr, "%d\n", f()): an async call as an argument beside an operand that is a macro (glibc's stderr) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: an async call inside a GNU statement expression, written out (no macro) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: y = f(1) + K; an async call in an expression whose other operand is an object-like macro */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: an async function chosen by ?: where a rip_task_fn * is expected (rip_spawn(deep ? grow : leaf, c)) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 /* threads: sorted */
 #include <stdio.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: a user's async function named rip_*, declared only in the user's header before it is called, is ripped and called like any other */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include "async_function_named_rip_prefix_declared_in_header.h"
 

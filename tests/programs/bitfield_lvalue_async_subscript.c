@@ -1,5 +1,4 @@
 /* checks: a bit-field assigned through a subscript that holds an async call */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: a frame array of a block-local struct S keeps the inner type even when the file-scope struct S it shadows was spelled the same way before */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

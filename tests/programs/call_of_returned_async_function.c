@@ -1,5 +1,4 @@
 /* checks: go()(): calling at once the async function another function returns */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

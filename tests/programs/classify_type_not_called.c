@@ -1,5 +1,4 @@
 /* checks: the operand of __builtin_classify_type is unevaluated: an async call there is never made */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: a comment inside the header of a loop whose condition holds an async call, between the condition and the ')' */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,4 +1,5 @@
 /* checks: a compound literal whose array a pointer keeps across a suspension lives in the frame */
+/* threads: sorted */
 #include <stdio.h>
 #include <string.h>
 #include <rip.h>

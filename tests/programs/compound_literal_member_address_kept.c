@@ -1,4 +1,5 @@
 /* checks: compound literals whose address, member address or member array is kept across a suspension, in a loop (made anew each time round) */
+/* threads: sorted */
 #include <stdio.h>
 #include <string.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: the GNU ?: with an omitted middle operand (f() ?: y) calls f once and yields its value when it is nonzero */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

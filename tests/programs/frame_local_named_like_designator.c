@@ -1,5 +1,4 @@
 /* checks: a frame local named like a struct member, passed to a macro whose body has a .member designator, leaves the designator alone */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

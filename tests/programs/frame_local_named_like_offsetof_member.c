@@ -1,5 +1,4 @@
 /* checks: a frame local named like a struct member, passed to a macro whose body uses offsetof on that member, leaves the member alone */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stddef.h>
 #include <stdio.h>
 #include <rip.h>

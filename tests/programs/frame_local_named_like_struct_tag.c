@@ -1,5 +1,4 @@
 /* checks: a frame local named like a struct tag, passed to a macro whose body says `struct tag`, leaves the tag alone */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: a local whose struct type is declared inside the function lives in the frame across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

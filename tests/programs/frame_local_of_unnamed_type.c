@@ -1,5 +1,4 @@
 /* checks: a local of an unnamed struct type lives in the frame across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

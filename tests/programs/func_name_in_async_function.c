@@ -1,5 +1,4 @@
 /* checks: __func__ in an async function is the function's own name, after a suspension too */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: __FUNCTION__ and __PRETTY_FUNCTION__ in an async function name the function itself */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: an async call in an initializer that names the variable being declared (p = alloc(sizeof *p)) sees that variable, not an outer one of the same name */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <rip.h>

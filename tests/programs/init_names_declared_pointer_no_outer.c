@@ -1,5 +1,4 @@
 /* checks: an async call in an initializer that names the variable being declared, with no other variable of that name and not kept in the frame, compiles and sees the new variable */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <rip.h>

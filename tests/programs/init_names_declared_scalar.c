@@ -1,5 +1,4 @@
 /* checks: an async call in a scalar's initializer that names the variable being declared (its size) sees that variable, not the outer one it shadows */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: assert() around an async call, in a loop that suspends: the call is made and the assertion holds */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <assert.h>
 #include <stdio.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: a MAX() macro written with a statement expression, with async calls as its arguments, in a loop that suspends */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

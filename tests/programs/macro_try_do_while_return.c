@@ -1,5 +1,4 @@
 /* checks: a macro that does more than the async call (TRY(e): do { if ((e) < 0) { log; return -1; } } while (0)) in a loop that suspends */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: a parameter whose type is a typedef of an array type (it decays to a pointer) is kept across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

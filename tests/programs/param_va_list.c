@@ -1,5 +1,4 @@
 /* checks: a va_list parameter (an array type on x86-64) of an async function is kept across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: code in #if branches that only the compiler takes (__OPTIMIZE__ at -O2 and not __clang__ for gcc, the other way round for ripper's parser) still means the local, not the global of the same name */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

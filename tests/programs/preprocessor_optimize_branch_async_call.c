@@ -1,5 +1,4 @@
 /* checks: an async call under #ifdef __OPTIMIZE__ (defined by the compiler at -O2, not by ripper's parser) is ripped: it suspends and returns its value */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 /* threads: sorted */
 #include <stdio.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: return EXIT_SUCCESS; and return EXIT_FAILURE; in an async function (macros for the value of a return the user wrote) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: return isdigit(c); in an async function (isdigit is a macro in glibc; the return is the user's) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <ctype.h>
 #include <stdio.h>
 #include <rip.h>

@@ -1,5 +1,4 @@
 /* checks: return NULL; in an async function (NULL is a macro, the return is the user's) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: several async functions declared in one declaration (static int ping(int), pong(int);) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

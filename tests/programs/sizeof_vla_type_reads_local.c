@@ -1,5 +1,4 @@
 /* checks: sizeof of a variably modified type evaluates its size expression: a local read only there survives the suspension before it */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: <emmintrin.h> included and an SSE2 vector local used across a suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <emmintrin.h>
 #include <stdio.h>
 #include <rip.h>

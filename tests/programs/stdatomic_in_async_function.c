@@ -1,5 +1,4 @@
 /* checks: <stdatomic.h> included, and atomics used in an async function that suspends between them */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <rip.h>

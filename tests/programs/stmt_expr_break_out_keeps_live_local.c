@@ -1,5 +1,4 @@
 /* checks: a break out of a GNU statement expression leaves the loop: a local read only after the loop survives the suspensions inside it */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: a continue out of a GNU statement expression goes on to the loop's increment: a local read only there survives the suspension */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

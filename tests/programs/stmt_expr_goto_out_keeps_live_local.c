@@ -1,5 +1,4 @@
 /* checks: a goto out of a GNU statement expression (the TRY idiom) is a control-flow edge: a local live only along it survives the suspension before it */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

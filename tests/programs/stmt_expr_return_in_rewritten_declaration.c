@@ -1,5 +1,4 @@
 /* checks: a return inside a statement expression, inside a declaration that ripper rewrites (its variable lives in the frame) */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

@@ -1,5 +1,4 @@
 /* checks: an async call inside __typeof__ in a compound literal's type is unevaluated: it is never made */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

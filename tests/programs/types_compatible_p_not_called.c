@@ -1,5 +1,4 @@
 /* checks: an async call inside __builtin_types_compatible_p is unevaluated: it is never made */
-/* known bug: issue 11 (ripper gets this wrong until the redesign) */
 #include <stdio.h>
 #include <rip.h>
 

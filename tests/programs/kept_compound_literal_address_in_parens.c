@@ -1,4 +1,5 @@
-/* error: compound literal whose address is used */
+/* checks: a compound literal whose address is kept across a suspension lives in the frame (compound_literal_address_in_parens) */
+/* threads: sorted */
 #include <stdio.h>
 #include <string.h>
 #include <rip.h>
@@ -15,12 +16,12 @@ static void scribble(void *arg)
 
 static void root(void *arg)
 {
-    int *p;
+    struct pair *p;
     (void)arg;
-    p = &(struct pair){ 11, 22 }.b;
+    p = &((struct pair){ 11, 22 });
     rip_spawn(scribble, NULL);
     rip_yield();
-    printf("b %d\n", *p);
+    printf("a %d b %d\n", p->a, p->b);
 }
 
 int main(void) { return rip_run(root, NULL); }

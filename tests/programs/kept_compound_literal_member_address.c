@@ -1,7 +1,10 @@
-/* error: compound literal whose address is used */
+/* checks: a compound literal whose address is kept across a suspension lives in the frame (compound_literal_member_address) */
+/* threads: sorted */
 #include <stdio.h>
 #include <string.h>
 #include <rip.h>
+
+struct pair { int a, b; };
 
 static void scribble(void *arg)
 {
@@ -13,12 +16,12 @@ static void scribble(void *arg)
 
 static void root(void *arg)
 {
-    int *primes;
+    int *p;
     (void)arg;
-    primes = (struct { int v[4]; }){ { 2, 3, 5, 7 } }.v;
+    p = &(struct pair){ 11, 22 }.b;
     rip_spawn(scribble, NULL);
     rip_yield();
-    printf("primes %d %d %d %d\n", primes[0], primes[1], primes[2], primes[3]);
+    printf("b %d\n", *p);
 }
 
 int main(void) { return rip_run(root, NULL); }

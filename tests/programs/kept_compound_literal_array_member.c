@@ -1,9 +1,8 @@
-/* error: compound literal whose address is used */
+/* checks: a compound literal whose address is kept across a suspension lives in the frame (compound_literal_array_member) */
+/* threads: sorted */
 #include <stdio.h>
 #include <string.h>
 #include <rip.h>
-
-struct pair { int a, b; };
 
 static void scribble(void *arg)
 {
@@ -15,12 +14,12 @@ static void scribble(void *arg)
 
 static void root(void *arg)
 {
-    struct pair *p;
+    int *primes;
     (void)arg;
-    p = &((struct pair){ 11, 22 });
+    primes = (struct { int v[4]; }){ { 2, 3, 5, 7 } }.v;
     rip_spawn(scribble, NULL);
     rip_yield();
-    printf("a %d b %d\n", p->a, p->b);
+    printf("primes %d %d %d %d\n", primes[0], primes[1], primes[2], primes[3]);
 }
 
 int main(void) { return rip_run(root, NULL); }
