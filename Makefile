@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -78,9 +78,10 @@ $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 test: all test-deps fuzz-deps
 	$(VENV)/bin/python -m pytest -q tests
 
-# Debian packages some tests need (csmith, gdb, clang): installed when
-# missing and running as root; otherwise those tests are skipped with a note.
-test-deps:
+# Debian packages some tests need (csmith, gdb, clang, gcc-12-source):
+# installed when missing and running as root; otherwise those tests are
+# skipped with a note.
+test-deps: torture-deps
 	@missing=""; \
 	command -v gdb >/dev/null || missing="$$missing gdb"; \
 	command -v clang >/dev/null || missing="$$missing clang"; \
@@ -94,6 +95,19 @@ test-deps:
 			echo "note: install$$missing for the whole test suite; their tests are skipped"; \
 		fi; \
 	fi
+
+# gcc's torture tests come in Debian's gcc-12-source (a tarball under
+# /usr/src/gcc-12; fuzz/torture.py extracts their folder into build/torture).
+TORTURE_PKG := gcc-12-source
+torture-deps:
+	@ls /usr/src/gcc-12/gcc-*.tar.xz >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing $(TORTURE_PKG) (gcc's torture tests)"; \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TORTURE_PKG); } || \
+				echo "note: $(TORTURE_PKG) did not install: gcc's torture tests are skipped"; \
+		else \
+			echo "note: install $(TORTURE_PKG) (apt-get) for gcc's torture tests; they are skipped"; \
+		fi; }
 
 # tests/programs and the example servers under valgrind memcheck: zero errors
 # and zero leaks (valgrind is installed with apt-get when missing, as root).
@@ -113,6 +127,12 @@ N ?= 200
 fuzz: all test-deps
 	$(VENV)/bin/python fuzz/gen_diff.py --seeds 1-$(N); status=$$?; \
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N) || status=1; exit $$status
+
+# gcc's torture execute tests, each built plain and ripped --all-async, both
+# run and compared; N=... runs a fixed sample of N of them.  The details go
+# to build/torture/report.txt.
+fuzz-torture: all torture-deps
+	nice $(VENV)/bin/python fuzz/torture.py --jobs 2 $(if $(filter-out file,$(origin N)),--sample $(N))
 
 # ripper on N mutated and hostile files (SEED=S picks another batch; BIG=1:
 # megabytes, nesting 30,000 deep).

@@ -3,14 +3,18 @@ a check per seed on a pool of workers with a line per seed, the summary
 counts, and running a built program with a time limit.
 
     results = run_seeds(check, seeds, jobs, keep, prefix)   # check(seed, workdir)
+    r = run_limited(cmd, seconds)    # under `timeout`, its process group ended after
 """
 import argparse
+import collections
 import concurrent.futures
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
@@ -33,18 +37,42 @@ def parse_seeds(text):
     return list(range(int(lo), int(hi or lo) + 1))
 
 
+Ran = collections.namedtuple("Ran", "status stdout stderr timed_out")
+
+
+def run_limited(cmd, seconds, cwd=None, env=None):
+    """Ran(exit status (-N: killed by signal N), stdout, stderr, timed_out) of
+    `cmd` run under coreutils `timeout` in a process group of its own, with
+    no standard input; whatever it left running in that group is killed
+    when it ends, and all of it when it runs past `seconds`."""
+    start = time.monotonic()
+    p = subprocess.Popen(["timeout", "-k", "5", str(seconds)] + list(cmd), cwd=cwd, env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=seconds + 15)
+    except subprocess.TimeoutExpired:   # `timeout` itself did not end it
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    timed_out = p.returncode in (124, 137, -9) and time.monotonic() - start >= seconds
+    return Ran(p.returncode, out, err, timed_out)
+
+
 def run_program(exe, timeout):
     """(exit status, stdout) of `exe`, or None if it ran past `timeout` s."""
-    try:
-        r = subprocess.run([exe], capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    return r.returncode, r.stdout
+    r = run_limited([exe], timeout)
+    return None if r.timed_out else (r.status, r.stdout)
 
 
-def run_seeds(check, seeds, jobs=2, keep=None, prefix="fuzz-"):
+def run_seeds(check, seeds, jobs=2, keep=None, prefix="fuzz-", label="seed %s"):
     """{seed: (verdict, detail)}: check(seed, workdir) for every seed on
-    `jobs` threads, each result said on stderr as it comes ("match" quietly).
+    `jobs` threads, each result said on stderr as it comes ("match" quietly),
+    named by `label` % seed; of a detail only its first line is said.
     The work folder is `keep`, or a temporary one removed at the end."""
     workdir = keep or tempfile.mkdtemp(prefix=prefix)
     os.makedirs(workdir, exist_ok=True)
@@ -55,8 +83,8 @@ def run_seeds(check, seeds, jobs=2, keep=None, prefix="fuzz-"):
             for s in seeds:
                 results[s] = futures[s].result()
                 verdict, detail = results[s]
-                print("seed %d: %s %s" % (s, verdict, detail if verdict != "match" else ""),
-                      file=sys.stderr, flush=True)
+                said = detail.split("\n", 1)[0] if verdict != "match" else ""
+                print("%s: %s %s" % (label % s, verdict, said), file=sys.stderr, flush=True)
             return results
     finally:
         if keep is None:
