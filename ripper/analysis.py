@@ -36,7 +36,45 @@ for _name in ("setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "save
               "__longjmp_chk", "__builtin_longjmp", "getcontext", "setcontext", "swapcontext",
               "vfork", "__builtin_apply", "__builtin_return"):
     UNRIPPABLE_CALLS[_name] = JMP_HINT
+UNRIPPABLE_CALLS["__builtin_return_address"] = UNRIPPABLE_CALLS["__builtin_frame_address"] = \
+    "a ripped function runs in a resume entry, whose frame and caller are the scheduler's"
 CONSTRUCTOR_ATTRS = ("constructor", "destructor")
+# Functions of the C library that gcc knows as builtins (its manual, "Other
+# Built-in Functions"): it may fold, expand or replace their calls (floor of
+# a float becomes floorf).  --all-async leaves a file's own definition of
+# one plain, so that its calls stay calls gcc may treat that way.
+LIBRARY_BUILTINS = frozenset("""
+abort abs acos acosf acosh acoshf acoshl acosl alloca asin asinf asinh asinhf asinhl asinl
+atan atan2 atan2f atan2l atanf atanh atanhf atanhl atanl bcmp bzero cabs cabsf cabsl cacos
+cacosf cacosh cacoshf cacoshl cacosl calloc carg cargf cargl casin casinf casinh casinhf
+casinhl casinl catan catanf catanh catanhf catanhl catanl cbrt cbrtf cbrtl ccos ccosf ccosh
+ccoshf ccoshl ccosl ceil ceilf ceill cexp cexpf cexpl cimag cimagf cimagl clog clogf clogl
+conj conjf conjl copysign copysignf copysignl cos cosf cosh coshf coshl cosl cpow cpowf
+cpowl cproj cprojf cprojl creal crealf creall csin csinf csinh csinhf csinhl csinl csqrt
+csqrtf csqrtl ctan ctanf ctanh ctanhf ctanhl ctanl dcgettext dgettext drem dremf dreml erf
+erfc erfcf erfcl erff erfl exit exp exp10 exp10f exp10l exp2 exp2f exp2l expf expl expm1
+expm1f expm1l fabs fabsf fabsl fdim fdimf fdiml ffs floor floorf floorl fma fmaf fmal fmax
+fmaxf fmaxl fmin fminf fminl fmod fmodf fmodl fprintf fprintf_unlocked fputs fputs_unlocked
+free frexp frexpf frexpl fscanf gamma gammaf gammal gettext hypot hypotf hypotl ilogb ilogbf
+ilogbl imaxabs index isalnum isalpha isascii isblank iscntrl isdigit isgraph islower isprint
+ispunct isspace isupper iswalnum iswalpha iswblank iswcntrl iswdigit iswgraph iswlower
+iswprint iswpunct iswspace iswupper iswxdigit isxdigit j0 j0f j0l j1 j1f j1l jn jnf jnl
+labs ldexp ldexpf ldexpl lgamma lgammaf lgammal llabs llrint llrintf llrintl llround
+llroundf llroundl log log10 log10f log10l log1p log1pf log1pl log2 log2f log2l logb logbf
+logbl logf logl lrint lrintf lrintl lround lroundf lroundl malloc memchr memcmp memcpy
+mempcpy memset modf modff modfl nearbyint nearbyintf nearbyintl nextafter nextafterf
+nextafterl nexttoward nexttowardf nexttowardl pow pow10 pow10f pow10l powf powl printf
+printf_unlocked putchar puts realloc remainder remainderf remainderl remquo remquof remquol
+rindex rint rintf rintl round roundf roundl scalb scalbf scalbl scalbln scalblnf scalblnl
+scalbn scalbnf scalbnl scanf signbit signbitf signbitl signbitd32 significand significandf
+significandl sin sincos sincosf sincosl sinf sinh sinhf sinhl sinl snprintf sprintf sqrt
+sqrtf sqrtl sscanf stpcpy stpncpy strcasecmp strcat strchr strcmp strcpy strcspn strdup
+strfmon strlen strncasecmp strncat strncmp strncpy strndup strnlen strpbrk strrchr strspn
+strstr tan tanf tanh tanhf tanhl tanl tgamma tgammaf tgammal toascii tolower toupper
+towlower towupper trunc truncf truncl vfprintf vfscanf vprintf vscanf vsnprintf vsprintf
+vsscanf y0 y0f y0l y1 y1f y1l yn ynf ynl
+""".split())
+FOLDABLE_ATTRS = ("pure", "const", "__pure__", "__const__")
 
 
 def is_async_call(call, async_names):
@@ -246,6 +284,10 @@ class Analysis:
                 found = unrippable(f)
                 if found:
                     self.plain[name] = found[1]
+                elif name in LIBRARY_BUILTINS:
+                    self.plain[name] = "a C library function gcc may replace by its builtin"
+                elif any(a.strip() in FOLDABLE_ATTRS for a in f.attrs):
+                    self.plain[name] = "a pure or const function, whose calls gcc may fold"
                 else:
                     result.add(name)
         bodies = [f.body for f in self.defined.values()] + list(unit.globals)

@@ -315,7 +315,8 @@ class _Lowering:
         self.rw.insert(len(self.text), [("\n".join([
             "",
             "/* --all-async: the program's main runs as the first task. */",
-            "static int rip_main_argc; static char **rip_main_argv, **rip_main_envp;",
+            " ".join(["static int rip_main_argc;", "static char **rip_main_argv;",
+                      "static char **rip_main_envp;"][:len(args)]),
             "static int rip_main_status;",
             "static int rip_main_resume(struct rip_frame *rip_self, struct rip_frame *rip_c) {",
             "    if (rip_self->state == 0) {",
@@ -334,8 +335,11 @@ class _Lowering:
             "rip_main_resume);",
             "}",
             "int rip_run(struct rip_frame *(*fn)(void *), void *arg);",
-            "int main(int argc, char **argv, char **envp) {",
-            "    rip_main_argc = argc; rip_main_argv = argv; rip_main_envp = envp;",
+            # the user's own signature: a declaration of main may precede
+            "int main(%s) {" % ["void", "int argc", "int argc, char **argv",
+                                "int argc, char **argv, char **envp"][len(args)],
+            "    %s" % " ".join(["rip_main_argc = argc;", "rip_main_argv = argv;",
+                                 "rip_main_envp = envp;"][:len(args)]),
             "    if (rip_run(rip_main_task, 0) != 0)",
             "        return 1;",
             "    return rip_main_status;",
