@@ -77,6 +77,7 @@ class _Lowering:
         self.rw = Rewriter(unit.pre)
         self.functions = analysis.functions
         self.typedefs = set()       # async functions whose result typedef is emitted
+        self.hoisted = {}           # key of a static local -> its file-scope name (--all-async)
         self.declared = set()       # async functions whose constructor is declared so far
 
     def error(self, node, message, hint=None):
@@ -293,12 +294,15 @@ class _Lowering:
             if found:
                 node, message, hint = found
                 raise self.error(node, message, hint=hint)
+            statics = self.hoistable_statics(f) if self.all_async and f.name != "main" else []
             ripped = _AsyncFunction(self, f).lower()
         except Diagnostic as d:
             d.function = f.name     # --all-async leaves it plain and tries again
             raise
         if self.all_async:
             self.remove_annotations(f.annotations)
+            if statics:
+                self.hoist(f, statics)
             if f.static:
                 self.rw.insert(f.start, [("__attribute__((unused)) ", None)])
             if f.name != "main":
@@ -306,6 +310,56 @@ class _Lowering:
                 self.rw.insert(f.end, [("\n", None)] + ripped)
                 return
         self.rw.replace(f.start, f.end, ripped)
+
+    def hoistable_statics(self, f):
+        """--all-async: the static locals of f, which its plain and ripped
+        definitions must share, named for file scope (hoist)."""
+        stmts = [n for n in f.body.walk() if isinstance(n, T.DeclStmt) and
+                 any(isinstance(d, T.VarDecl) and d.storage == "static" for d in n.decls)]
+
+        def inside(key):
+            return key is not None and key.split(":")[0] in ("var", "const") and \
+                f.start <= int(key.split(":")[1]) < f.end
+        own = {d.key for n in stmts for d in n.decls if isinstance(d, T.VarDecl)}
+        for n in stmts:
+            for d in n.decls:
+                if not isinstance(d, T.VarDecl) or d.storage != "static":
+                    raise self.error(n, "a declaration of static locals with others, in '%s'"
+                                     % f.name)
+                if d.ctype is None or d.ctype.local:
+                    raise self.error(d, "static local '%s' of a type declared in '%s', which "
+                                     "its plain and ripped definitions could not share"
+                                     % (d.name, f.name))
+            for x in n.walk():
+                if isinstance(x, T.Ref) and inside(x.key) and x.key not in own:
+                    raise self.error(x, "a static local's initializer names '%s', declared "
+                                     "in '%s'" % (x.name, f.name))
+        for n in stmts:
+            for d in n.decls:
+                self.hoisted[d.key] = "rip__s%d_%s" % (d.name_at, d.name)
+        return stmts
+
+    def hoist(self, f, stmts):
+        """The static locals of f move before it, under file-scope names:
+        its plain definition and its ripped one use the same objects."""
+        out = []
+        for n in stmts:
+            pos, text = n.start, []
+            marks = sorted([(d.name_at, d.name_at + len(d.name.encode()), self.hoisted[d.key])
+                            for d in n.decls] +
+                           [(x.start, x.end, self.hoisted[x.key]) for x in n.walk()
+                            if isinstance(x, T.Ref) and x.key in self.hoisted])
+            for a, b, name in marks:
+                text.append(self.text[pos:a].decode(*ENCODING) + name)
+                pos = b
+            text.append(self.text[pos:n.end].decode(*ENCODING))
+            out.append("".join(text))
+            self.rw.replace(n.start, n.end, [(";", None)])
+        for x in f.body.walk():
+            if isinstance(x, T.Ref) and x.key in self.hoisted and \
+                    not any(n.start <= x.start < n.end for n in stmts):
+                self.rw.replace(x.start, x.end, [(self.hoisted[x.key], None)])
+        self.rw.insert(f.start, [(" ".join(out) + "\n", None)])
 
     def main_task(self, main):
         """A new `main` that runs the ripped user main as the first task."""
@@ -493,7 +547,7 @@ class _AsyncFunction:
         dirty = set(self.norm.subst)
         for n in self.f.body.walk():
             if (isinstance(n, T.Ref) and (n.key in self.fields or n.key in self.unused or
-                                          id(n) in self.values)) or \
+                                          id(n) in self.values or n.key in self.lw.hoisted)) or \
                     isinstance(n, (T.FuncName, T.DeclStmt, T.Return)):
                 dirty.add(id(n))
         for c in self.unevaluated:
@@ -704,7 +758,9 @@ class Printer:
 
     def print_Ref(self, n):
         fn = self.fn
-        if n.key in fn.fields:
+        if n.key in fn.lw.hoisted:
+            self.gen(fn.lw.hoisted[n.key])
+        elif n.key in fn.fields:
             self.gen(fn.field_access(n.key))
         elif n.key in fn.unused:
             self.gen("0")
@@ -753,6 +809,8 @@ class Printer:
         stays as written).  Variables of a type declared in the function
         first get dummy declarations that name their type (dummies)."""
         fn = self.fn
+        if all(isinstance(d, T.VarDecl) and d.key in fn.lw.hoisted for d in n.decls):
+            return self.gen(";")        # declared at file scope (Lowering.hoist)
         protos = fn.lw.block_prototypes(n)
         replaced = self.subst.get(id(n))
         if replaced is not None and not isinstance(replaced, T.Seq):

@@ -528,7 +528,7 @@ class _Builder:
                 if rk == CK.FUNCTION_DECL:
                     what, key = "fn", ref.spelling
                 elif rk == CK.ENUM_CONSTANT_DECL:
-                    what = "const"
+                    what, key = "const", "const:%d" % _offset(ref.location)
                 else:
                     key = "var:%d" % _offset(ref.location)
             return T.Ref(c.spelling, key, what, start=s, end=e, type=ty)
