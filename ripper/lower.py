@@ -355,9 +355,11 @@ class _Lowering:
             text.append(self.text[pos:n.end].decode(*ENCODING))
             out.append("".join(text))
             self.rw.replace(n.start, n.end, [(";", None)])
+        gone = [(n.start, n.end) for n in stmts] + \
+            [(c.start, c.end) for c in _unevaluated_async(f.body, self.names)]
         for x in f.body.walk():
             if isinstance(x, T.Ref) and x.key in self.hoisted and \
-                    not any(n.start <= x.start < n.end for n in stmts):
+                    not any(a <= x.start < b for a, b in gone):
                 self.rw.replace(x.start, x.end, [(self.hoisted[x.key], None)])
         self.rw.insert(f.start, [(" ".join(out) + "\n", None)])
 
