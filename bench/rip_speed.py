@@ -1,28 +1,33 @@
-"""rip_speed.py -- how fast ripper is, against a bare libclang parse.
+"""rip_speed.py -- how fast ripper is, against gcc -O2 -c on the same file.
 
 Generates a C file of about LINES lines (async functions with loops,
 conditions, async calls inside expressions, locals live and dead across
-suspensions), then times, each as the median of RUNS runs in this one
-process: a bare libclang parse of the file, and ripper's whole pipeline
-(parse, analysis, liveness, lowering, emit).
+suspensions), then times, each as the median of RUNS runs: `gcc -O2 -c`
+of the file (the goal: ripping takes no longer), a bare libclang parse of
+its preprocessed text, and ripper's whole pipeline, stage by stage
+(preprocess, parse, analysis, lowering: normalize, liveness, printing;
+render).  Also the same for any files given with --file.
 
-    python bench/rip_speed.py [LINES]        (make bench-ripper)
+    python bench/rip_speed.py [LINES] [--file F.c ...]    (make bench-ripper)
 """
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 
 import clang.cindex as ci
 
-from ripper.cli import rip_source
-from ripper.parse import _clang_args
+from ripper.analysis import Analysis
+from ripper.lower import lower
+from ripper.parse import LENIENT, parse
+from ripper.preprocess import RUNTIME_INCLUDE, compiler, preprocess
 
 RUNS = 5
 
 FUNCTION = """
-RIP_ASYNC static int step_{i}(int n, int *acc) {{
+RIP_ASYNC int step_{i}(int n, int *acc) {{
     int local = n * 2, dead = 0;
     char buf[16];
     for (int k = 0; k < n; k++) {{
@@ -49,7 +54,7 @@ RIP_ASYNC static int step_{i}(int n, int *acc) {{
 
 def generate(lines):
     out = ['#include "rip.h"', "static rip_chan *chan;",
-           "RIP_ASYNC static int step_0(int n, int *acc) { (void)acc; rip_yield(); return n; }"]
+           "RIP_ASYNC int step_0(int n, int *acc) { (void)acc; rip_yield(); return n; }"]
     i = 1
     while sum(s.count("\n") + 1 for s in out) < lines:
         out.append(FUNCTION.format(i=i, prev=i - 1))
@@ -66,26 +71,69 @@ def median_seconds(fn):
     return statistics.median(times)
 
 
+def stage_times(path, source, flags, all_async):
+    """Seconds per stage of one rip of `path`."""
+    times = {}
+    t = time.perf_counter()
+    pre = preprocess(path, source, flags)
+    times["preprocess"] = time.perf_counter() - t
+    t = time.perf_counter()
+    unit = parse(pre)
+    times["parse (libclang and tree)"] = time.perf_counter() - t
+    t = time.perf_counter()
+    analysis = Analysis(unit, all_async)
+    times["analysis"] = time.perf_counter() - t
+    t = time.perf_counter()
+    rw = lower(unit, analysis, all_async)
+    times["lower"] = time.perf_counter() - t
+    t = time.perf_counter()
+    rw.render()
+    times["render"] = time.perf_counter() - t
+    return times, pre
+
+
+def report(path, source, label, flags=(), all_async=False):
+    runs = [stage_times(path, source, flags, all_async) for _ in range(RUNS)]
+    pre = runs[0][1]
+    stages = {k: statistics.median(r[0][k] for r in runs) for k in runs[0][0]}
+    total = statistics.median(sum(r[0].values()) for r in runs)
+    name = path + ".i"
+    bare = median_seconds(lambda: ci.Index.create().parse(
+        name, args=["-x", "cpp-output"] + LENIENT, unsaved_files=[(name, pre.text)]))
+    with tempfile.TemporaryDirectory() as tmp:
+        gcc = median_seconds(lambda: subprocess.run(
+            compiler() + ["-O2", "-w", "-c", path, "-o", os.path.join(tmp, "o.o"),
+                          "-I", RUNTIME_INCLUDE] + list(flags), check=True))
+    lines = source.count(b"\n")
+    print("%s: %d lines (median of %d runs)" % (label, lines, RUNS))
+    print("| step                          | seconds |")
+    print("|-------------------------------|--------:|")
+    print("| gcc -O2 -c                    | %7.3f |" % gcc)
+    print("| bare libclang parse           | %7.3f |" % bare)
+    for k, v in stages.items():
+        print("| ripper: %-21s | %7.3f |" % (k, v))
+    print("| ripper, all of it             | %7.3f |" % total)
+    print("ripper takes %.2fx the time of gcc -O2 -c, %.1fx a bare libclang parse\n"
+          % (total / gcc, total / bare))
+
+
 def main():
-    lines = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    args = sys.argv[1:]
+    files = []
+    while "--file" in args:
+        i = args.index("--file")
+        files.append(args[i + 1])
+        del args[i:i + 2]
+    lines = int(args[0]) if args else 10000
     text, functions = generate(lines)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "big.c")
         with open(path, "w") as f:
             f.write(text)
-        source = text.encode()
-        nlines = text.count("\n")
-        args = _clang_args(())
-        bare = median_seconds(lambda: ci.Index.create().parse(
-            path, args=args, unsaved_files=[(path, source)]))
-        ripped = median_seconds(lambda: rip_source(path, source))
-    print("ripping a generated file: %d lines, %d async functions (median of %d runs)"
-          % (nlines, functions, RUNS))
-    print("| step                       | seconds | lines/s |")
-    print("|----------------------------|--------:|--------:|")
-    print("| bare libclang parse        | %7.3f | %7.0f |" % (bare, nlines / bare))
-    print("| ripper (parse ... emit)    | %7.3f | %7.0f |" % (ripped, nlines / ripped))
-    print("ripper takes %.1fx the time of a bare parse" % (ripped / bare))
+        report(path, text.encode(), "a generated file, %d async functions" % functions)
+    for f in files:
+        with open(f, "rb") as fh:
+            report(f, fh.read(), f + " --all-async", all_async=True)
 
 
 if __name__ == "__main__":

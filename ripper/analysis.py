@@ -277,8 +277,21 @@ class Analysis:
         self.names.discard(name)
 
     def find(self):
+        """The async names, each with the reason in `self.why`."""
         unit = self.unit
-        result = {f.name for f in unit.functions if f.marked_async}
+        lines = unit.lines
+        why = self.why = {}
+
+        def at(node):
+            name, line, _ = lines.where(node.start)
+            if name == unit.path:
+                return "line %d" % line
+            return "%s:%d" % (name.rsplit("/", 1)[-1], line)
+        result = set()
+        for f in unit.functions:
+            if f.marked_async:
+                result.add(f.name)
+                why.setdefault(f.name, "marked RIP_ASYNC (%s)" % at(f))
         if self.all_async:
             for name, f in self.defined.items():
                 found = unrippable(f)
@@ -290,25 +303,46 @@ class Analysis:
                     self.plain[name] = "a pure or const function, whose calls gcc may fold"
                 else:
                     result.add(name)
+                    why.setdefault(name, "--all-async")
         bodies = [f.body for f in self.defined.values()] + list(unit.globals)
         for body in bodies:
             for ref in function_values(body):
                 dest = value_destination(ref, self.functions)
                 if dest is not None and dest.async_fn and ref.name in self.defined:
                     result.add(ref.name)
+                    why.setdefault(ref.name, "used as a value of async type '%s' (%s)"
+                                   % (dest.spelling, at(ref)))
         callees = {}
         for name, f in self.defined.items():
             made = calls(f.body)
-            callees[name] = {callee_name(c) for c in made} - {None}
-            if any(callee_name(c) is None and is_async_call(c, result) for c in made) \
-                    and name != "main":
+            callees[name] = [(callee_name(c), c) for c in made if callee_name(c) is not None]
+            through = [c for c in made if callee_name(c) is None and is_async_call(c, result)]
+            if through and name != "main":
                 result.add(name)
+                why.setdefault(name, "calls through a pointer of an async type (%s)"
+                               % at(through[0]))
         changed = not self.all_async
         while changed:
             changed = False
-            for name, names in callees.items():
-                if name not in result and name != "main" and names & result:
+            for name, made in callees.items():
+                if name in result or name == "main":
+                    continue
+                call = next((c for callee, c in made if callee in result), None)
+                if call is not None:
                     result.add(name)
+                    why[name] = "calls async '%s' (%s)" % (callee_name(call), at(call))
                     changed = True
         return result
 
+    def chain(self, name):
+        """Why `name` is async, through the call graph: "f calls g (line 3);
+        g is marked RIP_ASYNC (line 1)"."""
+        out, seen = [], set()
+        while name in self.why and name not in seen:
+            seen.add(name)
+            reason = self.why[name]
+            out.append("'%s' %s" % (name, reason))
+            if not reason.startswith("calls async '"):
+                break
+            name = reason.split("'")[1]
+        return "; ".join(out)

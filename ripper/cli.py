@@ -27,6 +27,8 @@ from .diag import Diagnostic
 from .lower import lower
 from .parse import parse
 from .preprocess import compiler, preprocess
+from . import stages
+from .stages import STAGES
 
 BACKENDS = ("rip", "ucontext", "threads")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -191,6 +193,11 @@ def ripper_main(argv=None):
                     help="testing mode: every function defined in the input is async and "
                          "yields once on entry, and main runs as the first task; any valid "
                          "C program must behave exactly as before")
+    ap.add_argument("--stage", choices=STAGES,
+                    help="stop after this pass and write what it made: the preprocessed "
+                         "text, the tree, which functions are async and why, each async "
+                         "function normalized, what each keeps in its frame, or the ripped "
+                         "file (lower, the default)")
     ap.add_argument("--stats", action="store_true",
                     help="print, per async function, its frame size, suspension points, "
                          "variables in the frame and locals left as C locals (on stderr)")
@@ -211,6 +218,11 @@ def ripper_main(argv=None):
     try:
         if args.build_dir:
             flags = compile_commands_flags(args.build_dir, args.input) + flags
+        if args.stage and args.stage != "lower":
+            flags += clang_args
+            write_atomically(args.output, stages.run(args.stage, path, source, flags,
+                                                     dialect_flags(flags), args.all_async))
+            return 0
         stats, notes = [], []
         out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
                                    notes)

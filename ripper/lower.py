@@ -105,6 +105,7 @@ class _Lowering:
         if main is not None and "main" in self.names:
             self.main_task(main)
         self.rw.insert(len(self.text), [("\n" + abi.check() + "\n", None)])
+        self.rw.lowering = self     # for ripper --stage (stages.py)
         return self.rw
 
     # -- names ----------------------------------------------------------------
@@ -209,9 +210,11 @@ class _Lowering:
         self.remove_annotations(f.annotations)
         for call in _calls(f.body):
             if is_async_call(call, self.names) and not self.all_async:
+                callee = callee_name(call)
                 raise self.error(call, "'%s' calls async function '%s' outside a task"
-                                 % (f.name, callee_name(call) or "through a pointer"),
-                                 hint="start the work as a task with rip_run or rip_spawn")
+                                 % (f.name, callee or "through a pointer"),
+                                 hint="start the work as a task with rip_run or rip_spawn" +
+                                 ("; %s" % self.analysis.chain(callee) if callee else ""))
         self.plain_edits(f.body)
 
     def plain_edits(self, root):
@@ -265,7 +268,7 @@ class _Lowering:
                              "('%s') is expected" % (name, dest.spelling),
                              hint="a function that may suspend cannot be called from code "
                              "that does not expect it (a qsort comparator); declare the "
-                             "pointer's type with RIP_ASYNC_FN")
+                             "pointer's type with RIP_ASYNC_FN; %s" % self.analysis.chain(name))
         if dest is not None and dest.async_fn:
             raise self.error(ref, "'%s' is not async but is used as an async function ('%s')"
                              % (name, dest.spelling),
@@ -521,6 +524,23 @@ class _AsyncFunction:
             spelling = ctype.unqualified if ctype is not None else "int"
         self.field_types.append((field, ctype, spelling, align))
 
+    def normalized_text(self):
+        """The body after normalize.py, every async call a statement of its
+        own, before liveness chooses the frame (ripper --stage normalize)."""
+        saved = self.fields, self.opaque, self.literals
+        self.fields, self.opaque, self.literals = {}, {}, {}
+        try:
+            printer = Printer(self, abstract=True)
+            printer.node(self.f.body)
+        finally:
+            self.fields, self.opaque, self.literals = saved
+        return "".join(t for t, _ in printer.pieces)
+
+    def c_locals(self):
+        """The user's locals liveness leaves as C locals of the resume entry."""
+        return [n for n in self.f.body.walk() if isinstance(n, T.VarDecl) and n.name and
+                n.storage not in ("static", "extern") and n.key not in self.fields]
+
     def field_access(self, key):
         """The lvalue a variable in the frame is, in the function's body."""
         field = "%s->%s" % (abi.FRAME, self.fields[key])
@@ -677,8 +697,9 @@ class Printer:
     """Writes the nodes of one async function as pieces: text copied from
     the source (with its offset) and generated text."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, abstract=False):
         self.fn = fn
+        self.abstract = abstract    # ripper --stage normalize: awaits as `await N: ...`
         self.text = fn.text
         self.subst = fn.norm.subst
         self.pieces = []
@@ -1007,6 +1028,13 @@ class Printer:
     def print_ReturnS(self, n):
         f = self.fn.f
         void = f.result is None or f.result.void
+        if self.abstract:
+            self.gen("return")
+            if n.value is not None:
+                self.gen(" ")
+                self.node(n.value)
+            self.gen(";")
+            return
         if n.value is None:
             self.gen("return 1;")
             return
@@ -1055,6 +1083,19 @@ class Printer:
     def print_Await(self, n):
         fn = self.fn
         point = n.point
+        if self.abstract:
+            self.gen("await %d: " % point)
+            if n.target is not None:
+                self.node(n.target)
+                self.gen(" = ")
+            self.node(n.callee)
+            self.gen("(")
+            for i, a in enumerate(n.args):
+                if i:
+                    self.gen(", ")
+                self.node(a)
+            self.gen(");")
+            return
         name = _intrinsic(n, fn.lw)
         args = [self.as_text(a) for a in n.args]
         if name == "rip_yield":

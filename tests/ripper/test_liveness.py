@@ -1,23 +1,15 @@
 """Frames hold only what is live across a suspension (ripper/liveness.py)."""
 import pytest
 
-from ripper.analysis import Analysis
-from ripper.liveness import frame_variables
-from ripper.normalize import normalize
-from ripper.parse import parse
-from ripper.preprocess import preprocess
+from helpers import HEAD, normalized
 from ripper import tree as T
-
-HEAD = b'#include "rip.h"\nRIP_ASYNC int f(int);\nint use(int);\n'
+from ripper.liveness import frame_variables
 
 
 def frame_names(body):
     """Names of the locals (and temporaries) of task() that must live in its frame."""
     src = HEAD + b"static void task(void *arg) {\n(void)arg;\n" + body + b"\n}\n"
-    unit = parse(preprocess("<stdin>", src))
-    analysis = Analysis(unit)
-    fn = unit.definitions["task"]
-    norm = normalize(fn, analysis.names, analysis.functions, None)
+    fn, _, norm = normalized(src, "task")
     locals_ = {n.key: n for n in fn.body.walk() if isinstance(n, T.VarDecl)}
     candidates = {k: n.ctype for k, n in locals_.items()}
     candidates.update({t.key: t.ctype for t in norm.temps})

@@ -1,0 +1,35 @@
+"""Golden before/after files, one statement or expression form each
+(tests/ripper/golden/NAME.c and NAME.normalized): what normalize.py makes
+of function `form`, as `ripper --stage normalize` shows it.  Read them as
+the documentation of the lowering; when a change is meant, rewrite them
+with RIPPER_UPDATE_GOLDEN=1 and read the diff.  (That the forms run right
+is tests/programs' job.)"""
+import glob
+import os
+import re
+
+import pytest
+
+from conftest import ROOT
+from ripper import stages
+
+GOLDEN = os.path.join(ROOT, "tests", "ripper", "golden")
+CASES = sorted(glob.glob(os.path.join(GOLDEN, "*.c")))
+
+
+def normalized_form(path):
+    with open(path, "rb") as f:
+        text = stages.run("normalize", path, f.read(), [], []).decode()
+    block = text[text.index("/* form,"):]
+    return re.sub(r"^/\* form, [^*]*\*/", "/* form */", block)
+
+
+@pytest.mark.parametrize("source", CASES, ids=lambda p: os.path.basename(p)[:-2])
+def test_normalized_form_matches_its_golden_file(source):
+    got = normalized_form(source)
+    golden = source[:-2] + ".normalized"
+    if os.environ.get("RIPPER_UPDATE_GOLDEN"):
+        with open(golden, "w") as f:
+            f.write(got)
+    with open(golden) as f:
+        assert got == f.read()

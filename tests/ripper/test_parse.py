@@ -1,0 +1,109 @@
+"""ripper/parse.py: the tree of tricky C, one shape per test."""
+from helpers import function, unit_of
+from ripper import tree as T
+
+
+def body_of(code, head=b""):
+    _, fn = function(head + b"void g(int);\nint h(int);\nvoid t(int n) {\n" + code + b"\n}\n", "t")
+    return fn.body.items
+
+
+def expr_of(code, head=b""):
+    item = body_of(code + b";", head)[0]
+    return item.expr if isinstance(item, T.ExprStmt) else item
+
+
+def test_implicit_conversions_are_not_nodes_but_say_the_converted_type():
+    x = expr_of(b"int a[3]; g(a[0]); a", b"")
+    items = body_of(b"int a[3]; int *p = a;")
+    init = items[1].decls[0].init
+    assert isinstance(init, T.Ref) and init.type.array and init.conv.spelling == "int *"
+
+
+def test_parentheses_are_kept_and_seen_through():
+    e = expr_of(b"(n)")
+    assert isinstance(e, T.Paren) and T.strip_parens(e).name == "n"
+
+
+def test_assignment_call_and_operators_have_named_fields():
+    e = expr_of(b"n = h(n + 1) * 2")
+    assert isinstance(e, T.Assign) and e.op == "="
+    assert isinstance(e.rhs, T.Binary) and e.rhs.op == "*"
+    call = e.rhs.lhs
+    assert isinstance(call, T.Call) and call.callee.name == "h" and call.args[0].op == "+"
+
+
+def test_the_gnu_conditional_without_middle_operand():
+    e = expr_of(b"n ?: 2")
+    assert isinstance(e, T.Cond) and e.then is None and e.cond.name == "n"
+
+
+def test_designators_are_not_operands():
+    items = body_of(b"int a[4] = { [3 - 1] = 7, [0] = n };")
+    items_ = items[0].decls[0].init.items
+    assert all(isinstance(d, T.Designated) for d in items_)
+    assert items_[0].value.start > items_[0].designators[0].end
+
+
+def test_sizeof_of_a_variably_modified_type_is_evaluated_and_a_plain_one_is_not():
+    v = expr_of(b"(void)sizeof(int[n])")
+    p = expr_of(b"(void)sizeof n")
+    assert isinstance(v.operand, T.SizeOf) and v.operand.evaluated
+    assert v.operand.type_exprs[0].role == "size"
+    assert isinstance(p.operand, T.SizeOf) and not p.operand.evaluated
+
+
+def test_a_typeof_operand_is_marked_as_such():
+    d = body_of(b"__typeof__(h(1)) x = 0;")[0].decls[0]
+    assert d.type_exprs and d.type_exprs[0].role == "typeof"
+
+
+def test_func_is_a_function_name_node():
+    e = expr_of(b"(void)__func__")
+    assert isinstance(T.strip_parens(e.operand), T.FuncName)
+
+
+def test_a_statement_expression_holds_statements():
+    e = expr_of(b"n = ({ int v = h(n); if (v < 0) goto out; v; }); out: ")
+    assert isinstance(e.rhs, T.StmtExpr)
+    kinds = [type(i) for i in e.rhs.body.items]
+    assert kinds == [T.DeclStmt, T.If, T.ExprStmt]
+
+
+def test_asm_goto_lists_its_labels():
+    items = body_of(b'asm goto ("jmp %l0" :::: out, away); out: away: ;')
+    assert items[0].labels == ["out", "away"]
+
+
+def test_statements_that_end_in_a_semicolon_include_it():
+    items = body_of(b"if (n) g(1); else return;")
+    assert unit_of is not None and items[0].then.end > items[0].then.expr.end
+
+
+def test_attributed_statements_wrap_their_statement():
+    items = body_of(b"switch (n) { case 1: g(1); __attribute__((fallthrough)); case 2: g(2); }")
+    case = items[0].body.items[0]
+    assert any(isinstance(n, T.Attributed) for n in items[0].walk()) and case is not None
+
+
+def test_a_for_statement_tells_its_three_parts_apart():
+    f = body_of(b"for (; n < 3;) g(n);")[0]
+    assert f.init is None and isinstance(f.cond, T.Binary) and f.step is None
+
+
+def test_old_style_definitions_are_read():
+    _, fn = function(b"int add(a, b) int a, b; { return a + b; }\n", "add")
+    assert fn.knr and [p.name for p in fn.params] == ["a", "b"]
+
+
+def test_a_block_local_struct_is_a_local_type_and_shadows_the_file_scope_one():
+    src = b"struct s { int a; };\nint t(void) { struct s { double d; } v; struct s *p = &v; " \
+          b"return (int)p->d; }\n"
+    _, fn = function(src, "t")
+    v, p = fn.body.items[0].decls[-1], fn.body.items[1].decls[0]
+    assert v.ctype.local and p.ctype.local and p.ctype.pointee.size == 8
+
+
+def test_errors_in_system_headers_are_not_the_users():
+    unit = unit_of(b"#include <stdio.h>\n#include <emmintrin.h>\nint main(void) { return 0; }\n")
+    assert "main" in unit.definitions

@@ -1,0 +1,69 @@
+"""ripper/preprocess.py: the file as the user's compiler preprocesses it,
+and where each byte of that came from."""
+import os
+
+import pytest
+
+from ripper.diag import Diagnostic
+from ripper.preprocess import LineMap, preprocess
+
+
+def test_the_compilers_own_predefined_macros_decide_the_branch():
+    src = b"#ifdef __OPTIMIZE__\nint optimized;\n#else\nint plain;\n#endif\n"
+    assert b"int optimized;" in preprocess("<stdin>", src, ["-O2"]).text
+    assert b"int plain;" in preprocess("<stdin>", src, ["-O0"]).text
+
+
+def test_the_users_flags_reach_the_preprocessor():
+    src = b"int x = VALUE;\n#ifdef GONE\nint gone;\n#endif\n"
+    text = preprocess("<stdin>", src, ["-DVALUE=42", "-DGONE", "-UGONE"]).text
+    assert b"int x = 42;" in text and b"gone" not in text
+
+
+def test_comments_are_kept_for_the_compilers_fallthrough_warning():
+    src = b"int f(int x) { switch (x) { case 1: x++; /* fall through */ case 2: x++; } return x; }\n"
+    assert b"/* fall through */" in preprocess("<stdin>", src).text
+
+
+def test_a_comment_before_a_directive_drops_comments_rather_than_the_directive():
+    src = b"/* c */ #define A 1\nint v = A;\n"
+    assert b"int v = 1;" in preprocess("<stdin>", src).text
+
+
+def test_the_frame_abi_comes_first_and_includes_nothing():
+    text = preprocess("<stdin>", b"int x;\n").text
+    assert b"struct rip_frame {" in text
+    assert b"stdint.h" not in text and b"sys/socket.h" not in text
+
+
+def test_a_preprocessor_error_is_a_diagnostic_at_its_place(tmp_path):
+    src = tmp_path / "bad.c"
+    src.write_bytes(b"int a;\n#include \"missing.h\"\n")
+    with pytest.raises(Diagnostic) as e:
+        preprocess(str(src), src.read_bytes())
+    assert (e.value.path, e.value.line) == (str(src), 2)
+    assert "missing.h" in e.value.message
+
+
+def test_linemap_names_the_users_file_and_line_through_linemarkers():
+    text = b'# 1 "a.c"\nint x;\n# 7 "b.h" 1 3 4\nint y;\n# 3 "a.c" 2\nint z;\n'
+    lines = LineMap(text, "a.c")
+    assert lines.where(text.index(b"x")) == ("a.c", 1, "")
+    assert lines.where(text.index(b"y")) == ("b.h", 7, "3 4")
+    assert lines.in_system_header(text.index(b"y"))
+    assert lines.where(text.index(b"z")) == ("a.c", 3, "")
+
+
+def test_linemap_finds_the_column_in_the_users_own_line(tmp_path):
+    src = tmp_path / "spaced.c"
+    src.write_bytes(b"int   a  =   1;\n")
+    pre = preprocess(str(src), src.read_bytes())
+    assert pre.lines.column(pre.text.rindex(b"1;")) == 14      # respaced by cc -E
+
+
+def test_ripcc_cc_is_the_compiler_it_preprocesses_with(monkeypatch):
+    monkeypatch.setenv("RIPCC_CC", "no-such-compiler-here")
+    with pytest.raises(Diagnostic) as e:
+        preprocess("<stdin>", b"int x;\n")
+    assert "RIPCC_CC" in e.value.message or "C compiler" in e.value.message
+    monkeypatch.setenv("RIPCC_CC", os.environ.get("CC", "cc"))
