@@ -18,7 +18,7 @@ is  [n < 3] -> [Await f(n)] -> [n++] -> [n < 3] ... -> exit
 """
 
 from . import tree as T
-from .evaluation import evaluated, walk, walk_evaluated
+from .evaluation import walk, walk_evaluated
 
 
 class Step:
@@ -309,5 +309,3 @@ def _jumps_out(node, subst):
         visit(node, 0, 0)
     return out
 
-
-__all__ = ["CFG", "Step", "evaluated"]

@@ -21,7 +21,6 @@ and liveness.py and lower.py read the result.
 
 from . import tree as T
 from .analysis import is_async_call
-from .diag import Diagnostic
 from .evaluation import callee_name, evaluated, walk_evaluated
 
 # Nodes that yield a constant: never worth a temporary.
@@ -569,5 +568,3 @@ def _inside_loop(node, root):
         p = p.parent
     return False
 
-
-__all__ = ["normalize", "Normalized", "Diagnostic"]

@@ -15,7 +15,8 @@ The pipeline, each stage a function from the last one's data:
 
 from . import tree as T
 from .analysis import Analysis
-from .lower import lower, _AsyncFunction
+from .frame import AsyncFunction
+from .lower import lower
 from .parse import parse
 from .preprocess import preprocess
 
@@ -44,7 +45,7 @@ def run(stage, path, source, flags, dialect, all_async=False):
     for f in unit.functions:
         if not (f.definition and f.name in analysis.names and f.name in analysis.defined):
             continue
-        fn = _AsyncFunction(lw.lowering, f)
+        fn = AsyncFunction(lw.lowering, f)
         fn.lower()
         where = unit.lines.where(f.start)
         if stage == "normalize":

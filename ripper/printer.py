@@ -1,0 +1,514 @@
+"""printer.py -- the nodes of one async function, written as C.
+
+A node from the source is written as its own text with the parts that
+changed in their places, so untouched code stays byte for byte, comments
+included; a node normalize.py made is written as generated code.  Every
+piece of text copied from the source keeps its offset, and emit.py keeps
+it on its own line.  Variables in the frame are reached through rip_F,
+and each Await becomes a resume point (the call ABI of abi.py), or an
+intrinsic inlined.
+
+    y = f(x) + 1;    (Await 1, y a C local, x in the frame) ->
+    { rip_c = f__rip(rip_F->x); if (!rip__call(rip_self, rip_c)) {
+      rip_self->state = 1; return 0; } rip_resume_1: rip_t1 = <result>;
+      rip__frame_free(rip_c); } y = rip_t1 + 1;
+"""
+
+import re
+
+from . import abi
+from . import tree as T
+from .emit import ENCODING
+from .evaluation import callee_name
+
+RUNTIME_HEADER = "rip.h"
+
+
+def store(target, ctype, value, init_list=False, type_text=None):
+    """`target = value`, or a copy where C cannot assign: arrays, and
+    structs with const members.  `type_text` spells the type where the
+    CType's spelling would not do (a type declared in the function)."""
+    if ctype is None:
+        return "%s = %s" % (target, value)
+    spelled = type_text or "__typeof__(%s)" % ctype.unqualified
+    if ctype.array:
+        if not init_list:
+            value = "{" + value + "}"
+        return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
+            target, spelled, value, target)
+    if not ctype.assignable:
+        return "__builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
+            target, spelled, value, target)
+    if init_list:
+        return "%s = (%s)%s" % (target, spelled, value)
+    return "%s = %s" % (target, value)
+
+
+class Printer:
+    """Writes the nodes of one async function as pieces: text copied from
+    the source (with its offset) and generated text."""
+
+    def __init__(self, fn, abstract=False):
+        self.fn = fn
+        self.abstract = abstract    # ripper --stage normalize: awaits as `await N: ...`
+        self.text = fn.text
+        self.subst = fn.norm.subst
+        self.pieces = []
+        self.unevaluated = {id(c) for c in fn.unevaluated}
+
+    # -- pieces ---------------------------------------------------------------
+
+    def gen(self, text):
+        if text:
+            self.pieces.append((text, None))
+
+    def copy(self, start, end):
+        if end > start:
+            self.pieces.append((self.text[start:end].decode(*ENCODING), start))
+
+    def capture(self, node, how=None):
+        """The pieces `node` prints as, without printing them here."""
+        saved = self.pieces
+        self.pieces = []
+        (how or self.node)(node)
+        out, self.pieces = self.pieces, saved
+        return out
+
+    def as_text(self, node):
+        return "".join(t for t, _ in self.capture(node))
+
+    # -- dispatch -------------------------------------------------------------
+
+    def node(self, n, keep=False):
+        if isinstance(n, T.DeclStmt) and not keep:
+            return self.print_DeclStmt(n)
+        if not keep:
+            r = self.subst.get(id(n))
+            if r is not None:
+                return self.node(r) if not isinstance(r, list) else self.statements(r)
+        method = getattr(self, "print_" + type(n).__name__, None)
+        if method is not None:
+            return method(n)
+        return self.original(n)
+
+    def original(self, n):
+        """`n` as written, with the children that change printed anew."""
+        if id(n) not in self.fn.dirty:
+            self.copy(n.start, n.end)
+            return
+        pos = n.start
+        for child in n.children():
+            if id(child) not in self.fn.dirty:
+                continue
+            if child.start < pos or child.end > n.end:
+                raise self.fn.error(child, "cannot rewrite this expression (its parts are "
+                                    "out of order)", hint="this is a bug in ripper; "
+                                    "please report it")
+            self.copy(pos, child.start)
+            self.node(child)
+            pos = child.end
+        self.copy(pos, n.end)
+
+    def inside(self, body):
+        """The items of compound statement `body` with the text between
+        them (comments too), without its braces."""
+        open_ = 2 if self.text[body.start:body.start + 2] == b"<%" else 1
+        close = 2 if self.text[body.end - 2:body.end] == b"%>" else 1
+        pos = body.start + open_
+        for item in body.items:
+            if id(item) in self.fn.dirty:
+                self.copy(pos, item.start)
+                self.node(item)
+                pos = item.end
+        self.copy(pos, body.end - close)
+
+    def statements(self, items):
+        for i, s in enumerate(items):
+            if i:
+                self.gen(" ")
+            self.node(s)
+
+    # -- original nodes that always change ------------------------------------
+
+    def print_Ref(self, n):
+        fn = self.fn
+        if n.key in fn.lw.hoisted:
+            self.gen(fn.lw.hoisted[n.key])
+        elif n.key in fn.fields:
+            self.gen(fn.field_access(n.key))
+        elif n.key in fn.unused:
+            self.gen("0")
+        elif id(n) in fn.values:
+            text = fn.lw.function_value(n)
+            if text is None:
+                self.copy(n.start, n.end)
+            else:
+                self.gen(text)
+        elif n.start < 0:
+            self.gen(n.name)            # a reference ripper made
+        else:
+            self.copy(n.start, n.end)
+
+    def print_FuncName(self, n):
+        self.gen('"%s"' % self.fn.f.name)
+
+    def print_Call(self, n):
+        if id(n) in self.unevaluated:
+            self.gen(self.fn.lw.unevaluated_text(n))
+        else:
+            self.original(n)
+
+    def print_CompoundLiteral(self, n):
+        """One whose address is kept lives in the frame: made on the C stack
+        as C makes it, then copied to the frame, where the code uses it."""
+        field = self.fn.literals.get(id(n))
+        if field is None:
+            return self.original(n)
+        target = "%s->%s" % (abi.FRAME, field)
+        if n.type.local:
+            self.gen("(*(__typeof__(")
+            self.original(n)
+            self.gen(") *)rip__copy(&%s, &" % target)
+        else:
+            self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+        self.original(n)
+        self.gen(", sizeof %s))" % target)
+
+    def print_Return(self, n):
+        self.node(T.ReturnS(n.value))
+
+    def print_DeclStmt(self, n):
+        """A declaration with frame variables, or whose initializers wait:
+        frame stores and C locals' declarations, in order (one with neither
+        stays as written).  Variables of a type declared in the function
+        first get dummy declarations that name their type (dummies)."""
+        fn = self.fn
+        if all(isinstance(d, T.VarDecl) and d.key in fn.lw.hoisted for d in n.decls):
+            return self.gen(";")        # declared at file scope (Lowering.hoist)
+        protos = fn.lw.block_prototypes(n)
+        replaced = self.subst.get(id(n))
+        if replaced is not None and not isinstance(replaced, T.Seq):
+            return self.node(replaced)          # a for's init, moved before the loop
+        vars_ = [d for d in n.decls if isinstance(d, T.VarDecl) and d.key in fn.fields]
+        if replaced is None and not vars_:
+            self.original(n)
+        else:
+            autos = [d for d in n.decls if isinstance(d, T.VarDecl) and
+                     d.storage not in ("static", "extern")]
+            if any(d.ctype is not None and d.ctype.local for d in autos):
+                self.dummies(n, autos)
+                items = replaced.stmts if replaced is not None else \
+                    [T.Declare(d.init, d) for d in autos]
+            elif replaced is not None:
+                items = replaced.stmts
+            else:
+                items = [T.Declare(d.init, d) if isinstance(d, T.VarDecl) and
+                         d.storage not in ("static", "extern") else T.Keep(d) for d in n.decls]
+            self.declarations(n, items)
+        if protos:
+            self.gen(" " + protos)
+
+    def dummies(self, n, autos):
+        """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip_d_v, rip_d_w;`:
+        the type, declared where the user declared it, and a name for it;
+        no object is defined (nothing refers to the dummies but typeof)."""
+        fn = self.fn
+        spec_end = min(d.name_at for d in autos)
+        if re.search(rb"\b(register|auto|typedef|_Thread_local|__thread)\b",
+                     self.text[n.start:spec_end]):
+            raise fn.error(n, "a declaration of a variable whose type is declared in the "
+                           "function, with a storage class ripper cannot keep")
+        self.gen("extern ")
+        pos = n.start
+        for d in autos:
+            self.span(n, pos, d.name_at)
+            self.gen(dummy_name(d.key))
+            pos = d.name_at + len(d.name.encode())
+            if d.init is not None:
+                eq = self.text.rfind(b"=", pos, d.init.start)
+                self.span(n, pos, eq)
+                pos = d.init.end
+        self.span(n, pos, n.end)
+        for d in autos:
+            if d.key in fn.opaque:
+                size, align = fn.opaque[d.key]
+                self.gen(" extern char rip__size_check_%s[sizeof(%s) == %d && __alignof__(%s) "
+                         "<= %d ? 1 : -1] __attribute__((unused));" % (d.name_at, dummy_name(d.key), size, dummy_name(d.key),
+                                                align))
+        self.gen(" ")
+
+    def span(self, n, start, end):
+        """Original text of node `n` from `start` to `end`, its changed
+        parts inside printed anew."""
+        pos = start
+        for child in n.walk():
+            if child is n or id(child) not in self.fn.dirty or child.start < pos or \
+                    child.end > end or isinstance(child, (T.DeclStmt, T.VarDecl)):
+                continue
+            if isinstance(child, T.Ref) or id(child) in self.subst:
+                self.copy(pos, child.start)
+                self.node(child)
+                pos = child.end
+        self.copy(pos, end)
+
+    def print_For(self, n):
+        """A for statement whose init declares frame variables: their stores
+        as its init expression, or (C locals among them) the declarations
+        before the loop, in a block that keeps their scope."""
+        init = n.init
+        if not isinstance(init, T.DeclStmt) or id(init) in self.subst or \
+                not any(isinstance(d, T.VarDecl) and d.key in self.fn.fields for d in init.decls):
+            return self.original(n)
+        if all(d.key in self.fn.fields for d in init.decls if isinstance(d, T.VarDecl)) and \
+                all(isinstance(d, T.VarDecl) for d in init.decls):
+            stores = [self.capture(T.Declare(d.init, d)) for d in init.decls if d.init is not None]
+            self.copy(n.start, init.start)
+            for i, pieces in enumerate(stores):
+                if i:
+                    self.gen(", ")
+                text = "".join(t for t, _ in pieces)
+                self.gen(text[:-1] if text.endswith(";") else text)
+            self.gen(";")
+            self.copy_rest(n, init.end)
+            return
+        self.gen("{ ")
+        self.print_DeclStmt(init)
+        self.gen(" ")
+        self.subst[id(init)] = T.Text([], ";")
+        try:
+            self.original(n)
+        finally:
+            del self.subst[id(init)]
+        self.gen(" }")
+
+    def copy_rest(self, n, pos):
+        """The rest of original node `n` from offset `pos`, its changed
+        children printed anew."""
+        for child in n.children():
+            if child.start < pos or id(child) not in self.fn.dirty:
+                continue
+            self.copy(pos, child.start)
+            self.node(child)
+            pos = child.end
+        self.copy(pos, n.end)
+
+    def declarations(self, stmt, items):
+        before = len(self.pieces)
+        self.statements(items)
+        if not any(t.strip() for t, _ in self.pieces[before:]):
+            self.gen(";")
+
+    # -- synthesized nodes ----------------------------------------------------
+
+    def print_Seq(self, n):
+        before = len(self.pieces)
+        self.statements(n.stmts)
+        if not any(t.strip() for t, _ in self.pieces[before:]):
+            self.gen(";")
+
+    def print_Block(self, n):
+        self.gen("{ ")
+        self.statements(n.stmts)
+        self.gen(" }")
+
+    def print_Keep(self, n):
+        inner = n.node
+        if isinstance(inner, (T.TypeDecl, T.FuncDecl, T.StaticAssert, T.VarDecl)):
+            self.original(inner)
+            self.gen(";")
+        else:
+            self.node(inner, keep=True)
+
+    def print_Orig(self, n):
+        self.node(n.node, keep=True)
+
+    def print_Eval(self, n):
+        self.node(n.expr)
+        self.gen(";")
+
+    def print_Text(self, n):
+        parts = n.template.split("{}")
+        for i, part in enumerate(parts):
+            self.gen(part)
+            if i < len(n.args):
+                self.node(n.args[i])
+
+    def print_TempRef(self, n):
+        t = n.temp
+        if t.key in self.fn.fields:
+            self.gen("%s->%s" % (abi.FRAME, self.fn.fields[t.key]))
+        else:
+            self.gen(t.name)
+
+    def print_Store(self, n):
+        target = self.as_text(n.target)
+        value = self.capture(n.value)
+        if n.ctype is None or (n.ctype.assignable and not n.ctype.array):
+            self.gen(target + " = ")
+            self.pieces += value
+            self.gen(";")
+            return
+        self.gen(store(target, n.ctype, "".join(t for t, _ in value),
+                       isinstance(T.strip_parens(n.value), T.InitList)) + ";")
+
+    def print_IfS(self, n):
+        self.gen("if (")
+        self.node(n.cond)
+        self.gen(") { ")
+        self.statements(n.then)
+        self.gen(" }")
+        if n.else_:
+            self.gen(" else { ")
+            self.statements(n.else_)
+            self.gen(" }")
+
+    def print_Loop(self, n):
+        self.gen("for (;;) { ")
+        self.statements(n.body)
+        self.gen(" }")
+
+    def print_BreakS(self, n):
+        self.gen("break;")
+
+    def print_GotoS(self, n):
+        self.gen("goto %s;" % n.label)
+
+    def print_LabelS(self, n):
+        self.gen("%s: ;" % n.name)
+
+    def print_ReturnS(self, n):
+        f = self.fn.f
+        void = f.result is None or f.result.void
+        if self.abstract:
+            self.gen("return")
+            if n.value is not None:
+                self.gen(" ")
+                self.node(n.value)
+            self.gen(";")
+            return
+        if n.value is None:
+            self.gen("return 1;")
+            return
+        self.gen("{ ")
+        if void:
+            self.gen("(void)(")
+            self.node(n.value)
+            self.gen("); ")
+        else:
+            value = self.capture(n.value)
+            target = "%s->%s" % (abi.FRAME, abi.RESULT)
+            if f.result.assignable and not f.result.array:
+                self.gen(target + " = ")
+                self.pieces += value
+                self.gen("; ")
+            else:
+                self.gen(store(target, f.result, "".join(t for t, _ in value)) + "; ")
+        self.gen("return 1; }")
+
+    def print_Declare(self, n):
+        """User variable `var` declared, its initializer (lowered) `init`."""
+        fn, d = self.fn, n.var
+        init_list = n.init is not None and isinstance(T.strip_parens(n.init), T.InitList)
+        if d.key in fn.fields:
+            if n.init is None:
+                return
+            target = fn.field_access(d.key)
+            value = self.capture(n.init)
+            if d.ctype.assignable and not d.ctype.array and not init_list:
+                self.gen(target + " = ")
+                self.pieces += value
+                self.gen(";")
+            else:
+                self.gen(store(target, d.ctype, "".join(t for t, _ in value), init_list,
+                               fn.type_text(d)) + ";")
+            return
+        if d.ctype is None:
+            raise fn.error(d, "cannot declare '%s' apart from its declaration" % d.name,
+                           hint="declare it in a declaration of its own")
+        self.gen("%s %s" % (fn.type_text(d), d.name))
+        if n.init is not None:
+            self.gen(" = ")
+            self.node(n.init)
+        self.gen(";")
+
+    def print_Await(self, n):
+        fn = self.fn
+        point = n.point
+        if self.abstract:
+            self.gen("await %d: " % point)
+            if n.target is not None:
+                self.node(n.target)
+                self.gen(" = ")
+            self.node(n.callee)
+            self.gen("(")
+            for i, a in enumerate(n.args):
+                if i:
+                    self.gen(", ")
+                self.node(a)
+            self.gen(");")
+            return
+        name = intrinsic(n, fn.lw)
+        args = [self.as_text(a) for a in n.args]
+        if name == "rip_yield":
+            self.gen("{ " + abi.yield_point(point) + " }")
+            return
+        if name is not None:
+            tries, woken = abi.INTRINSICS[name]
+            attempt = "%s(%s, &%s->%s)" % (tries, ", ".join(args), abi.FRAME, abi.WAIT)
+            if n.target is not None and woken:
+                fn.uses_r = True
+                self.gen("{ " + abi.wait_point(point, "(%s = %s)" % (abi.R, attempt),
+                                               "%s = %s(&%s->%s);" % (abi.R, woken, abi.FRAME,
+                                                                      abi.WAIT)) + " ")
+                self.gen(store(self.as_text(n.target), _target_type(n), abi.R) + "; }")
+                return
+            after = "(void)%s(&%s->%s);" % (woken, abi.FRAME, abi.WAIT) \
+                if woken == "rip__chan_send_woken" else ";"
+            if n.target is not None:        # rip_wg_wait has no value
+                after += " %s = 0;" % self.as_text(n.target)
+            self.gen("{ " + abi.wait_point(point, attempt, after) + " }")
+            return
+        callee = callee_name(n.call)
+        if callee is not None:
+            if callee not in fn.lw.declared and callee not in fn.implicit:
+                fn.implicit.append(callee)
+            start = "%s(%s)" % (abi.constructor(callee), ", ".join(args))
+        else:
+            start = "(%s)(%s)" % (self.as_text(n.callee), ", ".join(args))
+        self.gen("{ " + abi.resume_point(point, start))
+        free = "rip__frame_free(%s);" % abi.DONE
+        defined = fn.lw.analysis.defined.get(callee) if callee else None
+        if defined is not None and defined.start < fn.f.start and callee in fn.names:
+            free = "rip__frame_free_sized(%s, sizeof(%s));" % (abi.DONE,
+                                                                abi.frame_struct(callee))
+        if n.target is not None:
+            result = abi.result_access(fn.lw.result_type(n.call))
+            self.gen(store(self.as_text(n.target), _target_type(n), result) + "; ")
+        else:
+            self.gen("; ")
+        self.gen(free + " }")
+
+
+def _target_type(await_):
+    target = T.strip_parens(await_.target)
+    if isinstance(target, T.TempRef):
+        return target.temp.ctype
+    if isinstance(target, T.Expr) and target.type is not None:
+        return target.type
+    return None
+
+
+def intrinsic(await_, lowering):
+    """The runtime primitive an Await calls directly, if ripper inlines it."""
+    name = callee_name(await_.call)
+    if name in abi.INTRINSICS:
+        f = lowering.functions.get(name)
+        if f is not None and lowering.unit.lines.where(f.start)[0].endswith(RUNTIME_HEADER) \
+                and not f.definition:
+            return name
+    return None
+
+
+def dummy_name(key):
+    """The dummy that names the type of the variable declared at `key`."""
+    return "rip_d_" + key.split(":")[-1]
