@@ -303,6 +303,13 @@ class _Normalizer:
                     pre, v = self.lower(d.init)
                     items += pre + [T.Store(target, v, d.ctype)]
                 continue
+            if self.is_async(value) and not any(self.has_async(a) for a in value.args) and \
+                    not self.has_async(value.callee) and d.ctype is not None and \
+                    d.ctype.assignable and not d.ctype.array and not d.ctype.local:
+                # T x = f(args): declared, then the call stores straight into it
+                items += [T.Declare(None, d), self.await_(value, T.Ref(d.name, d.key, "var",
+                                                                      type=d.ctype))]
+                continue
             pre, v = self.lower(d.init)
             items += pre + [T.Declare(v, d)]
         self.replace(s, T.Seq(items))
