@@ -685,7 +685,8 @@ def parse(pre, dialect=(), alarm=None):
     if alarm:
         signal.setitimer(signal.ITIMER_REAL, alarm)
     try:
-        tu = index.parse(name, args=["-x", "cpp-output", "-ferror-limit=0"] + list(dialect)
+        tu = index.parse(name, args=["-x", "cpp-output", "-ferror-limit=0",
+                                     "-fbracket-depth=%d" % (MAX_NESTING + 48)] + list(dialect)
                          + LENIENT, unsaved_files=[(name, pre.text)])
     except ci.TranslationUnitLoadError as e:
         raise Diagnostic(pre.path, 0, 0, "libclang could not parse the file: %s" % e) from e
