@@ -10,6 +10,7 @@ beside the output and renames it into place only on success.
 import argparse
 import ctypes
 import fcntl
+import gc
 import json
 import os
 import pickle
@@ -83,6 +84,14 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
     the compiler flags it is built with; `stats`, a list, receives a
     FrameStats per async function, and `notes` lines to tell the user
     (--all-async: what stayed plain); `parse_alarm`: see parse."""
+    gc.disable()                # 10^5 tree nodes: the collector would walk them again and again
+    try:
+        return _rip(path, source, flags, all_async, stats, parse_alarm, notes)
+    finally:
+        gc.enable()
+
+
+def _rip(path, source, flags, all_async, stats, parse_alarm, notes):
     pre = preprocess(path, source, flags, timeout=parse_alarm)
     unit = parse(pre, dialect_flags(flags), parse_alarm)
     analysis = Analysis(unit, all_async)

@@ -67,31 +67,55 @@ def _lib():
             getattr(lib, name).argtypes = [ci.Cursor]
             getattr(lib, name).restype = ctypes.c_int
         lib._ripper_ready = True
+        global _FILE_LOCATION, _RANGE_START, _RANGE_END
+        _FILE_LOCATION = lib.clang_getFileLocation
+        _RANGE_START, _RANGE_END = lib.clang_getRangeStart, lib.clang_getRangeEnd
     return lib
 
 
+_IDENT = re.compile(rb"[A-Za-z_]\w*")
 _OFF = ctypes.c_uint()
+_OFF_REF = ctypes.byref(_OFF)
 
 
 def _offset(loc):
-    _lib().clang_getFileLocation(loc, None, None, None, ctypes.byref(_OFF))
+    _FILE_LOCATION(loc, None, None, None, _OFF_REF)
     return _OFF.value
 
 
 def _range(c):
-    ext = c.extent
-    lib = ci.conf.lib
-    return _offset(lib.clang_getRangeStart(ext)), _offset(lib.clang_getRangeEnd(ext))
+    """Byte offsets of cursor c's text, from its extent (libclang's calls,
+    made as few times as a tree of 10^5 nodes needs)."""
+    ext = ci.conf.lib.clang_getCursorExtent(c)
+    _FILE_LOCATION(_RANGE_START(ext), None, None, None, _OFF_REF)
+    start = _OFF.value
+    _FILE_LOCATION(_RANGE_END(ext), None, None, None, _OFF_REF)
+    return start, _OFF.value
+
+
+_visited = []                   # what the one visitor callback collects into
+
+
+def _visit(child, _parent, _data):
+    _visited.append(child)
+    return 1                    # CXChildVisit_Continue
+
+
+_VISITOR = None
 
 
 def _children(c):
-    out = []
-
-    def visit(child, _parent, _data):
-        child._tu = c._tu
-        out.append(child)
-        return 1
-    ci.conf.lib.clang_visitChildren(c, ci.callbacks["cursor_visit"](visit), None)
+    """The child cursors of c (one ctypes callback for every call)."""
+    global _VISITOR
+    if _VISITOR is None:
+        _VISITOR = ci.callbacks["cursor_visit"](_visit)
+    start = len(_visited)
+    ci.conf.lib.clang_visitChildren(c, _VISITOR, None)
+    out = _visited[start:]
+    del _visited[start:]
+    tu = c._tu
+    for child in out:
+        child._tu = tu
     return out
 
 
@@ -382,17 +406,7 @@ class _Builder:
     def for_stmt(self, c, kids, s, e):
         """Tell a for statement's init, cond and inc apart by the ';'s of
         its header (clang lists only the parts that are present)."""
-        depth, semis = 0, []
-        for t in c.get_tokens():
-            sp = t.spelling
-            if sp in ("(", "[", "{"):
-                depth += 1
-            elif sp in (")", "]", "}"):
-                depth -= 1
-                if depth == 0:
-                    break
-            elif sp == ";" and depth == 1:
-                semis.append(_offset(t.extent.start))
+        semis = self.header_semicolons(s)
         if len(semis) != 2:
             raise self.error(s, "cannot find the two ';' of this for statement")
         init = cond = step = None
@@ -407,6 +421,36 @@ class _Builder:
         if isinstance(init, T.Expr):
             init = T.ExprStmt(init, start=init.start, end=semis[0] + 1)
         return T.For(init, cond, step, self.stmt(kids[-1]), semis, start=s, end=e)
+
+    def header_semicolons(self, s):
+        """Offsets of the ';'s at the top level of the parenthesized header
+        that follows offset s (strings, characters and comments skipped)."""
+        text, n = self.text, len(self.text)
+        i = text.find(b"(", s)
+        depth, semis = 0, []
+        while 0 <= i < n:
+            ch = text[i]
+            if ch in b"([{":
+                depth += 1
+            elif ch in b")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif ch == 59 and depth == 1:           # ';'
+                semis.append(i)
+            elif ch in b"\"'":
+                j = i + 1
+                while j < n and text[j] != ch and text[j] != 10:
+                    j += 2 if text[j] == 92 else 1  # a backslash escapes
+                i = j
+            elif text.startswith(b"/*", i):
+                i = text.find(b"*/", i + 2) + 1 or n
+            elif text.startswith(b"//", i) or (ch == 35 and text[i - 1] == 10):
+                i = text.find(b"\n", i)             # a comment or a linemarker
+                if i < 0:
+                    break
+            i += 1
+        return semis
 
     def asm_labels(self, s, e):
         """The labels of `asm goto (... : ... : ... : ... : l1, l2)`."""
@@ -512,12 +556,11 @@ class _Builder:
         k = c.kind
         s, e = _range(c)
         kids = _children(c)
-        ty = self.ctype(c)
+        ty = (self.types.get, c.type, None)    # made a CType when asked (tree.Expr)
         if k == CK.UNEXPOSED_EXPR:
             if len(kids) == 1 and _range(kids[0]) == (s, e):
                 inner = self.expr(kids[0])          # an implicit conversion
-                if ty is not None and (inner.type is None or ty.spelling != inner.type.spelling):
-                    inner.conv = ty
+                inner.convert_to(c.type)
                 return inner
             return self.unexposed(c, kids, s, e, ty)
         if k == CK.DECL_REF_EXPR:
@@ -531,60 +574,61 @@ class _Builder:
                     what, key = "const", "const:%d" % _offset(ref.location)
                 else:
                     key = "var:%d" % _offset(ref.location)
-            return T.Ref(c.spelling, key, what, start=s, end=e, type=ty)
+            name = self.text[s:e]
+            name = name.decode() if _IDENT.fullmatch(name) else c.spelling
+            return T.Ref(name, key, what, start=s, end=e, lazy=ty)
         if k == CK.CALL_EXPR:
             if not kids:
-                return T.Opaque([], "call", start=s, end=e, type=ty)
+                return T.Opaque([], "call", start=s, end=e, lazy=ty)
             return T.Call(self.expr(kids[0]), [self.expr(x) for x in kids[1:]],
-                          start=s, end=e, type=ty)
+                          start=s, end=e, lazy=ty)
         if k == CK.PAREN_EXPR:
-            return T.Paren(self.expr(kids[0]), start=s, end=e, type=ty)
+            return T.Paren(self.expr(kids[0]), start=s, end=e, lazy=ty)
         if k == CK.UNARY_OPERATOR:
             op = _UNARY_OPS[_lib().clang_getCursorUnaryOperatorKind(c)]
-            return T.Unary(self.expr(kids[0]), op, start=s, end=e, type=ty)
+            return T.Unary(self.expr(kids[0]), op, start=s, end=e, lazy=ty)
         if k in (CK.BINARY_OPERATOR, CK.COMPOUND_ASSIGNMENT_OPERATOR):
             op = _BINARY_OPS[_lib().clang_getCursorBinaryOperatorKind(c)]
             lhs, rhs = self.expr(kids[0]), self.expr(kids[1])
             cls = T.Assign if k == CK.COMPOUND_ASSIGNMENT_OPERATOR or op == "=" else T.Binary
-            return cls(lhs, rhs, op, start=s, end=e, type=ty)
+            return cls(lhs, rhs, op, start=s, end=e, lazy=ty)
         if k == CK.CONDITIONAL_OPERATOR:
             return T.Cond(self.expr(kids[0]), self.expr(kids[1]), self.expr(kids[2]),
-                          start=s, end=e, type=ty)
+                          start=s, end=e, lazy=ty)
         if k == CK.CSTYLE_CAST_EXPR:
             exprs = [self.expr(x) for x in kids[:-1] if self.is_expression(x.kind)]
-            return T.Cast(_typed(self, _dedupe(exprs)), self.expr(kids[-1]), start=s, end=e,
-                          type=ty)
+            return T.Cast(_typed(self, _dedupe(exprs)), self.expr(kids[-1]), start=s, end=e, lazy=ty)
         if k == CK.MEMBER_REF_EXPR:
             base = self.expr(kids[0]) if kids else None
             at = _offset(c.location)
             arrow = base is not None and b"->" in self.text[base.end:at]
-            return T.Member(base, c.spelling, arrow, start=s, end=e, type=ty)
+            return T.Member(base, c.spelling, arrow, start=s, end=e, lazy=ty)
         if k == CK.ARRAY_SUBSCRIPT_EXPR:
-            return T.Index(self.expr(kids[0]), self.expr(kids[1]), start=s, end=e, type=ty)
+            return T.Index(self.expr(kids[0]), self.expr(kids[1]), start=s, end=e, lazy=ty)
         if k == CK.CXX_UNARY_EXPR:
             return self.sizeof(c, kids, s, e, ty)
         if k == CK.StmtExpr:
-            return T.StmtExpr(self.stmt(kids[0]), start=s, end=e, type=ty)
+            return T.StmtExpr(self.stmt(kids[0]), start=s, end=e, lazy=ty)
         if k == CK.INIT_LIST_EXPR:
-            return T.InitList([self.init_item(x) for x in kids], start=s, end=e, type=ty)
+            return T.InitList([self.init_item(x) for x in kids], start=s, end=e, lazy=ty)
         if k == CK.COMPOUND_LITERAL_EXPR:
             exprs = [self.expr(x) for x in kids[:-1] if self.is_expression(x.kind)]
             return T.CompoundLiteral(_typed(self, _dedupe(exprs)), self.expr(kids[-1]),
-                                     start=s, end=e, type=ty)
+                                     start=s, end=e, lazy=ty)
         if k == CK.GENERIC_SELECTION_EXPR:
             exprs = [self.expr(x) for x in kids if self.is_expression(x.kind)]
-            return T.Generic(exprs[0], exprs[1:], start=s, end=e, type=ty)
+            return T.Generic(exprs[0], exprs[1:], start=s, end=e, lazy=ty)
         if k == CK.STRING_LITERAL:
             if self.text[s:e] in FUNC_NAMES:
-                return T.FuncName(start=s, end=e, type=ty)
-            return T.Literal(start=s, end=e, type=ty)
+                return T.FuncName(start=s, end=e, lazy=ty)
+            return T.Literal(start=s, end=e, lazy=ty)
         if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
                  CK.IMAGINARY_LITERAL):
-            return T.Literal(start=s, end=e, type=ty)
+            return T.Literal(start=s, end=e, lazy=ty)
         if k == CK.ADDR_LABEL_EXPR:
-            return T.Opaque([], "label address", start=s, end=e, type=ty)
+            return T.Opaque([], "label address", start=s, end=e, lazy=ty)
         exprs = [self.expr(x) for x in kids if self.is_expression(x.kind)]
-        return T.Opaque(_dedupe(exprs), k.name.lower(), start=s, end=e, type=ty)
+        return T.Opaque(_dedupe(exprs), k.name.lower(), start=s, end=e, lazy=ty)
 
     def init_item(self, c):
         """An initializer list's item: a designated one (`.x = v`, `[i] = v`)
@@ -597,7 +641,8 @@ class _Builder:
                 value = self.expr(exprs[-1])
                 designators = [self.expr(x) for x in exprs[:-1]]
                 names = [x.spelling for x in kids if x.kind == CK.MEMBER_REF]
-                return T.Designated(designators, value, names, start=s, end=e, type=value.type)
+                return T.Designated(designators, value, names, start=s, end=e,
+                                    lazy=(lambda _, v=value: v.type, None, None))
         return self.expr(c)
 
     def unexposed(self, c, kids, s, e, ty):
@@ -605,17 +650,17 @@ class _Builder:
         exprs = [x for x in kids if self.is_expression(x.kind)]
         if text.startswith(b"__builtin_choose_expr") and len(exprs) == 3:
             a, b, d = (self.expr(x) for x in exprs)
-            return T.Choose(a, b, d, start=s, end=e, type=ty)
+            return T.Choose(a, b, d, start=s, end=e, lazy=ty)
         for name in BUILTIN_OPAQUE:
             if text.startswith(name.encode()):
                 parts = [self.expr(x) for x in exprs]
-                return T.Opaque(_dedupe(parts), name, start=s, end=e, type=ty)
+                return T.Opaque(_dedupe(parts), name, start=s, end=e, lazy=ty)
         if len(exprs) == 4:                 # GNU `c ?: b`: common, cond, true, false
             common = self.expr(exprs[0])
             if b"?" in self.text[common.end:_range(exprs[3])[0]]:
-                return T.Cond(common, None, self.expr(exprs[3]), start=s, end=e, type=ty)
+                return T.Cond(common, None, self.expr(exprs[3]), start=s, end=e, lazy=ty)
         parts = [self.expr(x) for x in exprs]
-        return T.Opaque(_dedupe(parts), "unexposed", start=s, end=e, type=ty)
+        return T.Opaque(_dedupe(parts), "unexposed", start=s, end=e, lazy=ty)
 
     def sizeof(self, c, kids, s, e, ty):
         """sizeof / _Alignof: of an expression (the child that runs to the
@@ -628,10 +673,10 @@ class _Builder:
                 self.skip_blank(s + len(op)) == _range(exprs[-1])[0]:
             operand = self.expr(exprs[-1])
             vm = operand.type is not None and operand.type.vm
-            return T.SizeOf([], operand, op, vm and op == "sizeof", start=s, end=e, type=ty)
+            return T.SizeOf([], operand, op, vm and op == "sizeof", start=s, end=e, lazy=ty)
         parts = _typed(self, _dedupe([self.expr(x) for x in exprs]))
         evaluated = op == "sizeof" and any(self.array_size(p) for p in parts)
-        return T.SizeOf(parts, None, op, evaluated, start=s, end=e, type=ty)
+        return T.SizeOf(parts, None, op, evaluated, start=s, end=e, lazy=ty)
 
     def array_size(self, node, constant_too=False):
         """Is `node`, inside a written type, an array's size (that is not a
@@ -667,6 +712,9 @@ def _dedupe(nodes):
 
 # -- the translation unit ---------------------------------------------------
 
+_FILE_LOCATION = _RANGE_START = _RANGE_END = None     # bound by _lib()
+
+
 def parse(pre, dialect=(), alarm=None):
     """Parse preprocessed text (preprocess.Preprocessed) into a tree.Unit.
 
@@ -678,6 +726,7 @@ def parse(pre, dialect=(), alarm=None):
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     try:
         index = ci.Index.create()
+        _lib()
     except Exception as e:  # the shared library could not be loaded
         raise Diagnostic(pre.path, 0, 0, "cannot load libclang: %s" % e,
                          hint="install the 'libclang' package from PyPI") from e

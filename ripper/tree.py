@@ -61,12 +61,12 @@ class CType:
 class Node:
     """A node: `fields` names its children (single nodes or lists), in
     source order; `start`/`end` its bytes (-1 for a synthesized node)."""
-    __slots__ = ("start", "end", "parent")
+    __slots__ = ("start", "end", "parent", "_kids")
     fields = ()
     attrs = ()
 
     def __init__(self, *args, start=-1, end=-1, **kw):
-        self.start, self.end, self.parent = start, end, None
+        self.start, self.end, self.parent, self._kids = start, end, None, None
         names = self.fields + self.attrs
         for name, value in zip(names, args):
             setattr(self, name, value)
@@ -78,7 +78,10 @@ class Node:
     lists = ()                      # fields that hold lists of nodes
 
     def children(self):
-        """Child nodes in source order (None skipped, lists flattened)."""
+        """Child nodes in source order (None skipped, lists flattened);
+        a node from the source knows them once and for all."""
+        if self._kids is not None:
+            return self._kids
         out = []
         for name in self.fields:
             value = getattr(self, name)
@@ -88,8 +91,10 @@ class Node:
                 out.extend(v for v in value if v is not None)
             else:
                 out.append(value)
-        if len(out) > 1 and self.start >= 0:
-            out.sort(key=lambda n: n.start)
+        if self.start >= 0:
+            if len(out) > 1:
+                out.sort(key=lambda n: n.start)
+            self._kids = out
         return out
 
     def walk(self):
@@ -118,13 +123,46 @@ class Expr(Node):
     """An expression: `type` its type, `conv` the type C converts its
     value to where it is used (array to pointer...), when that differs;
     `role` 'size' for an array size inside a written type (evaluated when
-    the type is variably modified), 'typeof' for a typeof operand there."""
-    __slots__ = ("type", "conv", "role")
+    the type is variably modified), 'typeof' for a typeof operand there.
+    parse.py gives the types as (make, clang type, clang converted type),
+    made into CTypes the first time a pass asks: most are never asked."""
+    __slots__ = ("_type", "_conv", "role", "_lazy")
     attrs = ()
 
-    def __init__(self, *args, type=None, conv=None, role=None, **kw):
+    def __init__(self, *args, type=None, conv=None, role=None, lazy=None, **kw):
         super().__init__(*args, **kw)
-        self.type, self.conv, self.role = type, conv, role
+        self._type, self._conv, self.role, self._lazy = type, conv, role, lazy
+
+    def _resolve(self):
+        make, t, c = self._lazy
+        self._lazy = None
+        self._type = make(t)
+        if c is not None:
+            conv = make(c)
+            if conv is not None and (self._type is None or
+                                     conv.spelling != self._type.spelling):
+                self._conv = conv
+
+    @property
+    def type(self):
+        if self._lazy is not None:
+            self._resolve()
+        return self._type
+
+    @type.setter
+    def type(self, value):
+        self._lazy, self._type = None, value
+
+    @property
+    def conv(self):
+        if self._lazy is not None:
+            self._resolve()
+        return self._conv
+
+    def convert_to(self, clang_type):
+        """parse.py: C converts this expression's value to `clang_type`."""
+        if self._lazy is not None:
+            self._lazy = (self._lazy[0], self._lazy[1], clang_type)
 
     @property
     def value_type(self):
