@@ -227,8 +227,9 @@ class AsyncFunction:
             members.append("__typeof__(%s) %s;" % (f.result.unqualified, abi.RESULT))
             layout.append((f.result.size, f.result.align))
         for name, ctype, spelling, align in self.field_types:
-            members.append("__typeof__(%s) %s%s;" % (
-                spelling, name, " __attribute__((aligned(%d)))" % align if align > 0 else ""))
+            volatile = " volatile" if ctype is not None and ctype.volatile else ""
+            members.append("__typeof__(%s)%s %s%s;" % (
+                spelling, volatile, name, " __attribute__((aligned(%d)))" % align if align > 0 else ""))
             layout.append((ctype.size, ctype.align) if ctype is not None else (8, 8))
         if self.waits:
             members.append("struct rip__wait %s;" % abi.WAIT)

@@ -168,6 +168,7 @@ class _Types:
                        const=t.is_const_qualified(), local=_is_local(t),
                        async_fn=_is_async_fn(t), vm=_is_vm(canonical))
         info.unqualified = unqualified.spelling
+        info.volatile = t.is_volatile_qualified()
         info.assignable = not info.const and not _has_const_member(canonical)
         if canonical.kind not in _NO_LAYOUT:
             info.size, info.align = t.get_size(), t.get_align()

@@ -21,7 +21,8 @@ is
 
 class CType:
     """What ripper knows of a C type, from clang."""
-    __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const", "local",
+    __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const",
+                 "volatile", "local",
                  "async_fn", "assignable", "members", "pointee", "vm", "params")
 
     def __init__(self, spelling, kind, canonical, size=-1, align=-1, const=False, local=False,
@@ -34,6 +35,7 @@ class CType:
         self.size = size            # bytes, -1 if unknown or incomplete
         self.align = align          # bytes, -1 if unknown
         self.const = const          # const-qualified at the top
+        self.volatile = False       # volatile-qualified at the top (a frame field keeps it)
         self.local = local          # names a type file-scope code cannot spell (block-local, unnamed)
         self.async_fn = async_fn    # a RIP_ASYNC_FN function type, or a pointer to one
         self.assignable = assignable  # `x = y` works: not const, no const member
