@@ -206,6 +206,11 @@ def unrippable(f):
             return (n, "'%s' needs %d-byte alignment, more than frames give (16), in async "
                     "function '%s'" % (n.name, n.ctype.align, f.name),
                     "allocate it with aligned_alloc and keep a pointer")
+        if isinstance(n, T.VarDecl) and n.storage == "register" and \
+                re.search(r"\b(__asm__|__asm|asm)\s*\(", n.attrs_text):
+            return (n, "local register variable '%s' (bound to a register) in async function "
+                    "'%s'" % (n.name, f.name), "a frame cannot keep a register: move the asm "
+                    "that needs it into a plain function")
         if isinstance(n, T.VarDecl) and n.storage not in ("static", "extern") and \
                 _over_aligned(n.attrs_text):
             return (n, "local '%s' asks for an alignment above 16 (or one ripper cannot read), "
