@@ -75,8 +75,9 @@ CLASSES = {
                  "macros as other operands, return NULL and return MACRO"),
     "uneval": (2, "async calls with effects in unevaluated operands: sizeof, __typeof__ in a "
                   "declaration and in a compound literal's type, __builtin_types_compatible_p, "
-                  "__builtin_classify_type, __builtin_constant_p, __builtin_choose_expr's "
-                  "other branch, _Generic's controlling expression"),
+                  "__builtin_classify_type, _Generic's controlling expression"),
+    "builtinexpr": (1, "async calls (never made) in __builtin_constant_p and in the branch "
+                       "__builtin_choose_expr does not choose (README lists both as refused)"),
     "vmsizeof": (1, "sizeof of a variably modified type: sizeof(unsigned[n % 5u + 1u]) with n "
                     "kept across a suspension, and with an async call in the size (it is made)"),
     "complit": (2, "compound literals whose address, member address or decayed array is held "
@@ -1034,7 +1035,7 @@ class Gen:
 
     @property
     def leaf_classes(self):
-        return [c for c in ("uneval", "vmsizeof", "stmtexpr", "semacro", "macro")
+        return [c for c in ("uneval", "builtinexpr", "vmsizeof", "stmtexpr", "semacro", "macro")
                 if c in self.classes]
 
     @property
@@ -1099,6 +1100,8 @@ class Gen:
         cls = self.r.choice(self.leaf_classes)
         if cls == "uneval":
             return self.uneval_leaf(ctx)
+        if cls == "builtinexpr":
+            return self.uneval_leaf(ctx, (6, 7))
         if cls == "vmsizeof":
             vs = [v for v in self.readable(ctx) if v.kind in CTYPE]
             if vs:
@@ -1114,8 +1117,9 @@ class Gen:
         # macros as operands; K[...]: gcc's warnings cannot see the value
         return "K[%s]" % (self.r.choice(["SEVEN", "DN", "EK + 1"]) if self.on("desig") else "SEVEN")
 
-    def uneval_leaf(self, ctx):
-        """A value whose operand holds calls (with effects) never made."""
+    def uneval_leaf(self, ctx, forms=(0, 1, 2, 3, 4, 5, 8)):
+        """A value whose operand holds calls (with effects) never made; forms
+        6 and 7 (__builtin_constant_p, __builtin_choose_expr) are builtinexpr's."""
         ctx.uneval += 1
         self.need("loud")
         try:
@@ -1124,7 +1128,7 @@ class Gen:
                    and "uptr" not in [k for _, k in f.params]]
             if fns and self.chance(0.3):
                 e = self.call(ctx, self.r.choice(fns), 1)
-            c = self.r.randrange(9)
+            c = self.r.choice(forms)
             if c in (2, 4, 5):
                 e = "loud(%s)" % self.pure(ctx, 1)     # of type unsigned
             if c == 0:
@@ -1434,6 +1438,9 @@ class Gen:
             return
         self.need("loud")
         out.append(ind + 'printf("ue %%u\\n", %s);' % self.uneval_leaf(ctx))
+
+    def s_c_builtinexpr(self, ctx, out, ind, depth):
+        out.append(ind + 'printf("ub %%u\\n", %s);' % self.uneval_leaf(ctx, (6, 7)))
 
     def s_c_vmsizeof(self, ctx, out, ind, depth):
         if self.chance(0.4):
