@@ -99,7 +99,8 @@ CLASSES = {
     "arrparam": (1, "a parameter of a typedef'd array type (typedef unsigned vec3[3]), written "
                     "through by the async callee"),
     "multidecl": (0, "several functions in one declaration (the prototypes)"),
-    "comment": (0, "comments inside loop headers and call arguments"),
+    "comment": (0, "comments (also //, and ones holding ; } ( \" and code) inside loop, if "
+                   "and switch headers, before their ')' too, and in call arguments"),
 }
 ALL = tuple(CLASSES)
 BASE = ()
@@ -823,7 +824,7 @@ class Gen:
         out.append(ind + "}")
 
     def s_if(self, ctx, out, ind, depth):
-        out.append(ind + "if (%s)" % self.cond(ctx))
+        out.append(ind + "if (%s%s)" % (self.cond(ctx), self.note(" ")))
         self.braced(ctx, out, ind, depth)
         if self.chance(0.5):
             out.append(ind + "else")
@@ -873,15 +874,15 @@ class Gen:
     def s_while(self, ctx, out, ind, depth):
         self.counted_loop(
             ctx, out, ind, depth,
-            lambda i: "while (%s%s < %du && %s)" % (self.note(), i, self.r.randint(1, 3),
-                                                   self.cond(ctx)),
+            lambda i: "while (%s%s < %du && %s%s)" % (self.note(), i, self.r.randint(1, 3),
+                                                     self.cond(ctx), self.note(" ")),
             lambda i: "%s++;" % i, lambda i: "}")
 
     def s_do(self, ctx, out, ind, depth):
         self.counted_loop(
             ctx, out, ind, depth, lambda i: "do", lambda i: "%s++;" % i,
-            lambda i: "} while (%s < %du &&%s %s);" % (i, self.r.randint(1, 3),
-                                                        self.note(" "), self.cond(ctx)))
+            lambda i: "} while (%s < %du &&%s %s%s);" % (i, self.r.randint(1, 3), self.note(" "),
+                                                          self.cond(ctx), self.note(" ")))
 
     def s_for(self, ctx, out, ind, depth):
         self.exit_label(ctx)
@@ -904,6 +905,10 @@ class Gen:
         if self.on("comment") and self.chance(0.5):
             cond = self.r.choice(["// bounded; rip_yield();\n" + ind + "     ",
                                   "/* ; } ( */ "]) + cond
+        if self.on("comment") and self.chance(0.2):
+            step += " // step\n" + ind
+        else:
+            step += self.note(" ")
         out.append(ind + "for (unsigned %s; %s; %s%s)" % (init, cond, self.note(), step))
         self.loop_body(ctx, out, ind, depth, pre)
         ctx.scopes.pop()
@@ -983,7 +988,7 @@ class Gen:
 
     def s_switch(self, ctx, out, ind, depth):
         n = self.r.randint(2, 4)
-        out.append(ind + "switch (%s %% %du) {" % (self.cond(ctx), n + 1))
+        out.append(ind + "switch (%s %% %du%s) {" % (self.cond(ctx), n + 1, self.note(" ")))
         ctx.breakable += 1
         for c in range(n + 1):
             out.append(ind + ("default:" if c == n else "case %d:" % c))
