@@ -1128,14 +1128,17 @@ class Gen:
         ctx.uneval += 1
         self.need("loud")
         try:
-            e = "loud(%s)" % self.expr(ctx, 1, True)[0]
+            # (texts made only when used: a text thrown away could be the only
+            # use of a helper function, which gcc would call unused)
+            c = self.r.choice(forms)
             fns = [f for f in self.fns if f.ret in ("u", "i")
                    and "uptr" not in [k for _, k in f.params]]
-            if fns and self.chance(0.3):
-                e = self.call(ctx, self.r.choice(fns), 1)
-            c = self.r.choice(forms)
             if c in (2, 4, 5):
                 e = "loud(%s)" % self.pure(ctx, 1)     # of type unsigned
+            elif fns and self.chance(0.3):
+                e = self.call(ctx, self.r.choice(fns), 1)
+            else:
+                e = "loud(%s)" % self.expr(ctx, 1, True)[0]
             if c == 0:
                 return "K[sizeof(%s) %% 16u]" % e
             if c == 1:
@@ -1500,18 +1503,20 @@ class Gen:
         field = lambda: self.r.choice(["lo", "mid", "hi", "sg"])
         for _ in range(self.r.randint(2, 4)):
             f = field()
-            val = self.r.choice([self.ay_of(ctx), self.async_of(ctx)])
-            rhs = "(int)%s" % val if f == "sg" else val
+
+            def rhs():      # made when used, like every text (see uneval_leaf)
+                val = self.ay_of(ctx) if self.chance(0.5) else self.async_of(ctx)
+                return "(int)%s" % val if f == "sg" else val
             c = self.r.randrange(5)
             if c == 0:
-                out.append(i2 + "%s.%s = %s;" % (b, f, rhs))
+                out.append(i2 + "%s.%s = %s;" % (b, f, rhs()))
             elif c == 1:   # both ay() of effect-free arguments: their order cannot show
                 out.append(i2 + "%s[%s %% 3u].%s = %s;" % (ba, self.ay_of(ctx), f,
                                                           "(int)" + self.ay_of(ctx) if f == "sg"
                                                           else self.ay_of(ctx)))
             elif c == 2:
                 out.append(i2 + "%s[%s %% 3u].%s %s %s;" % (
-                    ba, idx, f, self.r.choice(["=", "+=", "^="]), rhs))
+                    ba, idx, f, self.r.choice(["=", "+=", "^="]), rhs()))
             elif c == 3:
                 out.append(i2 + "%s[%s %% 3u].%s++;" % (ba, self.async_of(ctx), f))
             else:       # masked: no -Woverflow on a folded constant
