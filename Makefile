@@ -122,10 +122,11 @@ valgrind: all
 	$(VENV)/bin/python tests/valgrind.py
 
 # N generated async-heavy programs, rip against ucontext, and N csmith
-# programs ripped with --all-async against the plain build.
+# programs ripped with --all-async against the plain build.  CLASSES picks
+# the generator's construct classes (all, base, a comma list; default all).
 N ?= 200
 fuzz: all test-deps
-	$(VENV)/bin/python fuzz/gen_diff.py --seeds 1-$(N); status=$$?; \
+	$(VENV)/bin/python fuzz/gen_diff.py --seeds 1-$(N) $(if $(CLASSES),--classes $(CLASSES)); status=$$?; \
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N) || status=1; exit $$status
 
 # gcc's torture execute tests, each built plain and ripped --all-async, both

@@ -20,12 +20,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
 
 
-def arguments(doc):
-    """The command line every fuzzer takes: --seeds A-B, --jobs, --keep DIR."""
+def arguments(doc, more=None):
+    """The command line every fuzzer takes: --seeds A-B, --jobs, --keep DIR
+    (and what more(parser) adds)."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--seeds", default="1-100", help="seed range, e.g. 1-100")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--keep", help="keep the programs and builds in this folder")
+    if more:
+        more(ap)
     args = ap.parse_args()
     args.seeds = parse_seeds(args.seeds)
     return args

@@ -1,6 +1,6 @@
 """gen_async.py -- random async-heavy C programs in blocking style.
 
-    python fuzz/gen_async.py SEED > prog.c
+    python fuzz/gen_async.py SEED [--classes LIST] > prog.c
 
 Each program is valid, terminating C against runtime/include/rip.h whose
 output depends only on the scheduling contract (so the rip and ucontext
@@ -31,7 +31,20 @@ The rules that keep a program free of undefined and unspecified behaviour:
 - loops count to at most 3 with a counter nothing else writes; a call is
   skipped once the global budget `fuel` is spent; calls that go back up the
   call graph (j <= i) pass d - 1 and only when d > 0.
+
+Beyond that base, construct classes (CLASSES below; `--classes` picks them,
+default all) add the C that ripper has got wrong: statement expressions
+with jumps out of them, macros that do more than a call, unevaluated
+operands, compound literals, bit-fields, designated initializers,
+block-local types, __func__, self-naming initializers, `?:` without its
+middle operand, calls of a call's result, asm goto, ...  Each places a
+suspension where getting the construct wrong changes the output.  Where an
+expression of a class has two effects, they are sequenced (inside a
+statement expression) or both are ay() of effect-free arguments, whose
+order cannot show.  `--classes base` (no class) gives the programs the
+generator gave before the classes, seed for seed.
 """
+import argparse
 import random
 import re
 import sys
@@ -41,6 +54,75 @@ CTYPE = {"u": "unsigned", "i": "int", "uc": "unsigned char", "ull": "unsigned lo
 SCALARS = ("u", "u", "u", "i", "uc", "ull")
 MAX_BLOCK_DEPTH = 4
 MAX_LOOP_DEPTH = 2
+
+# Construct classes: name -> (weight of its statement form among the base
+# statements' ~50, what it generates).  Weight 0: no statement form (the
+# class changes other text).  Order matters for determinism.
+CLASSES = {
+    "stmtexpr": (3, "GNU statement expressions written out, left by goto to a label after the "
+                    "statement, break/continue of the enclosing loop (in a body), return; a "
+                    "variable live only along the jump edge across an earlier suspension; "
+                    "async calls inside them or before; random statements inside them"),
+    "sejump": (2, "jumps (goto, break, continue, return) out of statement expressions that "
+                  "hold no async call, with a variable live only along the jump edge across "
+                  "the suspension before"),
+    "semacro": (2, "statement expressions through macros: TRY(x) (goto fail, the handler "
+                   "reads a variable live only along that edge), MAX(a, b) with __typeof__, "
+                   "OR_BREAK(x) and OR_NEXT(x) in loop bodies"),
+    "macro": (3, "macros that do more than a call: do { if (chk(x) < 0) { ...; return r; } } "
+                 "while (0), assert() and EXPECT() of async calls, stringified locals (also "
+                 "through a second macro), bodies naming locals, a declaration, a continue, "
+                 "macros as other operands, return NULL and return MACRO"),
+    "uneval": (2, "async calls with effects in unevaluated operands: sizeof, __typeof__ in a "
+                  "declaration and in a compound literal's type, __builtin_types_compatible_p, "
+                  "__builtin_classify_type, _Generic's controlling expression"),
+    "builtinexpr": (1, "async calls (never made) in __builtin_constant_p and in the branch "
+                       "__builtin_choose_expr does not choose (README lists both as refused)"),
+    "vmsizeof": (1, "sizeof of a variably modified type: sizeof(unsigned[n % 5u + 1u]) with n "
+                    "kept across a suspension, and with an async call in the size (it is made)"),
+    "complit": (2, "compound literals whose address, member address or decayed array is held "
+                   "in a pointer across a suspension"),
+    "bitfield": (2, "bit-field members assigned from async calls, async calls in the subscript "
+                    "of a bit-field lvalue (s[ay(i) % 3u].f = ay(v))"),
+    "desig": (2, "designated initializers: array designators that are enum or macro constant "
+                 "expressions ([DN - 1] = ay(x)), member designators, nested, chained"),
+    "blocktype": (2, "block-local struct/union/enum/typedef, a block-local struct S shadowing the "
+                     "file-scope one with another layout, frame variables of unnamed types"),
+    "func": (1, "__func__, __FUNCTION__ and __PRETTY_FUNCTION__ printed after a suspension"),
+    "selfinit": (1, "initializers naming the variable declared (struct node *p = "
+                    "alloc(sizeof *p)), with and without an outer variable of the same name"),
+    "elvis": (1, "the conditional without a middle operand: ay(x) ?: y"),
+    "spawnsel": (1, "rip_spawn(c ? sub_task : sub_task2, arg), a task function chosen by ?:"),
+    "callcall": (1, "calling a call's result: pick(k)(d - 1u, x), apick(k)(...) (async pick)"),
+    "asmgoto": (1, "asm goto to a label (x86; a plain goto elsewhere) with a variable live only "
+                   "along its edge across an earlier suspension"),
+    "arrparam": (1, "a parameter of a typedef'd array type (typedef unsigned vec3[3]), written "
+                    "through by the async callee"),
+    "multidecl": (0, "several functions in one declaration (the prototypes)"),
+    "comment": (0, "comments (also //, and ones holding ; } ( \" and code) inside loop, if "
+                   "and switch headers, before their ')' too, and in call arguments"),
+}
+ALL = tuple(CLASSES)
+BASE = ()
+
+
+def parse_classes(text):
+    """"all", "base" (none), or a comma list of names; "all,-asmgoto" drops
+    one.  A tuple in CLASSES order."""
+    chosen = set()
+    for part in (p.strip() for p in text.split(",")):
+        if part == "all":
+            chosen |= set(ALL)
+        elif part in ("base", "none", ""):
+            pass
+        elif part.startswith("-") and part[1:] in CLASSES:
+            chosen.discard(part[1:])
+        elif part in CLASSES:
+            chosen.add(part)
+        else:
+            raise ValueError("unknown construct class %r (known: all, base, %s)"
+                             % (part, ", ".join(ALL)))
+    return tuple(c for c in ALL if c in chosen)
 
 PRELUDE = r"""/* generated by fuzz/gen_async.py, seed %(seed)d */
 #include <stdio.h>
@@ -160,6 +242,9 @@ class Ctx:
         self.exits = []       # [label, used] of loops around, innermost last
         self.excluded = set() # scratch names an enclosing assignment writes
         self.hidden = set()   # the name being declared: not yet initialized
+        self.fail = False     # TRY used: the function needs its `fail:` handler
+        self.shadow = False   # inside a block where a local struct S hides the file's
+        self.uneval = 0       # inside an unevaluated operand
 
     def visible(self):
         seen = {}
@@ -172,8 +257,10 @@ class Ctx:
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, classes=ALL):
         self.seed = seed
+        self.classes = tuple(c for c in ALL if c in classes)
+        self.needed = []      # helper functions the classes used, in order
         self.r = random.Random(seed)
         self.serial = 0
         self.called = set()
@@ -251,6 +338,10 @@ class Gen:
         return "%s %% %du" % (e, n), has
 
     def leaf(self, ctx, eff):
+        if self.leaf_classes and not ctx.uneval and self.chance(0.12):
+            t = self.class_leaf(ctx)
+            if t:
+                return t, False
         c = self.r.random()
         if c < 0.25:
             return self.value(), False
@@ -348,6 +439,10 @@ class Gen:
 
     def effect(self, ctx, depth):
         """(text, True): an unsigned expression that has an effect."""
+        if self.effect_classes and self.chance(0.2):
+            t = self.class_effect(ctx, depth)
+            if t:
+                return t, True
         c = self.r.random()
         scratch = [v for v in ctx.visible() if v.mode == "scratch" and v.name not in ctx.excluded]
         if c < 0.4:
@@ -361,7 +456,7 @@ class Gen:
                 return as_u(t, "i" if f.ret == "i" else "u"), True
         if c < 0.55:
             a, _ = self.expr(ctx, depth - 1, True)
-            return "%s(%s)" % (self.r.choice(["ay", "ay", "zz", "rt"]), a), True
+            return "%s(%s%s)" % (self.r.choice(["ay", "ay", "zz", "rt"]), self.note(), a), True
         if c < 0.62 and self.tables:
             tbl, fns = self.r.choice(self.tables)
             self.called.update(fns)
@@ -419,7 +514,7 @@ class Gen:
                 return "*" + v.name, False
             idx, e = self.index(ctx, eff, 2)
             return "%s[%s]" % (v.name, idx), e
-        if self.chance(0.5):    # a compound literal, its address never taken
+        if self.chance(0.5) and not ctx.shadow:  # a compound literal, its address never taken
             return "(struct S)" + self.s_init(ctx, self.r.randrange(6) if eff else -1), eff
         return "zs", False
 
@@ -519,6 +614,8 @@ class Gen:
             choices.append(("exit", 1))
         if ctx.fn:
             choices.append(("return", 1))
+        if not ctx.shadow:
+            choices += [("c_" + c, CLASSES[c][0]) for c in self.classes if CLASSES[c][0]]
         total = sum(w for _, w in choices)
         x = self.r.uniform(0, total)
         for kind, w in choices:
@@ -546,6 +643,8 @@ class Gen:
 
     def s_decl(self, ctx, out, ind, depth):
         kind = self.r.choice(SCALARS + ("S", "arr", "sarr", "uptr", "uptr", "sptr"))
+        if ctx.shadow and kind in ("S", "sarr", "sptr"):    # `struct S` means the local one
+            kind = "u"
         name = self.r.choice(["x", "y", "z", "w"]) + str(self.r.randrange(3))
         if name in ctx.scopes[-1]:
             name = self.fresh("v")
@@ -705,7 +804,15 @@ class Gen:
         out.append(i2 + "rip_wg *%s = rip_wg_new();" % w)
         out.append(i2 + "struct targ %s = {7u, %s, d, &%s, %s};" % (t, e, v.name, w))
         out.append(i2 + "rip_wg_add(%s, 1);" % w)
-        if self.chance(0.5):
+        if self.on("spawnsel") and self.chance(0.6):
+            self.need("sub_task2")
+            pick = "%s ? sub_task : sub_task2" % self.truth(self.expr(ctx, 2, True)[0])
+            if self.chance(0.5):
+                out.append(i2 + "rip_spawn(%s, &%s);" % (pick, t))
+            else:
+                out.append(i2 + "rip_task_fn *fp = %s;" % pick)
+                out.append(i2 + "rip_spawn(fp, &%s);" % t)
+        elif self.chance(0.5):
             out.append(i2 + "rip_spawn(sub_task, &%s);" % t)
         else:
             out.append(i2 + "rip_task_fn *fp = sub_task;")
@@ -717,7 +824,7 @@ class Gen:
         out.append(ind + "}")
 
     def s_if(self, ctx, out, ind, depth):
-        out.append(ind + "if (%s)" % self.cond(ctx))
+        out.append(ind + "if (%s%s)" % (self.cond(ctx), self.note(" ")))
         self.braced(ctx, out, ind, depth)
         if self.chance(0.5):
             out.append(ind + "else")
@@ -767,13 +874,15 @@ class Gen:
     def s_while(self, ctx, out, ind, depth):
         self.counted_loop(
             ctx, out, ind, depth,
-            lambda i: "while (%s < %du && %s)" % (i, self.r.randint(1, 3), self.cond(ctx)),
+            lambda i: "while (%s%s < %du && %s%s)" % (self.note(), i, self.r.randint(1, 3),
+                                                     self.cond(ctx), self.note(" ")),
             lambda i: "%s++;" % i, lambda i: "}")
 
     def s_do(self, ctx, out, ind, depth):
         self.counted_loop(
             ctx, out, ind, depth, lambda i: "do", lambda i: "%s++;" % i,
-            lambda i: "} while (%s < %du && %s);" % (i, self.r.randint(1, 3), self.cond(ctx)))
+            lambda i: "} while (%s < %du &&%s %s%s);" % (i, self.r.randint(1, 3), self.note(" "),
+                                                          self.cond(ctx), self.note(" ")))
 
     def s_for(self, ctx, out, ind, depth):
         self.exit_label(ctx)
@@ -793,7 +902,14 @@ class Gen:
         cond = "%s < %du" % (i, self.r.randint(1, 3))
         if self.chance(0.6):
             cond += " && " + self.cond(ctx)
-        out.append(ind + "for (unsigned %s; %s; %s)" % (init, cond, step))
+        if self.on("comment") and self.chance(0.5):
+            cond = self.r.choice(["// bounded; rip_yield();\n" + ind + "     ",
+                                  "/* ; } ( */ "]) + cond
+        if self.on("comment") and self.chance(0.2):
+            step += " // step\n" + ind
+        else:
+            step += self.note(" ")
+        out.append(ind + "for (unsigned %s; %s; %s%s)" % (init, cond, self.note(), step))
         self.loop_body(ctx, out, ind, depth, pre)
         ctx.scopes.pop()
         out.append(ind + "}")
@@ -872,7 +988,7 @@ class Gen:
 
     def s_switch(self, ctx, out, ind, depth):
         n = self.r.randint(2, 4)
-        out.append(ind + "switch (%s %% %du) {" % (self.cond(ctx), n + 1))
+        out.append(ind + "switch (%s %% %du%s) {" % (self.cond(ctx), n + 1, self.note(" ")))
         ctx.breakable += 1
         for c in range(n + 1):
             out.append(ind + ("default:" if c == n else "case %d:" % c))
@@ -917,6 +1033,826 @@ class Gen:
             return "return %s;" % self.struct_expr(ctx, 2, True)[0]
         return "return %s;" % self.expr(ctx, 3, True)[0]
 
+    # ---- construct classes (CLASSES, --classes) -----------------------
+
+    def on(self, cls):
+        return cls in self.classes
+
+    @property
+    def leaf_classes(self):
+        return [c for c in ("uneval", "builtinexpr", "vmsizeof", "stmtexpr", "semacro", "macro")
+                if c in self.classes]
+
+    @property
+    def effect_classes(self):
+        return [c for c in ("stmtexpr", "semacro", "elvis", "callcall", "vmsizeof")
+                if c in self.classes]
+
+    def need(self, name):
+        """Use helper function `name` (emitted once, only when used)."""
+        if name not in self.needed:
+            self.needed.append(name)
+        return name
+
+    def note(self, lead=""):
+        """A comment where the comment class puts one, else nothing."""
+        if not self.on("comment") or not self.chance(0.3):
+            return ""
+        text = self.r.choice(["/* bound */", "/* ; } ( */", '/* "q" */', "/* rip_yield(); */"])
+        return lead + text if lead else text + " "
+
+    def pure(self, ctx, depth=2):
+        """An effect-free unsigned expression."""
+        return self.expr(ctx, depth, False)[0]
+
+    def ay_of(self, ctx):
+        """ay(an effect-free expression): a suspension whose order against
+        another such one cannot show in the output."""
+        return "ay(%s)" % self.pure(ctx, 1)
+
+    def async_of(self, ctx):
+        """One async call of an effect-free argument."""
+        return "%s(%s)" % (self.r.choice(["ay", "ay", "zz", "rt"]), self.pure(ctx, 2))
+
+    def target(self, ctx):
+        """A plain scalar variable to assign a whole expression to, or None."""
+        vs = [v for v in self.readable(ctx) if v.kind in CTYPE and v.mode == "rw"]
+        return self.r.choice(vs) if vs else None
+
+    def sink(self, ctx, out, ind, e, decl=True):
+        """A statement that uses the unsigned value `e` (an expression with an
+        effect, standing alone in it): assigned, declared, mixed or printed."""
+        c = self.r.random()
+        v = self.target(ctx)
+        if c < 0.35 and v:
+            cast = {"uc": "(unsigned char)", "i": "(int)"}.get(v.kind)
+            out.append(ind + "%s = %s;" % (v.name, "%s(%s)" % (cast, e) if cast else e))
+        elif c < 0.55 and decl:
+            name = self.fresh("v")
+            out.append(ind + "unsigned %s = %s;" % (name, e))
+            ctx.declare(Var(name, "u"))
+        elif c < 0.8:
+            out.append(ind + "mix(%s);" % e)
+        else:
+            out.append(ind + 'printf("%s.c%d %%u\\n", %s);' % (
+                ctx.fn.name if ctx.fn else "w", self.r.randrange(100), e))
+
+    def fail_value(self, ret):
+        return {"u": "FAIL_U", "i": "FAIL_I", "S": "FAIL_S", "void": "NO_VALUE"}[ret]
+
+    def class_leaf(self, ctx):
+        """An effect-free unsigned expression of an enabled class, or None."""
+        cls = self.r.choice(self.leaf_classes)
+        if cls == "uneval":
+            return self.uneval_leaf(ctx)
+        if cls == "builtinexpr":
+            return self.uneval_leaf(ctx, (6, 7))
+        if cls == "vmsizeof":
+            vs = [v for v in self.readable(ctx) if v.kind in CTYPE]
+            if vs:
+                return "(unsigned)sizeof(unsigned[(unsigned)%s %% 5u + 1u])" % (
+                    self.r.choice(vs).name)
+            return None
+        if cls == "stmtexpr":
+            t = self.fresh("s")
+            return "({ unsigned %s = %s; %s * 3u + %s; })" % (
+                t, self.pure(ctx, 1), t, self.pure(ctx, 1))
+        if cls == "semacro":
+            return "MAX(%s, %s)" % (self.pure(ctx, 1), self.pure(ctx, 1))
+        # macros as operands; K[...]: gcc's warnings cannot see the value
+        return "K[%s]" % (self.r.choice(["SEVEN", "DN", "EK + 1"]) if self.on("desig") else "SEVEN")
+
+    def uneval_leaf(self, ctx, forms=(0, 1, 2, 3, 4, 5, 8)):
+        """A value whose operand holds calls (with effects) never made; forms
+        6 and 7 (__builtin_constant_p, __builtin_choose_expr) are builtinexpr's."""
+        ctx.uneval += 1
+        self.need("loud")
+        try:
+            # (texts made only when used: a text thrown away could be the only
+            # use of a helper function, which gcc would call unused)
+            c = self.r.choice(forms)
+            fns = [f for f in self.fns if f.ret in ("u", "i")
+                   and "uptr" not in [k for _, k in f.params]]
+            if c in (2, 4, 5):
+                e = "loud(%s)" % self.pure(ctx, 1)     # of type unsigned
+            elif fns and self.chance(0.3):
+                e = self.call(ctx, self.r.choice(fns), 1)
+            else:
+                e = "loud(%s)" % self.expr(ctx, 1, True)[0]
+            if c == 0:
+                return "K[sizeof(%s) %% 16u]" % e
+            if c == 1:
+                return "K[sizeof %s %% 16u]" % e
+            if c == 2:
+                return ("K[(unsigned)__builtin_types_compatible_p(__typeof__(%s), unsigned) + 2u]"
+                        % e)
+            if c == 3:
+                return "K[(unsigned)__builtin_classify_type(%s) %% 16u]" % e
+            if c == 4:
+                return "K[_Generic(%s, unsigned: 3u, int: 4u, default: 5u)]" % e
+            if c == 5:
+                return "(__typeof__(%s)){%s}" % (e, self.pure(ctx, 1))
+            if c == 6:
+                return "K[(unsigned)__builtin_constant_p(%s) + 6u]" % e
+            if c == 7:
+                return "K[__builtin_choose_expr(1, %du, %s)]" % (self.r.randrange(16), e)
+            return "K[sizeof(__typeof__(%s)) %% 16u]" % e
+        finally:
+            ctx.uneval -= 1
+
+    def class_effect(self, ctx, depth):
+        """An unsigned expression with an effect of an enabled class, or None."""
+        cls = self.r.choice(self.effect_classes)
+        if cls == "stmtexpr":  # sequenced: a is the initializer of a declaration
+            t = self.fresh("s")
+            a, _ = self.expr(ctx, depth - 1, True)
+            b, _ = self.expr(ctx, depth - 1, True)
+            return "({ unsigned %s = %s; %s ^ %s; })" % (t, a, t, b)
+        if cls == "semacro":
+            a, _ = self.expr(ctx, depth - 1, True)
+            b, _ = self.expr(ctx, depth - 1, True)     # sequenced: MAX declares a_ then b_
+            return "MAX(%s, %s)" % (a, b)
+        if cls == "elvis":     # ay(...): a truth value would make gcc warn
+            a, _ = self.expr(ctx, depth - 1, True)
+            b, _ = self.expr(ctx, depth - 1, True)     # evaluated after a, if at all
+            return "(%s(%s) ?: %s)" % (self.r.choice(["ay", "zz", "rt"]), a, b)
+        if cls == "vmsizeof":
+            return "(unsigned)sizeof(unsigned char[%s %% 7u + 1u])" % self.async_of(ctx)
+        if cls == "callcall":
+            return self.callcall(ctx, depth)
+        return None
+
+    def callcall(self, ctx, depth):
+        """A call through the pointer a call returned (pick or, async, apick)."""
+        if not self.tables:
+            return None
+        tbl, fns = self.tables[0]
+        self.called.update(fns)
+        self.tables_used.add(tbl)
+        if self.chance(0.5):
+            a, _ = self.expr(ctx, depth - 1, True)
+            call = "%s(%s)(d - 1u, %s)" % (self.need("pick"), self.pure(ctx, 1), a)
+        else:   # the pointer comes from a suspension: the argument has no effect
+            call = "%s(%s)(d - 1u, %s)" % (self.need("apick"), self.pure(ctx, 1), self.pure(ctx, 1))
+        return "(d > 0u ? %s : %s)" % (call, self.const())
+
+    # statement forms, one per class (s_c_NAME)
+
+    def s_c_stmtexpr(self, ctx, out, ind, depth):
+        variants = ["skip", "skip", "loopjump", "loopjump"]
+        if depth < MAX_BLOCK_DEPTH:
+            variants += ["generic", "generic"]
+        if ctx.fn:
+            variants.append("retjump")
+        if ctx.loops:
+            variants.append("bodyjump")
+        getattr(self, "se_" + self.r.choice(variants))(ctx, out, ind, depth)
+
+    def s_c_sejump(self, ctx, out, ind, depth):
+        """A jump out of a statement expression with no async call in it
+        (the suspension comes before): only liveness can get it wrong."""
+        variants = (["skip", "loopjump"] + ["retjump"] * bool(ctx.fn)
+                    + ["bodyjump"] * bool(ctx.loops))
+        getattr(self, "se_" + self.r.choice(variants))(ctx, out, ind, depth, inner=False)
+
+    def s_c_semacro(self, ctx, out, ind, depth):
+        variants = ["try", "try", "max", "loopjump"]
+        if ctx.loops:
+            variants.append("bodyjump")
+        v = self.r.choice(variants)
+        if v in ("loopjump", "bodyjump"):
+            getattr(self, "se_" + v)(ctx, out, ind, depth, macros=True)
+        else:
+            getattr(self, "se_" + v)(ctx, out, ind, depth)
+
+    def jump_edge_start(self, ctx, out, ind, depth, inner):
+        """Open a block declaring lk (read afterwards only along a jump edge
+        out of a statement expression); (lk, the value the statement
+        expression starts from: an async call, or effect-free after a
+        suspension when `inner` is False)."""
+        lk = self.fresh("lk")
+        out.append(ind + "{")
+        out.append(ind + "    unsigned %s = %s;" % (lk, self.expr(ctx, 2, True)[0]))
+        if self.chance(0.6) if inner is None else inner:
+            return lk, self.async_of(ctx)
+        self.s_suspend(ctx, out, ind + "    ", depth)
+        return lk, self.pure(ctx)
+
+    def se_skip(self, ctx, out, ind, depth, inner=None):
+        """goto from inside a statement expression to the label after its
+        statement; lk's first value is read only along that edge, after a
+        suspension (inside the statement expression, or before it)."""
+        lk, val = self.jump_edge_start(ctx, out, ind, depth, inner)
+        q, label = self.fresh("q"), self.fresh("past")
+        i2 = ind + "    "
+        se = "({ unsigned %s = %s; if (%s %% 3u == 1u) goto %s; %s = %s + 1u; %s; })" % (
+            q, val, q, label, lk, q, q)
+        self.sink(ctx, out, i2, se, decl=False)
+        out.append(i2 + "%s:" % label)
+        out.append(i2 + "mix(%s);" % lk)
+        out.append(ind + "}")
+
+    def se_try(self, ctx, out, ind, depth):
+        """TRY(x): goto fail out of a statement expression (the function's
+        handler reads fk, live only along that edge)."""
+        ctx.fail = True
+        f = self.need(self.r.choice(["chk", "chk", "chk0"]))
+        e = "TRY(%s(%s))" % (f, self.expr(ctx, 2, True)[0])
+        c = self.r.random()
+        if c < 0.3 and depth < MAX_BLOCK_DEPTH:
+            out.append(ind + "if (%s > 500)" % e)
+            self.braced(ctx, out, ind, depth)
+            return
+        if c < 0.5:
+            name = self.fresh("v")
+            out.append(ind + "int %s = %s;" % (name, e))
+            ctx.declare(Var(name, "i"))
+            return
+        self.sink(ctx, out, ind, "(unsigned)" + e, decl=False)
+
+    def se_loopjump(self, ctx, out, ind, depth, macros=False, inner=None):
+        """break or continue out of a statement expression in a loop's body;
+        lk's value from before the suspension reaches mix(lk) only through it."""
+        lk, i, q = self.fresh("lk"), self.fresh("i"), self.fresh("q")
+        i2, i3 = ind + "    ", ind + "        "
+        jump = self.r.choice(["break", "continue"])
+        out.append(ind + "{")
+        out.append(i2 + "unsigned %s = %s;" % (lk, self.expr(ctx, 2, True)[0]))
+        out.append(i2 + "for (unsigned %s = 0u; %s < %du; %s++) {" % (
+            i, i, self.r.randint(2, 3), i))
+        if inner is None:
+            inner = self.chance(0.6)
+        if not inner:
+            self.s_suspend(ctx, out, i3, depth)
+        val = "%s + %s" % (self.async_of(ctx) if inner else self.pure(ctx), i)
+        if macros:
+            se = "%s(%s)" % ({"break": "OR_BREAK", "continue": "OR_NEXT"}[jump], val)
+        else:
+            s = self.fresh("s")
+            se = "({ unsigned %s = %s; if (%s %% 3u == 1u) %s; %s; })" % (s, val, s, jump, s)
+        out.append(i3 + "unsigned %s = %s;" % (q, se))
+        out.append(i3 + "%s = %s + %s;" % (lk, q, i))
+        if depth + 1 < MAX_BLOCK_DEPTH and self.chance(0.4):
+            ctx.loops += 1
+            ctx.breakable += 1
+            self.block(ctx, out, i3, 1, depth + 1)
+            ctx.loops -= 1
+            ctx.breakable -= 1
+        out.append(i2 + "}")
+        out.append(i2 + "mix(%s);" % lk)
+        out.append(ind + "}")
+
+    def se_bodyjump(self, ctx, out, ind, depth, macros=False, inner=None):
+        """break/continue of the loop around, from a statement expression."""
+        jump = self.r.choice(["continue"] + ["break"] * (ctx.breakable > 0))
+        if inner is False:
+            self.s_suspend(ctx, out, ind, depth)
+        if self.chance(0.6) if inner is None else inner:
+            val = self.async_of(ctx)
+        else:
+            val = self.pure(ctx)
+        if macros:
+            se = "%s(%s)" % ({"break": "OR_BREAK", "continue": "OR_NEXT"}[jump], val)
+        else:
+            s = self.fresh("s")
+            se = "({ unsigned %s = %s; if (%s %% 4u == 3u) %s; %s + 1u; })" % (s, val, s, jump, s)
+        self.sink(ctx, out, ind, se)
+
+    def se_retjump(self, ctx, out, ind, depth, inner=None):
+        """return from inside a statement expression, with lk's value from
+        before the suspension (read only there)."""
+        lk, val = self.jump_edge_start(ctx, out, ind, depth, inner)
+        s = self.fresh("s")
+        i2 = ind + "    "
+        ret = {"u": "return %s;", "i": "return (int)%s;",
+               "S": "return (struct S){%s, 1, 2u, {3u, 4u, 5u}};",
+               "void": "{ mix(%s); return; }"}[ctx.fn.ret] % lk
+        out.append(i2 + "%s = ({ unsigned %s = %s; if (%s %% 4u == 2u) %s %s; });" % (
+            lk, s, val, s, ret, s))
+        out.append(i2 + "mix(%s);" % lk)
+        out.append(ind + "}")
+
+    def se_max(self, ctx, out, ind, depth):
+        """MAX(a, b): a statement expression declaring __typeof__(a) a_ = (a)
+        (the call in __typeof__ is not made); a and b may both suspend."""
+        a, _ = self.expr(ctx, 2, True)
+        b, _ = self.expr(ctx, 2, True)
+        e = "MAX(%s, %s)" % (a, b)
+        if self.chance(0.3):
+            e = "MAX(%s, %s)" % (e, self.async_of(ctx))
+        self.sink(ctx, out, ind, e)
+
+    def se_generic(self, ctx, out, ind, depth):
+        """({ random statements; value; }): whatever jumps they make (break,
+        continue, goto out of loops, return, goto past) leave it."""
+        body = []
+        i2 = ind + "    "
+        self.block(ctx, body, i2, self.r.randint(1, 3), depth + 1)
+        label = None
+        if self.chance(0.4):
+            label = self.fresh("past")
+            at = self.r.choice([0, len(body)])    # between statements, not lines
+            body[at:at] = [i2 + "if (%s)" % self.cond(ctx), i2 + "    goto %s;" % label]
+        val = self.expr(ctx, 2, True)[0]
+        se = "({\n%s\n%s%s;\n%s})" % ("\n".join(body), i2, val, ind)
+        if self.chance(0.25) and depth < MAX_BLOCK_DEPTH:
+            out.append(ind + "if (%s)" % self.truth(se))
+            self.braced(ctx, out, ind, depth)
+        else:
+            self.sink(ctx, out, ind, se, decl=label is None)
+        if label:
+            out.append(ind + "%s: ;" % label)
+
+    def s_c_macro(self, ctx, out, ind, depth):
+        variants = ["expect", "assert", "show", "note", "fprintf", "slot", "declmacro"]
+        if ctx.fn:
+            variants += ["check", "check", "retmacro"]
+        if ctx.loops:
+            variants.append("nextif")
+        v = self.r.choice(variants)
+        if v == "check":
+            e = self.expr(ctx, 2, True)[0]
+            self.need("chk")
+            if ctx.fn.ret == "i" and self.chance(0.7):
+                out.append(ind + "CHECK(%s);" % e)
+            else:
+                out.append(ind + "CHECK_OR(%s, %s);" % (e, self.fail_value(ctx.fn.ret)))
+        elif v == "retmacro":
+            out.append(ind + "if (%s)" % self.cond(ctx))
+            out.append(ind + "    return %s;" % self.fail_value(ctx.fn.ret))
+        elif v == "expect":
+            if self.chance(0.5):
+                out.append(ind + "EXPECT(%s %% 3u != 1u);" % self.ay_of(ctx))
+            else:
+                out.append(ind + "EXPECT(%s(%s) >= 0);" % (self.need("chk"), self.pure(ctx)))
+        elif v == "assert":
+            e = self.pure(ctx, 1)
+            out.append(ind + "assert(ay(%s) == %s);" % (e, e))
+        elif v == "show":
+            if self.chance(0.6):
+                self.s_suspend(ctx, out, ind, depth)
+            lv = self.lvalue(ctx, False)
+            if lv:
+                out.append(ind + "%s(%s);" % (self.r.choice(["SHOW", "TRACE"]), lv[0]))
+        elif v == "note":
+            out.append(ind + "NOTE(%s);" % self.pure(ctx))
+        elif v == "fprintf":
+            if self.chance(0.5):
+                out.append(ind + 'fprintf(OUT, FMT, "%s", %s);' % (
+                    ctx.fn.name if ctx.fn else "w", self.expr(ctx, 2, True)[0]))
+            else:
+                out.append(ind + 'printf("seven %%u\\n", %s * SEVEN);' % self.async_of(ctx))
+        elif v == "slot":
+            sp = self.fresh("sp")
+            out.append(ind + "{")
+            out.append(ind + "    unsigned *%s = %s(%s);" % (sp, self.need("slot"), self.pure(ctx)))
+            out.append(ind + "    if (SLOT_OK(%s)) {" % sp)
+            out.append(ind + "        *%s += %s;" % (sp, self.pure(ctx, 1)))
+            out.append(ind + "        rip_yield();")
+            out.append(ind + "        SHOW(*%s);" % sp)
+            out.append(ind + "    } else")
+            out.append(ind + '        printf("no slot\\n");')
+            out.append(ind + "}")
+        elif v == "declmacro":
+            mv = self.fresh("mv")
+            out.append(ind + "{")
+            out.append(ind + "    DECL_U(%s, %s);" % (mv, self.async_of(ctx)))
+            self.s_suspend(ctx, out, ind + "    ", depth)
+            out.append(ind + "    SHOW(%s);" % mv)
+            out.append(ind + "}")
+        else:   # braced: an else after it would bind to the macro's if
+            out.append(ind + "{ NEXT_IF(%s %% 4u == 3u); }" % self.ay_of(ctx))
+
+    def s_c_uneval(self, ctx, out, ind, depth):
+        c = self.r.random()
+        if c < 0.3:
+            name = self.fresh("v")
+            ctx.uneval += 1
+            e = self.expr(ctx, 2, True)[0]
+            ctx.uneval -= 1
+            out.append(ind + "__typeof__(loud(%s)) %s = %s;" % (e, name, self.pure(ctx)))
+            self.need("loud")
+            ctx.declare(Var(name, "u"))
+            return
+        sfns = [f for f in self.fns if f.ret == "S" and "uptr" not in [k for _, k in f.params]]
+        if c < 0.5 and sfns:
+            name = self.fresh("v")
+            ctx.uneval += 1
+            call = self.call(ctx, self.r.choice(sfns), 2)
+            ctx.uneval -= 1
+            out.append(ind + "struct S %s = (__typeof__(%s))%s;" % (
+                name, call, self.s_init(ctx, -1)))
+            ctx.declare(Var(name, "S"))
+            return
+        self.need("loud")
+        out.append(ind + 'printf("ue %%u\\n", %s);' % self.uneval_leaf(ctx))
+
+    def s_c_builtinexpr(self, ctx, out, ind, depth):
+        out.append(ind + 'printf("ub %%u\\n", %s);' % self.uneval_leaf(ctx, (6, 7)))
+
+    def s_c_vmsizeof(self, ctx, out, ind, depth):
+        if self.chance(0.4):
+            out.append(ind + "mix((unsigned)sizeof(unsigned[%s %% 5u + 1u]));" % self.async_of(ctx))
+            return
+        n = self.fresh("n")
+        out.append(ind + "{")
+        out.append(ind + "    unsigned %s = %s;" % (n, self.expr(ctx, 2, True)[0]))
+        self.s_suspend(ctx, out, ind + "    ", depth)
+        out.append(ind + '    printf("vm %%u\\n", (unsigned)sizeof(unsigned[%s %% 5u + 1u]));' % n)
+        out.append(ind + "}")
+
+    def s_c_complit(self, ctx, out, ind, depth):
+        cp = self.fresh("cp")
+        i2 = ind + "    "
+        k = self.r.randrange(4)
+        c = self.r.randrange(4)
+        out.append(ind + "{")
+        if c == 0:
+            es = [self.expr(ctx, 2, i == k)[0] for i in range(3)]
+            out.append(i2 + "unsigned *%s = (unsigned[%s]){%s};" % (
+                cp, self.r.choice(["", "3"]), ", ".join(es)))
+            use, touch = "%s[0] + %s[2]" % (cp, cp), "%s[1]" % cp
+        elif c == 1:
+            member = self.r.choice(["a", "arr[1]", "arr[2]"])
+            out.append(i2 + "unsigned *%s = &(struct S)%s.%s;" % (cp, self.s_init(ctx, k), member))
+            use, touch = "*%s" % cp, "*%s" % cp
+        elif c == 2:
+            out.append(i2 + "struct S *%s = &(struct S)%s;" % (cp, self.s_init(ctx, k)))
+            use, touch = "%s->a + %s->arr[2]" % (cp, cp), "%s->arr[0]" % cp
+        else:
+            out.append(i2 + "unsigned *%s = &(unsigned){%s};" % (cp, self.expr(ctx, 2, True)[0]))
+            use, touch = "*%s" % cp, "*%s" % cp
+        self.s_suspend(ctx, out, i2, depth)
+        if depth < MAX_BLOCK_DEPTH and self.chance(0.4):
+            self.block(ctx, out, i2, 1, depth + 1)
+        out.append(i2 + "%s += %s;" % (touch, self.pure(ctx)))
+        if self.chance(0.5):
+            out.append(i2 + "rip_yield();")
+        out.append(i2 + "mix(%s);" % use)
+        out.append(ind + "}")
+
+    def s_c_bitfield(self, ctx, out, ind, depth):
+        b, ba = self.fresh("b"), self.fresh("ba")
+        i2 = ind + "    "
+        out.append(ind + "{")
+        out.append(i2 + "struct B %s = {1u, 2u, -3, 4u};" % b)
+        out.append(i2 + "struct B %s[3] = {{0u, 1u, 2, 3u}, {4u, 5u, -6, 7u}, "
+                   "{1u, 1u, 1, 1u}};" % ba)
+        idx = self.fresh("j")
+        out.append(i2 + "unsigned %s = %s;" % (idx, self.pure(ctx)))
+        field = lambda: self.r.choice(["lo", "mid", "hi", "sg"])
+        for _ in range(self.r.randint(2, 4)):
+            f = field()
+
+            def rhs():      # made when used, like every text (see uneval_leaf)
+                val = self.ay_of(ctx) if self.chance(0.5) else self.async_of(ctx)
+                return "(int)%s" % val if f == "sg" else val
+            c = self.r.randrange(5)
+            if c == 0:
+                out.append(i2 + "%s.%s = %s;" % (b, f, rhs()))
+            elif c == 1:   # both ay() of effect-free arguments: their order cannot show
+                out.append(i2 + "%s[%s %% 3u].%s = %s;" % (ba, self.ay_of(ctx), f,
+                                                          "(int)" + self.ay_of(ctx) if f == "sg"
+                                                          else self.ay_of(ctx)))
+            elif c == 2:
+                out.append(i2 + "%s[%s %% 3u].%s %s %s;" % (
+                    ba, idx, f, self.r.choice(["=", "+=", "^="]), rhs()))
+            elif c == 3:
+                out.append(i2 + "%s[%s %% 3u].%s++;" % (ba, self.async_of(ctx), f))
+            else:       # masked: no -Woverflow on a folded constant
+                v = "(%s & 7u)" % self.pure(ctx, 1)
+                out.append(i2 + "%s[%s %% 3u].%s = %s;" % (ba, self.async_of(ctx), f,
+                                                          "(int)" + v if f == "sg" else v))
+        self.s_suspend(ctx, out, i2, depth)
+        out.append(i2 + "mix(%s);" % idx)
+        mixb = "%s.lo + %s.mid + (unsigned)%s.sg + %s.hi"
+        out.append(i2 + "mix(%s);" % (mixb % (b, b, b, b)))
+        for j in range(3):
+            e = "%s[%d]" % (ba, j)
+            out.append(i2 + "mix(%s);" % (mixb % (e, e, e, e)))
+        out.append(ind + "}")
+
+    def desig_indices(self, n):
+        """Array designators for an array of DN (5) or 3 elements: constant
+        expressions of enum and macro constants, distinct values."""
+        pool = {5: [("0", 0), ("EK - 2", 0), ("EK - 1", 1), ("EN - 3", 1), ("EK", 2), ("DN - 3", 2),
+                    ("EK + 1", 3), ("DN - 2", 3), ("DN - 1", 4), ("EN", 4)],
+                3: [("0", 0), ("EK - 2", 0), ("EK - 1", 1), ("1", 1), ("EK", 2), ("DN - 3", 2)]}[n]
+        self.r.shuffle(pool)
+        seen, out = set(), []
+        for text, v in pool:
+            if v not in seen and (not out or self.chance(0.7)):
+                seen.add(v)
+                out.append(text)
+        return out
+
+    def s_c_desig(self, ctx, out, ind, depth):
+        i2 = ind + "    "
+        out.append(ind + "{")
+        c = self.r.randrange(3)
+        name = self.fresh("ds")
+        if c == 0:
+            idx = self.desig_indices(5)
+            k = self.r.randrange(len(idx))
+            items = ["[%s] = %s" % (t, self.expr(ctx, 2, i == k)[0]) for i, t in enumerate(idx)]
+            out.append(i2 + "unsigned %s[DN] = {%s};" % (name, ", ".join(items)))
+            use = " + ".join("%s[%d]" % (name, j) for j in range(5))
+        else:
+            fields = []
+            k = self.r.randrange(4)
+            made = []
+
+            class Vals:     # made when used: an unused text could name a function
+                def __next__(it):
+                    made.append(1)
+                    return self.expr(ctx, 2, len(made) - 1 == k)[0]
+            vals = Vals()
+            fields.append(".a = %s" % next(vals))
+            fields.append(".c = (unsigned char)%s" % next(vals))
+            arr = self.desig_indices(3)
+            if self.chance(0.5):
+                fields.append(".arr = {%s}" % ", ".join("[%s] = %s" % (t, next(vals)) for t in arr))
+            else:
+                fields += [".arr[%s] = %s" % (t, next(vals)) for t in arr]
+            if self.chance(0.5):
+                fields.append(".b = (int)%s" % next(vals))
+            self.r.shuffle(fields)
+            if c == 1:
+                out.append(i2 + "struct S %s = {%s};" % (name, ", ".join(fields)))
+                use = "%s.a + %s.c + %s.arr[0] + %s.arr[1] + %s.arr[2] + (unsigned)%s.b" % (
+                    (name,) * 6)
+            else:
+                j = self.r.randrange(2)
+                other = "[%s].%s = %s" % ("EK - %d" % (1 + j), self.r.choice(["a", "arr[EK]"]),
+                                          self.pure(ctx, 1))
+                items = ["[%s] = {%s}" % ("EK - 1" if j else "0", ", ".join(fields)), other]
+                self.r.shuffle(items)
+                out.append(i2 + "struct S %s[2] = {%s};" % (name, ", ".join(items)))
+                use = " + ".join("%s[%d].a + %s[%d].arr[%d] + %s[%d].c" % (
+                    name, x, name, x, y, name, x) for x in range(2) for y in range(3))
+        self.s_suspend(ctx, out, i2, depth)
+        out.append(i2 + "mix(%s);" % use)
+        out.append(ind + "}")
+
+    def s_c_blocktype(self, ctx, out, ind, depth):
+        i2 = ind + "    "
+        c = self.r.randrange(6)
+        n = self.fresh("")
+        out.append(ind + "{")
+        if c == 0:    # a local struct S of another layout hides the file's
+            ls = "ls" + n
+            k = self.r.randrange(3)
+            ctx.shadow = True   # already in its own initializer
+            try:
+                es = [self.expr(ctx, 2, i == k)[0] for i in range(3)]
+                out.append(i2 + "struct S { unsigned long long q; unsigned a; "
+                           "unsigned short h[3]; } %s = {%s, %s, {1, 2, (unsigned short)%s}};"
+                           % (ls, es[0], es[1], es[2]))
+                self.s_suspend(ctx, out, i2, depth)
+                if depth < MAX_BLOCK_DEPTH and self.chance(0.5):
+                    self.block(ctx, out, i2, self.r.randint(1, 2), depth + 1)
+                out.append(i2 + "%s.a += %s;" % (ls, self.async_of(ctx)))
+            finally:
+                ctx.shadow = False
+            out.append(i2 + "mix((unsigned)%s.q + %s.a + %s.h[2] + (unsigned)sizeof %s);" % (
+                ls, ls, ls, ls))
+        elif c == 1:  # a frame variable of an unnamed type
+            uv = "uv" + n
+            out.append(i2 + "struct { unsigned a; unsigned char c; unsigned w[2]; } "
+                       "%s = {%s, 3, {0}};" % (uv, self.expr(ctx, 2, True)[0]))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "%s.w[1] = %s;" % (uv, self.async_of(ctx)))
+            out.append(i2 + "mix(%s.a + %s.c + %s.w[1]);" % (uv, uv, uv))
+        elif c == 2:  # a block-local typedef and enum
+            out.append(i2 + "typedef unsigned long long wide%s;" % n)
+            out.append(i2 + "enum { LA%s = 3, LB%s = LA%s * 5 };" % (n, n, n))
+            out.append(i2 + "wide%s wv%s = (wide%s)%s << LA%s;" % (
+                n, n, n, self.expr(ctx, 2, True)[0], n))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "wv%s += %s;" % (n, self.async_of(ctx)))
+            out.append(i2 + "mix((unsigned)(wv%s >> 1) + LB%s);" % (n, n))
+        elif c == 3:  # a block-local union
+            out.append(i2 + "union U%s { unsigned u; unsigned char b[4]; } un%s;" % (n, n))
+            out.append(i2 + "un%s.u = %s;" % (n, self.async_of(ctx)))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "mix(un%s.b[0] + un%s.b[3]);" % (n, n))
+        elif c == 4:  # a block-local self-referential struct
+            out.append(i2 + "struct L%s { unsigned v; struct L%s *next; } m%s = {%s, NULL}, "
+                       "o%s = {%s, &m%s};" % (n, n, n, self.pure(ctx), n, self.async_of(ctx), n))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "mix(o%s.next->v + o%s.v);" % (n, n))
+        else:         # the same tag in two sibling blocks, other layouts
+            out.append(i2 + "{")
+            out.append(i2 + "    struct T { unsigned char a; unsigned b; } t%s = {1, %s};" % (
+                n, self.async_of(ctx)))
+            self.s_suspend(ctx, out, i2 + "    ", depth)
+            out.append(i2 + "    mix(t%s.a + t%s.b + (unsigned)sizeof t%s);" % (n, n, n))
+            out.append(i2 + "}")
+            out.append(i2 + "{")
+            out.append(i2 + "    struct T { unsigned long long b; unsigned a[3]; } "
+                       "t%s = {%s, {2u}};" % (n, self.async_of(ctx)))
+            self.s_suspend(ctx, out, i2 + "    ", depth)
+            out.append(i2 + "    mix((unsigned)t%s.b + t%s.a[0] + (unsigned)sizeof t%s);"
+                       % (n, n, n))
+            out.append(i2 + "}")
+        out.append(ind + "}")
+
+    def s_c_func(self, ctx, out, ind, depth):
+        if self.chance(0.7):
+            self.s_suspend(ctx, out, ind, depth)
+        name = self.r.choice(["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"])
+        out.append(ind + 'printf("in %%s %%u\\n", %s, %s);' % (name, self.pure(ctx, 1)))
+
+    def s_c_selfinit(self, ctx, out, ind, depth):
+        """An async call in an initializer that names the variable declared:
+        the call may not move in front of the declaration (where the name is
+        undeclared, or an outer variable's).  Kept across a suspension or not
+        (the variable in the frame or a plain local)."""
+        i2, i3 = ind + "    ", ind + "        "
+        n = self.fresh("")
+        c = self.r.randrange(4)
+        kept = self.chance(0.5)
+        size = self.r.choice(["sizeof *%s", "sizeof(*%s)", "sizeof(struct node) + 0u * sizeof *%s"])
+        out.append(ind + "{")
+        if c == 0:    # sizeof *p in p's own initializer; maybe an outer p of another type
+            outer = self.chance(0.6)
+            if outer:
+                out.append(i2 + "struct S *np%s = NULL;" % n)
+                out.append(i2 + "mix((unsigned)(np%s == NULL));" % n)
+                out.append(i2 + "{")
+            else:
+                i3 = i2
+            p = "np" + n
+            if self.chance(0.3):    # and a second declarator naming itself too
+                q = "nq" + n
+                out.append(i3 + "struct node *%s = %s(%s), *%s = %s(%s);" % (
+                    p, self.need("alloc"), size % p, q, "alloc", size % q))
+            else:
+                q = None
+                out.append(i3 + "struct node *%s = %s(%s);" % (p, self.need("alloc"), size % p))
+            out.append(i3 + "if (%s != NULL) {" % p)
+            out.append(i3 + "    %s->v = %s;" % (p, self.pure(ctx)))
+            if kept:
+                out.append(i3 + "    rip_yield();")
+            out.append(i3 + "    mix(%s->v + (unsigned)sizeof *%s);" % (p, p))
+            out.append(i3 + "}")
+            out.append(i3 + "free(%s);" % p)
+            if q:
+                out.append(i3 + "free(%s);" % q)
+            if outer:
+                out.append(i2 + "}")
+        elif c == 1:  # sizeof x in x's initializer, an outer x of another size
+            out.append(i2 + "unsigned long long sz%s = %s;" % (n, self.pure(ctx)))
+            out.append(i2 + "mix((unsigned)sz%s);" % n)
+            out.append(i2 + "{")
+            out.append(i3 + "unsigned sz%s = %s((unsigned)%s + %s);" % (
+                n, self.r.choice(["ay", "zz", "rt"]),
+                self.r.choice(["sizeof sz%s", "sizeof(sz%s)"]) % n,
+                self.pure(ctx, 1)))
+            if kept:
+                self.s_suspend(ctx, out, i3, depth)
+            out.append(i3 + "mix(sz%s);" % n)
+            out.append(i2 + "}")
+        elif c == 2:  # the variable's own address in its initializer
+            out.append(i2 + "struct node nd%s = {.v = %s, .next = &nd%s};" % (
+                n, self.async_of(ctx), n))
+            if kept:
+                self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + 'printf("self %%d %%u\\n", nd%s.next == &nd%s, nd%s.next->v);'
+                       % (n, n, n))
+        else:         # a later declarator names the earlier one
+            out.append(i2 + "unsigned xa%s = %s, xb%s = xa%s + %s;" % (
+                n, self.async_of(ctx), n, n, self.ay_of(ctx)))
+            if kept:
+                self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "mix(xa%s ^ xb%s);" % (n, n))
+        out.append(ind + "}")
+
+    def s_c_elvis(self, ctx, out, ind, depth):
+        a = self.async_of(ctx) if self.chance(0.5) else "ay(%s)" % self.effect(ctx, 2)[0]
+        self.sink(ctx, out, ind, "%s ?: %s" % (a, self.expr(ctx, 2, True)[0]))
+
+    def s_c_spawnsel(self, ctx, out, ind, depth):
+        return self.s_spawn(ctx, out, ind, depth)
+
+    def s_c_callcall(self, ctx, out, ind, depth):
+        e = self.callcall(ctx, 3)
+        if e is None:
+            return self.s_suspend(ctx, out, ind, depth)
+        self.sink(ctx, out, ind, e)
+
+    def s_c_asmgoto(self, ctx, out, ind, depth):
+        lk, cv, label = self.fresh("lk"), self.fresh("c"), self.fresh("asm")
+        i2 = ind + "    "
+        out.append(ind + "{")
+        out.append(i2 + "unsigned %s = %s;" % (lk, self.expr(ctx, 2, True)[0]))
+        self.s_suspend(ctx, out, i2, depth)
+        out.append(i2 + "unsigned %s = %s %% 2u;" % (cv, self.pure(ctx)))
+        out.append("#if defined(__x86_64__) || defined(__i386__)")
+        out.append(i2 + '__asm__ goto("testl %%0, %%0\\n\\tjnz %%l1" : : "r"(%s) : "cc" : %s);'
+                   % (cv, label))
+        out.append("#else")
+        out.append(i2 + "if (%s)" % cv)
+        out.append(i2 + "    goto %s;" % label)
+        out.append("#endif")
+        out.append(i2 + "%s = %s + 5u;" % (lk, cv))
+        out.append(i2 + "%s:" % label)
+        out.append(i2 + "mix(%s);" % lk)
+        out.append(ind + "}")
+
+    def s_c_arrparam(self, ctx, out, ind, depth):
+        arrs = [v for v in self.readable(ctx) if v.kind in ("arr", "S") and v.mode == "rw"]
+        lhs = [v for v in self.readable(ctx) if v.kind == "u" and v.mode == "rw"]
+        if not arrs or not lhs:
+            return self.s_suspend(ctx, out, ind, depth)
+        a = self.r.choice(arrs)
+        arg = a.name if a.kind == "arr" else a.name + ".arr"
+        out.append(ind + "%s = %s(d, %s);" % (self.r.choice(lhs).name, self.need("vsum"), arg))
+
+    def class_prelude(self):
+        """Types and macros of the enabled classes (unused ones cost nothing)."""
+        out = []
+        if self.on("selfinit"):
+            out.append("#include <stdlib.h>")
+        if self.on("macro"):
+            out.append("#include <assert.h>")
+        if self.on("semacro"):
+            out += [
+                "#define TRY(x) ({ int t_ = (x); if (t_ < 0) goto fail; t_; })",
+                "#define MAX(a, b) ({ __typeof__(a) a_ = (a); __typeof__(b) b_ = (b); "
+                "a_ > b_ ? a_ : b_; })",
+                "#define OR_BREAK(x) ({ unsigned v_ = (x); if (v_ % 5u == 4u) break; v_; })",
+                "#define OR_NEXT(x) ({ unsigned v_ = (x); if (v_ % 5u == 4u) continue; v_; })"]
+        if self.on("macro"):
+            out += [
+                '#define CHECK(x) do { if (chk(x) < 0) { printf("check %s\\n", #x); '
+                'return -1; } } while (0)',
+                '#define CHECK_OR(x, r) do { if (chk(x) < 0) { printf("check_or %s\\n", #x); '
+                'return r; } } while (0)',
+                "#define FAIL_U 0xdeadu",
+                "#define FAIL_I (-1)",
+                "#define FAIL_S zs",
+                "#define NO_VALUE",
+                '#define EXPECT(c) ((c) ? (void)0 : (void)printf("expect %s\\n", #c))',
+                '#define SHOW(v) printf("%s=%u\\n", #v, (unsigned)(v))',
+                "#define TRACE(v) SHOW(v)",
+                '#define NOTE(x) do { printf("note %u %u\\n", d, (unsigned)(x)); '
+                'mix(d + (x)); } while (0)',
+                "#define OUT stdout",
+                '#define FMT "%s %u\\n"',
+                "#define DECL_U(n, e) unsigned n = (e)",
+                "#define NEXT_IF(c) if (c) continue",
+                "#define SLOT_OK(p) ((p) != NULL)"]
+        if self.on("macro"):
+            out.append("#define SEVEN 7u")
+        if self.on("desig"):
+            out += ["enum { EK = 2, EN = 4 };", "#define DN 5"]
+        if self.on("bitfield"):
+            out.append("struct B { unsigned lo : 3; unsigned mid : 7; int sg : 5; "
+                       "unsigned hi : 17; };")
+        if self.on("selfinit"):
+            out.append("struct node { unsigned v; struct node *next; unsigned pad[5]; };")
+        if self.on("arrparam"):
+            out.append("typedef unsigned vec3[3];")
+        return "\n".join(out) + "\n" if out else ""
+
+    def helper(self, name):
+        """The text of helper function `name`."""
+        tbl = self.tables[0] if self.tables else ("tbl", [])
+        return {
+            "chk": "RIP_ASYNC static int chk(unsigned v)\n{\n    rip_yield();\n"
+                   "    return v % 8u == 0u ? -1 : (int)(v % 1000u);\n}\n",
+            "chk0": "static int chk0(unsigned v)\n{\n"
+                    "    return v % 8u == 0u ? -1 : (int)(v % 1000u);\n}\n",
+            "loud": 'RIP_ASYNC static unsigned loud(unsigned v)\n{\n    printf("loud %u\\n", v);\n'
+                    "    rip_yield();\n    return v;\n}\n",
+            "slot": "static unsigned slots[8];\n\nRIP_ASYNC static unsigned *slot(unsigned v)\n{\n"
+                    "    if (v % 4u == 0u)\n        return NULL;\n    rip_yield();\n"
+                    "    return &slots[v % 8u];\n}\n",
+            "alloc": "RIP_ASYNC static void *alloc(size_t n)\n{\n"
+                     '    printf("alloc %u\\n", (unsigned)n);\n'
+                     "    rip_yield();\n    return calloc(1, n);\n}\n",
+            "pick": "static ufn *pick(unsigned k)\n{\n    return %s[k %% %du];\n}\n" % (
+                tbl[0], len(tbl[1])),
+            "apick": "RIP_ASYNC static ufn *apick(unsigned k)\n{\n    rip_yield();\n"
+                     "    return %s[k %% %du];\n}\n" % (tbl[0], len(tbl[1])),
+            "sub_task2": "static void sub_task2(void *arg)\n{\n    struct targ *t = arg;\n"
+                         "    *t->out += t->v * 5u + 1u;\n    rip_yield();\n"
+                         '    printf("sub2 %u\\n", *t->out);\n    rip_wg_done(t->wg);\n}\n',
+            "vsum": "static unsigned vsum(unsigned d, vec3 v)\n{\n    rip_yield();\n"
+                    "    v[d % 3u] += 1u;\n    return v[0] + v[1] + v[2];\n}\n",
+        }[name]
+
+    def fail_handler(self, ctx, out, ind, who, fk_at, fk_init):
+        """TRY's `fail:` (and fk, read only there) when the function used TRY."""
+        if not ctx.fail:
+            return False
+        out.insert(fk_at, ind + "unsigned fk = %s;" % fk_init)
+        out.append("fail:")
+        out.append(ind + 'printf("%s fail %%u\\n", fk);' % who)
+        out.append(ind + "mix(fk);")
+        return True
+
     # ---- functions and the program ------------------------------------
 
     def signature(self, i):
@@ -943,6 +1879,7 @@ class Gen:
         out.append(ind + "if (fuel == 0u)")
         out.append(ind + "    return%s;" % {"u": " 0u", "i": " 0", "S": " zs", "void": ""}[f.ret])
         out.append(ind + "fuel--;")
+        fk_at = len(out)
         shown = [(n, k) for n, k in f.params if k in ("u", "i")]
         out.append(ind + 'printf("%s d%%u%s\\n", d%s);' % (
             f.name, "".join(" %u" if k == "u" else " %d" for _, k in shown),
@@ -956,6 +1893,9 @@ class Gen:
         if f.name in self.statics_of:
             out.append(ind + "mix(%s);" % self.statics_of[f.name])
         out.append(ind + self.ret_stmt(ctx))
+        if self.fail_handler(ctx, out, ind, f.name, fk_at, "d * 2654435761u + %du" % f.index):
+            if f.ret != "void":
+                out.append(ind + "return %s;" % {"u": "0u", "i": "-1", "S": "zs"}[f.ret])
         out.append("}")
         out.append("")
 
@@ -971,6 +1911,8 @@ class Gen:
         self.tables_used = set()
         if len(simple) >= 1 and self.chance(0.6):
             self.tables.append(("tbl", simple))
+        elif self.on("callcall"):   # pick()(x) indexes the table
+            self.tables.append(("tbl", simple))
         self.statics = {}
         self.statics_of = {}
         for f in self.fns:
@@ -981,12 +1923,24 @@ class Gen:
         k = ", ".join("%du" % r.choice([0, 1, 2, 3, 7, 15, 16, 31, 100, 255, 4095, 65535, 0x7fffffff,
                                         0x80000000, 0xfffffffe, 0xffffffff]) for _ in range(16))
         out = [PRELUDE % {"seed": self.seed, "fuel": r.randint(100, 600), "k": k}]
-        for f in self.fns:
-            out.append(f.proto() + ";")
+        if self.classes:
+            out[0] = out[0].replace(" */\n", ", classes %s */\n" % ",".join(self.classes), 1)
+            out.append(self.class_prelude())
+        if self.on("multidecl"):    # several functions in one declaration
+            groups = {}
+            for f in self.fns:
+                groups.setdefault(f.ret, []).append(f)
+            for fs in groups.values():
+                out.append("static %s %s;" % (ret_text(fs[0].ret), ", ".join(
+                    f.proto().split(" ", 2 + (fs[0].ret == "S"))[-1] for f in fs)))
+        else:
+            for f in self.fns:
+                out.append(f.proto() + ";")
         out.append("")
         for name, fns in self.tables:
             out.append("static ufn *const %s[%d] = {%s};" % (name, len(fns), ", ".join(fns)))
         out.append("")
+        helpers_at = len(out)
         out.append("static void sub_task(void *arg)")
         out.append("{")
         out.append("    struct targ *t = arg;")
@@ -1003,6 +1957,7 @@ class Gen:
         for k in range(ntask):
             self.task(k, out)
         self.start(ntask, out)
+        out[helpers_at:helpers_at] = [self.helper(h) for h in self.needed]
         return "\n".join(out) + "\n"
 
     def task(self, k, out):
@@ -1018,8 +1973,13 @@ class Gen:
         for name, kind in (("q0", "u"), ("qs", "S")):
             ctx.declare(Var(name, kind))
         ctx.declare(Var("r", "u", "scratch"))
+        fk_at = len(out)
         self.budget = self.r.randint(2, 6)
         self.block(ctx, out, ind, self.budget, 2)
+        if ctx.fail:
+            out.append(ind + "goto tail;")
+            self.fail_handler(ctx, out, ind, "task%d" % k, fk_at, "t->v * 2654435761u + %du" % k)
+            out.append("tail:")
         want = [f for f in self.fns if f.name not in self.called]
         if k == 0:
             for f in want:
@@ -1075,10 +2035,31 @@ class Gen:
         out.append("}")
 
 
-def generate(seed):
-    """The C text of program number `seed`."""
-    return Gen(seed).program()
+def generate(seed, classes=ALL):
+    """The C text of program number `seed` with the construct `classes`
+    (names of CLASSES; BASE for none)."""
+    return Gen(seed, classes).program()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("seed", type=int, nargs="?", default=1)
+    ap.add_argument("--classes", default="all",
+                    help="all (default), base, or a comma list of: %s; -NAME drops one"
+                    % ", ".join(ALL))
+    ap.add_argument("--list", action="store_true", help="describe the construct classes")
+    args = ap.parse_args()
+    if args.list:
+        for name, (weight, what) in CLASSES.items():
+            print("%-10s %d  %s" % (name, weight, what))
+        return 0
+    try:
+        classes = parse_classes(args.classes)
+    except ValueError as e:
+        ap.error(str(e))
+    sys.stdout.write(generate(args.seed, classes))
+    return 0
 
 
 if __name__ == "__main__":
-    sys.stdout.write(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 1))
+    sys.exit(main())

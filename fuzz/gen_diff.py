@@ -8,15 +8,23 @@ warning too), run both, and compare stdout and exit status byte for byte:
 the scheduling contract makes them equal.  The compiler comes from $CC;
 under RIP_SAN=1 (make fuzz SAN=1) ripcc adds the sanitizer flags.
 
-    python fuzz/gen_diff.py [--seeds 1-100] [--jobs 2] [--keep DIR]
+    python fuzz/gen_diff.py [--seeds 1-100] [--jobs 2] [--keep DIR] [--classes LIST]
+
+--classes picks gen_async's construct classes: all (the default), base (the
+programs of the first generator, which make test holds ripper to), or a
+comma list (`python fuzz/gen_async.py --list` describes them); isolate a
+failing class with `--classes NAME`.
 
 Verdicts: match; mismatch (outputs differ, or the rip build crashed or hung);
 rip-error (ripper or the compiler refused the ripped program); rip-warning;
 bad-program (the generator's fault: the plain build warned, failed, hung or
 did not exit 0); cc-differs (a mismatch where the plain build at -O0 prints
 what rip printed: the optimizer, or undefined behaviour the generator let
-through, is to blame, not ripper).  Every verdict but match fails the run.  A seed reproduces with `python fuzz/gen_async.py SEED`.
+through, is to blame, not ripper).  Every verdict but match fails the run.
+A seed reproduces with `python fuzz/gen_async.py SEED --classes LIST` (the
+program's first line names its classes).
 """
+import functools
 import os
 import subprocess
 import sys
@@ -35,11 +43,11 @@ def build(src, backend, exe, extra=()):
     return r.returncode == 0, (r.stdout + r.stderr).decode(errors="replace")
 
 
-def check_seed(seed, workdir):
+def check_seed(seed, workdir, classes=gen_async.ALL):
     """(verdict, detail) for one seed."""
     src = os.path.join(workdir, "g%d.c" % seed)
     with open(src, "w") as f:
-        f.write(gen_async.generate(seed))
+        f.write(gen_async.generate(seed, classes))
     return check_source(src)
 
 
@@ -82,9 +90,9 @@ def first_difference(a, b):
     return min(len(la), len(lb)) + 1
 
 
-def run(seeds, jobs=2, keep=None):
-    """{seed: (verdict, detail)} for all seeds."""
-    return run_seeds(check_seed, seeds, jobs, keep, "gen-diff-")
+def run(seeds, jobs=2, keep=None, classes=gen_async.ALL):
+    """{seed: (verdict, detail)} for all seeds, programs with `classes`."""
+    return run_seeds(functools.partial(check_seed, classes=classes), seeds, jobs, keep, "gen-diff-")
 
 
 def summary(results):
@@ -97,8 +105,10 @@ def summary(results):
 
 
 def main():
-    args = arguments(__doc__)
-    results = run(args.seeds, args.jobs, args.keep)
+    args = arguments(__doc__, lambda ap: ap.add_argument(
+        "--classes", default="all", type=gen_async.parse_classes,
+        help="construct classes: all, base or a comma list (-NAME drops one)"))
+    results = run(args.seeds, args.jobs, args.keep, args.classes)
     print(summary(results))
     return 0 if all(v == "match" for v, _ in results.values()) else 1
 

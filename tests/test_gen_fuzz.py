@@ -1,11 +1,20 @@
 """Random async-heavy programs (fuzz/gen_async.py: suspensions in every
 statement and expression form, recursion, pointers into frames, several
 tasks) print the same bytes built for rip and for ucontext.  `make fuzz`
-runs many more seeds (fuzz/gen_diff.py)."""
+runs many more seeds (fuzz/gen_diff.py).
+
+The generator's construct classes (statement expressions left by jumps,
+macros that do more than a call, unevaluated operands, bit-fields, ...)
+are what ripper's redesign must handle: today's ripper refuses or
+miscompiles most of them, so the programs with every class are an expected
+failure until it lands; the held line is the base programs."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fuzz"))
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "fuzz"))
 import gen_async  # noqa: E402
 import gen_diff  # noqa: E402
 
@@ -13,7 +22,16 @@ SEEDS = list(range(1, 31))
 
 
 def test_generated_programs_ripped_match_the_ucontext_build():
-    results = gen_diff.run(SEEDS, jobs=2)
+    results = gen_diff.run(SEEDS, jobs=2, classes=gen_async.BASE)
+    bad = {s: r for s, r in results.items() if r[0] != "match"}
+    assert not bad, gen_diff.summary(results) + "\n" + repr(bad)
+
+
+@pytest.mark.xfail(reason="today's ripper refuses or miscompiles the construct classes "
+                          "(python fuzz/gen_diff.py --seeds 1-30 --classes all); the "
+                          "redesign must make this pass", strict=False)
+def test_generated_programs_with_every_construct_class_match():
+    results = gen_diff.run(SEEDS, jobs=2, classes=gen_async.ALL)
     bad = {s: r for s, r in results.items() if r[0] != "match"}
     assert not bad, gen_diff.summary(results) + "\n" + repr(bad)
 
@@ -21,3 +39,18 @@ def test_generated_programs_ripped_match_the_ucontext_build():
 def test_the_generator_is_deterministic_by_seed():
     assert gen_async.generate(7) == gen_async.generate(7)
     assert gen_async.generate(7) != gen_async.generate(8)
+    base = gen_async.generate(7, gen_async.BASE)
+    assert base == gen_async.generate(7, ())
+    assert base != gen_async.generate(7) and "classes" not in base.split("\n")[0]
+
+
+def test_construct_classes_are_chosen_by_name():
+    assert gen_async.parse_classes("all") == gen_async.ALL
+    assert gen_async.parse_classes("base") == gen_async.BASE
+    assert gen_async.parse_classes("uneval,stmtexpr") == ("stmtexpr", "uneval")
+    assert "asmgoto" not in gen_async.parse_classes("all,-asmgoto")
+    with pytest.raises(ValueError):
+        gen_async.parse_classes("nonesuch")
+    for name in gen_async.ALL:    # each class alone names itself in the program
+        text = gen_async.generate(3, (name,))
+        assert text.split("\n")[0].endswith("classes %s */" % name)
