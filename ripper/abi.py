@@ -47,6 +47,10 @@ def result_typedef(name):
     return "rip__result_" + name
 
 
+def function_typedef(name):
+    return "rip__fn_" + name
+
+
 def check():
     """A file-scope declaration that fails to compile when the runtime's
     frame ABI is not the one this ripper generates code for."""

@@ -49,7 +49,9 @@ def evaluated(node):
     if isinstance(node, T.Generic):
         return list(node.assocs)    # one of them; ripper cannot tell which
     if isinstance(node, T.Choose):
-        return [node.then, node.else_]
+        if node.first is None:
+            return [node.then, node.else_]
+        return [node.then if node.first else node.else_]      # only the one chosen
     if isinstance(node, T.Call) and callee_name(node) in UNEVALUATED_BUILTINS:
         return [node.callee]
     if isinstance(node, T.Designated):

@@ -180,6 +180,10 @@ class AsyncFunction:
             return "(*(__typeof__(%s) *)%s)" % (dummy_name(key), field)
         return field
 
+    def decl_of(self, key):
+        """The VarDecl of the variable `key` names."""
+        return next(n for n in self.f.body.walk() if isinstance(n, T.VarDecl) and n.key == key)
+
     def type_text(self, decl):
         """A variable's type, spelled where it is declared."""
         if decl.ctype is not None and decl.ctype.local:
@@ -260,10 +264,7 @@ class AsyncFunction:
             out.append("%sstruct rip_frame *%s();" % ("static " if callee is not None and
                                                       callee.static else "",
                                                       abi.constructor(name)))
-        if not void and f.name not in lw.typedefs:
-            out.append("typedef __typeof__(%s) %s;" % (f.result.spelling,
-                                                      abi.result_typedef(f.name)))
-            lw.typedefs.add(f.name)
+        out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")

@@ -53,6 +53,7 @@ class _Lowering:
         self.functions = analysis.functions
         self.typedefs = set()       # async functions whose result typedef is emitted
         self.hoisted = {}           # key of a static local -> its file-scope name (--all-async)
+        self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
 
     def error(self, node, message, hint=None):
@@ -141,17 +142,30 @@ class _Lowering:
         declaration of async function f (the typedef at its first
         file-scope declaration)."""
         params = self.params_text(f)
-        out = []
-        if not block_scope and f.name not in self.typedefs and f.result is not None and \
-                not f.result.void:
-            out.append("typedef __typeof__(%s) %s;" % (f.result.spelling,
-                                                      abi.result_typedef(f.name)))
-            self.typedefs.add(f.name)
+        out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
         out.append("%sstruct rip_frame *%s%s;" % (static, abi.constructor(f.name), params))
         if not block_scope:
             self.declared.add(f.name)
         return " ".join(out)
+
+    def type_names(self, f, params):
+        """At the first file-scope declaration of async function f: names
+        for its result type and its function type, spelled where file scope
+        means them, so no type of the same name in a block can hide them:
+        `typedef __typeof__(int) rip__result_f; typedef __typeof__(int)
+        rip__fn_f(int a);`."""
+        if f.name in self.typedefs:
+            return []
+        self.typedefs.add(f.name)
+        result = "void" if f.result is None or f.result.void else \
+            "__typeof__(%s)" % f.result.spelling
+        out = [] if result == "void" else ["typedef %s %s;" % (result,
+                                                              abi.result_typedef(f.name))]
+        if f.prototyped:
+            out.append("typedef %s %s%s;" % (result, abi.function_typedef(f.name), params))
+            self.fn_typedefs.add(f.name)
+        return out
 
     def params_text(self, f):
         """`(int a, char *b)` as the declaration writes it."""
@@ -197,8 +211,17 @@ class _Lowering:
         for call in unevaluated_async_calls(root, self.names):
             if any(s <= call.start and call.end <= e for s, e in skip):
                 continue
-            self.rw.replace(call.start, call.end, [(self.unevaluated_text(call), None)])
-            skip.append((call.start, call.end))
+            callee = self.unevaluated_callee(call)
+            c = T.strip_parens(call.callee)
+            if callee is not None:
+                self.rw.replace(c.start, c.end, [(callee, None)])
+                skip.append((c.start, c.end))
+                continue
+            # through a pointer: a call through a null variadic pointer, the
+            # callee an argument: `(*(T (*)(int, ...))0)(0, callee, args)`
+            open_ = self.text.find(b"(", call.callee.end)
+            self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
+            self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
         for ref in function_values(root):
             if any(s <= ref.start and ref.end <= e for s, e in skip):
                 continue
@@ -247,11 +270,29 @@ class _Lowering:
                              hint="mark its declaration RIP_ASYNC, or define it in this file")
         return None
 
-    def unevaluated_text(self, call):
-        """An async call C never evaluates keeps only its type."""
-        if call.type is None or call.type.void:
-            return "((void)0)"
-        return "(*(%s *)0)" % self.result_type(call)
+    def unevaluated_callee(self, call):
+        """An async call C never evaluates (sizeof f(x)) keeps its arguments,
+        which may name functions and variables nothing else names, and its
+        type: its callee becomes a null pointer of the function's type,
+        `sizeof (*(__typeof__(int (int)) *)0)(x)`, never called.  None for
+        a call through a pointer, which keeps only the type of its value
+        (unevaluated_pointer)."""
+        callee = T.strip_parens(call.callee)
+        name = callee_name(call)
+        if name in self.fn_typedefs:
+            return "(*(%s *)0)" % abi.function_typedef(name)
+        if name is None or not isinstance(callee, T.Ref) or \
+                callee.type is None or callee.type.local:
+            return None
+        return "(*(__typeof__(%s) *)0)" % callee.type.spelling
+
+    def unevaluated_pointer(self, call):
+        """An async call through a pointer that C never evaluates becomes a
+        call through a null pointer of a variadic function type with its
+        result type, the callee and the arguments its arguments: the same
+        type, the same names named, still a call (gcc's warnings see one)."""
+        result = "void" if call.type is None or call.type.void else self.result_type(call)
+        return "(*(%s (*)(int, ...))0)" % result
 
     def result_type(self, call):
         """The type of an async call's value, spelled so that no local type
@@ -331,7 +372,8 @@ class _Lowering:
             out.append("".join(text))
             self.rw.replace(n.start, n.end, [(";", None)])
         gone = [(n.start, n.end) for n in stmts] + \
-            [(c.start, c.end) for c in unevaluated_async_calls(f.body, self.names)]
+            [(c.start, c.end) for c in unevaluated_async_calls(f.body, self.names)
+             if self.unevaluated_callee(c) is None]     # replaced whole (plain_edits)
         for x in f.body.walk():
             if isinstance(x, T.Ref) and x.key in self.hoisted and \
                     not any(a <= x.start < b for a, b in gone):

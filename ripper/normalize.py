@@ -369,6 +369,8 @@ class _Normalizer:
             return pre, node
         if isinstance(node, T.StmtExpr):
             return self.statement_expression(node)
+        if isinstance(node, T.Choose) and node.first is not None:
+            return self.operands(node, evaluated(node))
         if isinstance(node, (T.Opaque, T.Choose, T.Generic)):
             call = next(n for n in walk_evaluated(node) if self.is_async(n))
             what = {T.Choose: "__builtin_choose_expr", T.Generic: "_Generic"}.get(

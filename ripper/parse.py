@@ -66,6 +66,14 @@ def _lib():
         for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind"):
             getattr(lib, name).argtypes = [ci.Cursor]
             getattr(lib, name).restype = ctypes.c_int
+        lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+        lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+        lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getKind.restype = ctypes.c_int
+        lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+        lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_dispose.restype = None
         lib._ripper_ready = True
         global _FILE_LOCATION, _RANGE_START, _RANGE_END
         _FILE_LOCATION = lib.clang_getFileLocation
@@ -102,6 +110,20 @@ def _visit(child, _parent, _data):
 
 
 _VISITOR = None
+
+
+def _constant(c):
+    """The value of integer constant expression c, or None."""
+    lib = _lib()
+    result = lib.clang_Cursor_Evaluate(c)
+    if not result:
+        return None
+    try:
+        if lib.clang_EvalResult_getKind(result) != 1:      # CXEval_Int
+            return None
+        return lib.clang_EvalResult_getAsLongLong(result)
+    finally:
+        lib.clang_EvalResult_dispose(result)
 
 
 def _children(c):
@@ -651,7 +673,9 @@ class _Builder:
         exprs = [x for x in kids if self.is_expression(x.kind)]
         if text.startswith(b"__builtin_choose_expr") and len(exprs) == 3:
             a, b, d = (self.expr(x) for x in exprs)
-            return T.Choose(a, b, d, start=s, end=e, lazy=ty)
+            value = _constant(exprs[0])
+            return T.Choose(a, b, d, None if value is None else value != 0, start=s, end=e,
+                            lazy=ty)
         for name in BUILTIN_OPAQUE:
             if text.startswith(name.encode()):
                 parts = [self.expr(x) for x in exprs]

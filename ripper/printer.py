@@ -153,10 +153,20 @@ class Printer:
         self.gen('"%s"' % self.fn.f.name)
 
     def print_Call(self, n):
-        if id(n) in self.unevaluated:
-            self.gen(self.fn.lw.unevaluated_text(n))
-        else:
-            self.original(n)
+        if id(n) not in self.unevaluated:
+            return self.original(n)
+        callee = self.fn.lw.unevaluated_callee(n)
+        if callee is None:          # through a pointer (Lowering.unevaluated_pointer)
+            self.gen(self.fn.lw.unevaluated_pointer(n) + "(0, ")
+            self.node(n.callee)
+            for a in n.args:
+                self.gen(", ")
+                self.node(a)
+            return self.gen(")")
+        c = T.strip_parens(n.callee)
+        self.copy(n.start, c.start)
+        self.gen(callee)
+        self.copy_rest(n, c.end)
 
     def print_CompoundLiteral(self, n):
         """One whose address is kept lives in the frame: made on the C stack
@@ -196,9 +206,10 @@ class Printer:
             autos = [d for d in n.decls if isinstance(d, T.VarDecl) and
                      d.storage not in ("static", "extern")]
             if any(d.ctype is not None and d.ctype.local for d in autos):
-                self.dummies(n, autos)
-                items = replaced.stmts if replaced is not None else \
-                    [T.Declare(d.init, d) for d in autos]
+                self.dummies(n, autos)      # they declare the types too: no Keep of those
+                items = [x for x in replaced.stmts if not (isinstance(x, T.Keep) and
+                                                           isinstance(x.node, T.TypeDecl))] \
+                    if replaced is not None else [T.Declare(d.init, d) for d in autos]
             elif replaced is not None:
                 items = replaced.stmts
             else:
@@ -281,16 +292,17 @@ class Printer:
             del self.subst[id(init)]
         self.gen(" }")
 
-    def copy_rest(self, n, pos):
-        """The rest of original node `n` from offset `pos`, its changed
-        children printed anew."""
+    def copy_rest(self, n, pos, end=None):
+        """The rest of original node `n` from offset `pos` (to `end`), its
+        changed children printed anew."""
+        end = n.end if end is None else end
         for child in n.children():
-            if child.start < pos or id(child) not in self.fn.dirty:
+            if child.start < pos or child.end > end or id(child) not in self.fn.dirty:
                 continue
             self.copy(pos, child.start)
             self.node(child)
             pos = child.end
-        self.copy(pos, n.end)
+        self.copy(pos, end)
 
     def declarations(self, stmt, items):
         before = len(self.pieces)
@@ -343,13 +355,17 @@ class Printer:
     def print_Store(self, n):
         target = self.as_text(n.target)
         value = self.capture(n.value)
-        if n.ctype is None or (n.ctype.assignable and not n.ctype.array):
+        init_list = isinstance(T.strip_parens(n.value), T.InitList)
+        if n.ctype is None or (n.ctype.assignable and not n.ctype.array and not init_list):
             self.gen(target + " = ")
             self.pieces += value
             self.gen(";")
             return
-        self.gen(store(target, n.ctype, "".join(t for t, _ in value),
-                       isinstance(T.strip_parens(n.value), T.InitList)) + ";")
+        var = T.strip_parens(n.target)
+        type_text = self.fn.type_text(self.fn.decl_of(var.key)) if isinstance(var, T.Ref) \
+            and n.ctype.local else None
+        self.gen(store(target, n.ctype, "".join(t for t, _ in value), init_list,
+                       type_text) + ";")
 
     def print_IfS(self, n):
         self.gen("if (")

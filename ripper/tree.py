@@ -242,7 +242,9 @@ Designated = _node("Designated", "designators value", "names", lists="designator
                        "names the members named (['x'], or [] for an index).")
 CompoundLiteral = _node("CompoundLiteral", "type_exprs init", "", lists="type_exprs", base=Expr)
 Generic = _node("Generic", "control assocs", "", lists="assocs", base=Expr)
-Choose = _node("Choose", "cond then else_", "", base=Expr, doc="__builtin_choose_expr")
+Choose = _node("Choose", "cond then else_", "first", base=Expr,
+               doc="__builtin_choose_expr: first says whether its constant chooses then "
+                   "(True), else_ (False), or ripper could not tell (None).")
 Opaque = _node("Opaque", "parts", "what", lists="parts", base=Expr,
                doc="An expression ripper knows only by its parts (va_arg, offsetof, "
                    "__builtin_types_compatible_p...): what names it; parts are the "

@@ -5,9 +5,9 @@ runs many more seeds (fuzz/gen_diff.py).
 
 The generator's construct classes (statement expressions left by jumps,
 macros that do more than a call, unevaluated operands, bit-fields, ...)
-are what ripper's redesign must handle: today's ripper refuses or
-miscompiles most of them, so the programs with every class are an expected
-failure until it lands; the held line is the base programs."""
+each hold a class of bug ripper once had; the same seeds run on the base
+programs and with every class.  (python fuzz/gen_diff.py --seeds 1-30
+--classes NAME isolates one class.)"""
 import os
 import sys
 
@@ -27,9 +27,6 @@ def test_generated_programs_ripped_match_the_ucontext_build():
     assert not bad, gen_diff.summary(results) + "\n" + repr(bad)
 
 
-@pytest.mark.xfail(reason="today's ripper refuses or miscompiles the construct classes "
-                          "(python fuzz/gen_diff.py --seeds 1-30 --classes all); the "
-                          "redesign must make this pass", strict=False)
 def test_generated_programs_with_every_construct_class_match():
     results = gen_diff.run(SEEDS, jobs=2, classes=gen_async.ALL)
     bad = {s: r for s, r in results.items() if r[0] != "match"}
