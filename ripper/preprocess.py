@@ -33,8 +33,11 @@ RUNTIME_INCLUDE = os.path.join(ROOT, "runtime", "include")
 FRAME_HEADER = os.path.join(ROOT, "runtime", "src", "rip", "rip_frame.h")
 # `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
 MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
-# A comment that -C keeps in front of a directive makes it ordinary text.
-COMMENT_BEFORE_DIRECTIVE = re.compile(rb"\*/[ \t]*#[ \t]*[a-z]")
+# Tokens of preprocessed text as far as comparing two of them needs: string
+# and character literals (a comment-like run inside is theirs), comments,
+# linemarker lines, and anything else a byte at a time.
+_LEXEME = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|'
+                     rb'^#[^\n]*|\s+|[^"\'/\s#]+|.', re.S | re.M)
 DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", re.M)
 
 
@@ -68,10 +71,21 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
         stdin = source
     else:
         args += ["-x", "c", path]
-    text = _run(args[:2] + ["-C"] + args[2:], path, stdin, timeout)
-    if COMMENT_BEFORE_DIRECTIVE.search(text):
-        text = _run(args, path, stdin, timeout)
+    plain = _run(args, path, stdin, timeout)
+    commented = _run(args[:2] + ["-C"] + args[2:], path, stdin, timeout)
+    text = commented if _code(commented) == _code(plain) else plain
     return Preprocessed(path, text, LineMap(text, path))
+
+
+def _code(text):
+    """`text` without comments, linemarkers and spaces: what -C must not
+    change.  gcc documents that a comment before a directive makes it
+    text; and a comment in a macro argument that is stringified becomes
+    part of the string.  Then the comments are not worth the change."""
+    return b"".join(m.group() for m in _LEXEME.finditer(text)
+                    if not m.group()[:1].isspace() and m.group()[:2] not in (b"/*", b"//")
+                    and not (m.group()[:1] == b"#" and (m.start() == 0 or
+                                                        text[m.start() - 1] == 10)))
 
 
 def _run(args, path, stdin, timeout):

@@ -25,7 +25,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+# tests/ (for test_httpd...) after the repository root: tests/ripper/, the
+# pass tests, must not stand for the ripper package
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 from test_httpd import BIG, Reader  # noqa: E402
 from test_programs import PROGRAMS, expectations, known_bug  # noqa: E402
 

@@ -67,3 +67,11 @@ def test_ripcc_cc_is_the_compiler_it_preprocesses_with(monkeypatch):
         preprocess("<stdin>", b"int x;\n")
     assert "RIPCC_CC" in e.value.message or "C compiler" in e.value.message
     monkeypatch.setenv("RIPCC_CC", os.environ.get("CC", "cc"))
+
+
+def test_a_comment_in_a_stringified_macro_argument_drops_comments():
+    """gcc's -C puts the comment into the string (and unescaped): the
+    program would print something else than it does."""
+    src = b'#define S(x) #x\nconst char *s = S(a(/* "q" */ 1));\n'
+    text = preprocess("<stdin>", src).text
+    assert b'"a( 1)"' in text
