@@ -73,8 +73,16 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
         args += ["-x", "c", path]
     plain = _run(args, path, stdin, timeout)
     commented = _run(args[:2] + ["-C"] + args[2:], path, stdin, timeout)
-    text = commented if _code(commented) == _code(plain) else plain
+    if _code(commented) == _code(plain):
+        return Preprocessed(path, commented, LineMap(commented, path))
+    # no comments: and none to tell the compiler a case falls through on purpose
+    text = NO_FALLTHROUGH_COMMENTS + plain
     return Preprocessed(path, text, LineMap(text, path))
+
+
+NO_FALLTHROUGH_COMMENTS = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
+                           b"/* ripper: this file's comments cannot be kept (see preprocess.py), "
+                           b"its fall-through comments with them */\n")
 
 
 def _code(text):
