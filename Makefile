@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -134,6 +134,12 @@ fuzz: all test-deps
 # to build/torture/report.txt.
 fuzz-torture: all torture-deps
 	nice $(VENV)/bin/python fuzz/torture.py --jobs 2 $(if $(filter-out file,$(origin N)),--sample $(N))
+
+# zlib, Lua, stb_image and jsmn (from Debian's and PyPI's packages, installed
+# when missing) each built with a driver as one file, plain and ripped
+# --all-async, their tests and workloads compared; REAL_LIBS=zlib,lua picks some.
+fuzz-reallibs: all
+	nice $(VENV)/bin/python fuzz/real_libs.py $(if $(REAL_LIBS),--only $(REAL_LIBS))
 
 # ripper on N mutated and hostile files (SEED=S picks another batch; BIG=1:
 # megabytes, nesting 30,000 deep).

@@ -1,0 +1,19 @@
+/* checks: a macro that expands to `cond ? call() : (v)`, used as a statement (cJSON's cJSON_SetNumberValue), builds warning-free under -Wall -Werror, as the plain build does */
+/* known bug: the ?: is lowered to if/else into a temporary, and the temporary is then left as a statement of its own, `(rip_t2);`: statement with no effect (-Wunused-value); the same ?: written out by hand gets `(void)rip_t2;` */
+/* cflags: -Wall -Werror */
+#include <stdio.h>
+
+static double set(double *p, double v)
+{
+    return *p = v;
+}
+
+#define SET(p, v) ((p) != NULL ? set(p, v) : (v))
+
+int main(void)
+{
+    double d = 0, *q = &d;
+    SET(q, 1.5);
+    printf("%g\n", d);
+    return 0;
+}
