@@ -268,6 +268,9 @@ class AsyncFunction:
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")
+        if not f.static:            # -Wmissing-prototypes wants one before it
+            out.append("struct rip_frame *%s%s;" % (abi.constructor(f.name),
+                                                    "()" if f.knr else lw.params_text(f)))
         pieces = [(" ".join(out) + "\n" + "%sstruct rip_frame *%s" % (static,
                                                                      abi.constructor(f.name)),
                    None)]
@@ -290,9 +293,9 @@ class AsyncFunction:
                 "default: __builtin_unreachable(); }%s"
                 % (resume, " ".join(decls), abi.FRAME, abi.DONE, abi.SELF, cases,
                    " " if cases else "", entry))
-        pieces.append((head, None))
+        pieces.append((head + " {", None))     # the body a block: declarations first (C89)
         pieces += body_pieces
-        pieces.append((" return 1; }", None))
+        pieces.append((" } return 1; }", None))
         return pieces
 
     def header_text(self):

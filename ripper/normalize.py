@@ -144,10 +144,16 @@ class _Normalizer:
                     not self.has_async(rhs.callee):
                 return [self.await_(rhs, expr.lhs)]          # x = f(args);
         pre, value = self.lower(expr)
-        if isinstance(value, T.TempRef):    # read, so that no temporary is set but unused
-            pre.append(T.Eval(T.Text([value], "(void){}")))
-        elif not _is_void_text(value):
+        if _is_void_text(value):
+            return pre
+        top = T.strip_parens(value)
+        while isinstance(top, T.Paren) or id(top) in self.out.subst:
+            top = T.strip_parens(self.out.subst.get(id(top), top))
+        if isinstance(top, (T.Assign, T.Call, T.Await)) or \
+                (isinstance(top, T.Unary) and top.op in SIDE_EFFECT_OPS):
             pre.append(T.Eval(value))
+        else:                               # its value is not used: say so, as C lets one
+            pre.append(T.Eval(T.Text([value], "(void)({})")))
         return pre
 
     def header(self, stmt, cond):
@@ -294,6 +300,9 @@ class _Normalizer:
             self_named = any(isinstance(n, T.Ref) and n.key == d.key for n in d.init.walk())
             value = T.strip_parens(d.init)
             if self_named:
+                if d.ctype is not None and d.ctype.const:
+                    raise self.error(d, "const '%s' initialized by an async call that names it"
+                                     % d.name, hint="drop the const, or declare it apart")
                 items.append(T.Declare(None, d))
                 target = T.Ref(d.name, d.key, "var", type=d.ctype)
                 if self.is_async(value) and not any(self.has_async(a) for a in value.args) \
@@ -305,7 +314,8 @@ class _Normalizer:
                 continue
             if self.is_async(value) and not any(self.has_async(a) for a in value.args) and \
                     not self.has_async(value.callee) and d.ctype is not None and \
-                    d.ctype.assignable and not d.ctype.array and not d.ctype.local:
+                    d.ctype.assignable and not d.ctype.const and not d.ctype.array and \
+                    not d.ctype.local:
                 # T x = f(args): declared, then the call stores straight into it
                 items += [T.Declare(None, d), self.await_(value, T.Ref(d.name, d.key, "var",
                                                                       type=d.ctype))]
@@ -462,7 +472,7 @@ class _Normalizer:
             return (pre_c + [T.IfS(vc, pre_a + [T.Eval(T.Text([va], "(void)({})"))],
                                    pre_b + [T.Eval(T.Text([vb], "(void)({})"))])],
                     T.Text([], "((void)0)"))
-        t = self.temp(node.type, node)
+        t = self.temp(_arms_type(node), node)
         return (pre_c + [T.IfS(vc, pre_a + [T.Store(T.TempRef(t), va, node.type)],
                                pre_b + [T.Store(T.TempRef(t), vb, node.type)])],
                 T.TempRef(t))
@@ -547,6 +557,17 @@ class _Normalizer:
             self.stmt(last)
             stmts.append(last)
         return [T.Block(stmts)], T.Text([], "((void)0)")
+
+
+def _arms_type(cond):
+    """The type of a ?: for its temporary: its arms' when both have the same
+    (an enum, a char: C promotes them, gcc's warnings know better), else
+    C's."""
+    a, b = cond.then, cond.else_
+    if a is not None and a.type is not None and b.type is not None and \
+            a.type.spelling == b.type.spelling and not a.type.array:
+        return a.type
+    return cond.type
 
 
 def _as_written(node, value):

@@ -191,7 +191,7 @@ class _Types:
                        async_fn=_is_async_fn(t), vm=_is_vm(canonical))
         info.unqualified = unqualified.spelling
         info.volatile = t.is_volatile_qualified()
-        info.assignable = not info.const and not _has_const_member(canonical)
+        info.assignable = not _has_const_member(canonical)    # a field's top const goes
         if canonical.kind not in _NO_LAYOUT:
             info.size, info.align = t.get_size(), t.get_align()
         self.cache[key] = info          # before its parts: a struct may point to itself

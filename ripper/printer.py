@@ -114,13 +114,42 @@ class Printer:
         them (comments too), without its braces."""
         open_ = 2 if self.text[body.start:body.start + 2] == b"<%" else 1
         close = 2 if self.text[body.end - 2:body.end] == b"%>" else 1
-        pos = body.start + open_
-        for item in body.items:
-            if id(item) in self.fn.dirty:
-                self.copy(pos, item.start)
-                self.node(item)
-                pos = item.end
-        self.copy(pos, body.end - close)
+        self.items(body, body.start + open_, body.end - close)
+
+    def print_Compound(self, n):
+        if id(n) not in self.fn.dirty:
+            return self.copy(n.start, n.end)
+        open_ = 2 if self.text[n.start:n.start + 2] == b"<%" else 1
+        close = 2 if self.text[n.end - 2:n.end] == b"%>" else 1
+        self.copy(n.start, n.start + open_)
+        self.items(n, n.start + open_, n.end - close)
+        self.copy(n.end - close, n.end)
+
+    def items(self, n, pos, end):
+        """The items of compound statement n, from pos to end.  A
+        declaration written anew as statements (stores into the frame,
+        resume points) opens a block for the rest, so that declarations
+        still come before statements in every block (C89)."""
+        opened = 0
+        value = isinstance(n.parent, T.StmtExpr)    # its last item is its value: no block
+        for i, item in enumerate(n.items):
+            if id(item) not in self.fn.dirty:
+                continue
+            self.copy(pos, item.start)
+            self.node(item)
+            pos = item.end
+            if not value and isinstance(item, T.DeclStmt) and self.rewritten(item) and \
+                    any(isinstance(x, T.DeclStmt) for x in n.items[i + 1:]):
+                self.gen(" {")
+                opened += 1
+        self.copy(pos, end)
+        self.gen(" }" * opened)
+
+    def rewritten(self, decl_stmt):
+        """Is declaration decl_stmt written as statements, not as itself?"""
+        return id(decl_stmt) in self.subst or any(
+            isinstance(d, T.VarDecl) and (d.key in self.fn.fields or d.key in self.fn.lw.hoisted)
+            for d in decl_stmt.decls)
 
     def statements(self, items):
         for i, s in enumerate(items):
@@ -369,7 +398,8 @@ class Printer:
 
     def print_IfS(self, n):
         self.gen("if (")
-        self.node(n.cond)
+        cond = self.subst.get(id(n.cond), n.cond)
+        self.node(cond.inner if isinstance(cond, T.Paren) else cond)   # no ((x == y))
         self.gen(") { ")
         self.statements(n.then)
         self.gen(" }")

@@ -80,5 +80,8 @@ def matching_paren(text, i):
         elif text.startswith(b"/*", i):
             j = text.find(b"*/", i + 2)
             i = n if j < 0 else j + 1
+        elif text.startswith(b"//", i):
+            j = text.find(b"\n", i)
+            i = n if j < 0 else j
         i += 1
     return -1

@@ -38,7 +38,7 @@ class CType:
         self.volatile = False       # volatile-qualified at the top (a frame field keeps it)
         self.local = local          # names a type file-scope code cannot spell (block-local, unnamed)
         self.async_fn = async_fn    # a RIP_ASYNC_FN function type, or a pointer to one
-        self.assignable = assignable  # `x = y` works: not const, no const member
+        self.assignable = assignable  # `x = y` works once the top const goes: no const member
         self.members = members      # RECORD: [(field name, CType)]; arrays: [("", element)]
         self.pointee = pointee      # POINTER: the pointee's CType
         self.vm = vm                # variably modified (a VLA, or a pointer to one...)

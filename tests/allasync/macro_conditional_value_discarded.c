@@ -1,5 +1,4 @@
 /* checks: a macro that expands to `cond ? call() : (v)`, used as a statement (cJSON's cJSON_SetNumberValue), builds warning-free under -Wall -Werror, as the plain build does */
-/* known bug: the ?: is lowered to if/else into a temporary, and the temporary is then left as a statement of its own, `(rip_t2);`: statement with no effect (-Wunused-value); the same ?: written out by hand gets `(void)rip_t2;` */
 /* cflags: -Wall -Werror */
 #include <stdio.h>
 
