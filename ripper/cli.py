@@ -73,6 +73,25 @@ def compile_flags(args, directory=None):
     return flags
 
 
+# Flags only the preprocessor reads: a ripped file is already preprocessed.
+PREPROCESSOR_ONLY = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-D",
+                     "-U", "-Xpreprocessor")
+
+
+def without_preprocessor_flags(args):
+    """`args` less the flags (and their values) only the preprocessor reads,
+    for compiling ripped text, which is preprocessed already."""
+    kept = []
+    it = iter(args)
+    for a in it:
+        flag = next((f for f in PREPROCESSOR_ONLY if a.startswith(f)), None)
+        if flag is None or (flag == "-I" and a == "-I-"):
+            kept.append(a)
+        elif a == flag:
+            next(it, None)          # the value written apart
+    return kept
+
+
 def dialect_flags(flags):
     """The flags libclang needs to read the language as the compiler does."""
     return [f for f in flags if f.startswith(DIALECT_PREFIXES)]
@@ -432,7 +451,8 @@ RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [cc
 Compile C written in blocking style against the ripper runtime.  With the
 rip backend (the default) every .c file is ripped first; ucontext and
 threads compile the files as they are.  Other flags go to the C compiler
-($CC, default cc); -I, -D, -U and -std also go to ripper.
+($RIPCC_CC, default cc; never $CC, so ripcc can itself be a build's CC);
+ripper preprocesses with the same flags.
 
 --equiv builds the program for all three backends, runs each with the
 program args, and compares standard output and exit status: rip and
@@ -444,7 +464,7 @@ Exit 0 when equivalent, 1 when not.
 the files into an async one that yields once on entry, with main as the
 first task: any valid C program must behave exactly as before.
 
-Environment: CC, the C compiler.  RIP_SAN=1 compiles and links with
+Environment: RIPCC_CC, the C compiler (default cc).  RIP_SAN=1 compiles and links with
 AddressSanitizer and UndefinedBehaviorSanitizer against the runtime built
 by `make SAN=1` (build-san/, built on first use); otherwise the runtime is
 build/lib/librip-BACKEND.a."""
@@ -497,6 +517,8 @@ def ripcc_main(argv=None):
                 with open(out, "wb") as f:
                     f.write(ripped)
                 inputs.append(out)
+        if backend == "rip":        # the ripped files are preprocessed already
+            rest, include = without_preprocessor_flags(rest), []
         if not compile_only:
             return subprocess.run(cc + include + rest + inputs + [
                 "-o", output or "a.out", library, "-pthread"]).returncode

@@ -2,6 +2,7 @@
 import json
 import os
 import re
+import shutil
 
 from conftest import CFLAGS, RIPCC, RIPPER, ROOT, run
 
@@ -283,3 +284,24 @@ def test_ripcc_passes_gcc_only_flags_to_cc_and_split_include_flags_to_ripper(tmp
     r = run([RIPCC, "-fmax-errors=5", "-fanalyzer", "-I", str(inc), src, "-o", exe])
     assert r.returncode == 0, r.stderr
     assert run([exe]).stdout == b"7\n"
+
+
+def test_ripcc_compiles_ripped_text_without_the_preprocessors_flags(tmp_path):
+    """The ripped file is preprocessed already: -I, -D and -include given to
+    ripcc reach ripper, not the compile of its output, where clang would
+    warn that they are unused (an error under -Werror)."""
+    (tmp_path / "seven.h").write_text("#define SEVEN 7\n")
+    src = write(tmp_path, "s.c", GOOD.replace(b"int n = 7;", b"int n = SEVEN + K;"))
+    exe, obj = str(tmp_path / "s"), str(tmp_path / "s.o")
+    env = dict(os.environ, RIPCC_CC="clang" if shutil.which("clang") else "cc")
+    r = run([RIPCC, "-c", "-Wall", "-Werror", "-I", str(tmp_path), "-DK=1", "-include",
+             "seven.h", src, "-o", obj], env=env)
+    assert r.returncode == 0, r.stderr
+    assert b"unused" not in r.stderr
+    assert run([RIPCC, obj, "-o", exe], env=env).returncode == 0
+    assert run([exe]).stdout == b"8\n"
+
+
+def test_ripcc_usage_names_its_own_compiler_variable():
+    out = run([RIPCC, "--help"]).stdout.decode()
+    assert "RIPCC_CC" in out and "($CC" not in out
