@@ -1,10 +1,12 @@
 """Runtime behaviour that is not a program's output: stacks and limits."""
 import os
+import re
 import signal
+import subprocess
 
 import pytest
 
-from conftest import BACKENDS, ROOT, SAN, run
+from conftest import BACKENDS, RIPCC, ROOT, SAN, run
 
 DEEP = b"""#include <stdio.h>
 #include <stdlib.h>
@@ -94,3 +96,47 @@ int main(void) {
     exe = ripcc(str(src), "rip", ["-I", os.path.join(ROOT, "runtime", "src", "rip")])
     r = run([exe], env=env)
     assert r.returncode != 0 and b"use-after-poison" in r.stderr, r.stderr.decode()
+
+
+OUTSIDE_A_TASK = {
+    "rip_yield": "rip_yield();",
+    "rip_sleep_ms": "rip_sleep_ms(1);",
+    "rip_read": "char b; rip_read(0, &b, 1);",
+    "rip_write": 'rip_write(1, "x", 1);',
+    "rip_accept": "rip_accept(0, 0, 0);",
+    "rip_connect": "struct sockaddr a = {0}; rip_connect(0, &a, sizeof a);",
+    "rip_chan_send": "int v = 1; rip_chan_send(rip_chan_new(sizeof v, 0), &v);",
+    "rip_chan_recv": "int v; rip_chan_recv(rip_chan_new(sizeof v, 0), &v);",
+    "rip_wg_wait": "rip_wg *wg = rip_wg_new(); rip_wg_add(wg, 1); rip_wg_wait(wg);",
+    "rip_offload": "rip_offload(nothing, 0);",
+}
+
+
+def outside_a_task_source(tmp_path, call):
+    src = tmp_path / ("outside_%s.c" % call)
+    src.write_text('#include <sys/socket.h>\n#include "rip.h"\n'
+                   "static void *nothing(void *a) { return a; }\n"
+                   "int main(void) { (void)nothing; %s return 0; }\n" % OUTSIDE_A_TASK[call])
+    return str(src)
+
+
+@pytest.mark.parametrize("backend", ("ucontext", "threads"))
+@pytest.mark.parametrize("call", sorted(OUTSIDE_A_TASK))
+def test_a_blocking_call_outside_rip_run_aborts_with_a_message(tmp_path, ripcc, backend, call):
+    """Not a segfault (ucontext had no task to park), nor a call that works
+    or hangs by luck (threads): the same message and SIGABRT on both."""
+    r = run([ripcc(outside_a_task_source(tmp_path, call), backend)], timeout=20,
+            stdin=subprocess.DEVNULL)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert r.stderr.decode().strip().splitlines()[-1] == (
+        "rip: %s called outside rip_run: a blocking call must run in a task "
+        "(a function given to rip_run or rip_spawn)" % call)
+
+
+@pytest.mark.parametrize("call", ["rip_yield", "rip_read"])
+def test_a_blocking_call_outside_rip_run_does_not_compile_on_rip(tmp_path, call):
+    """On rip the same mistake is found before it runs: main is no task."""
+    r = run([RIPCC, "--backend=rip", outside_a_task_source(tmp_path, call),
+             "-o", str(tmp_path / "x")])
+    assert r.returncode == 1
+    assert re.search(r"outside_%s\.c:4:\d+: error: .*main" % call, r.stderr.decode())

@@ -124,16 +124,14 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT
 /* The event loop (poll.c). */
 #define RIP_FD_READ 0
 #define RIP_FD_WRITE 1
-#define RIP_FD_REGISTERED 1u        /* in the epoll set */
-#define RIP_FD_NONBLOCK 2u          /* O_NONBLOCK set by us */
-#define RIP_FD_NOTSOCK 4u           /* send() said ENOTSOCK: use write() */
-#define RIP_FD_RDEMPTY 8u           /* known unreadable: EAGAIN seen, no event since */
-#define RIP_FD_WRFULL 16u           /* known unwritable: EAGAIN or a short write, no event since */
+#define RIP_FD_REGISTERED 1u        /* added to the epoll set (the number may have been reused since) */
+#define RIP_FD_RDEMPTY 2u           /* known unreadable: EAGAIN seen, no event since */
+#define RIP_FD_WRFULL 4u            /* known unwritable: EAGAIN or a short write, no event since */
 int  rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF): 0, or -1 and errno */
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
-void rip__fd_reset(int fd);                   /* a new fd (from accept) took this number: forget the old */
+void rip__fd_renew(int fd);                   /* a new file took this number: wake the old one's waiters with EBADF, forget its flags */
 long rip__fd_waiting(void);                   /* waiters queued on fds */
 int  rip__fd_cancel(int fd, int dir, rip_waiter *w); /* take w off fd's wait list: 1, or 0 if it was not on it */
 void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready; -1 waits */

@@ -1,9 +1,8 @@
 /* io.c -- fd calls of the rip and ucontext backends, in the libtask shape:
  * try the system call; on EAGAIN queue the task on the fd and wait for the
  * event loop (poll.c) to wake it; retry.  One attempt is a step, so the rip
- * backend drives it from a frame and ucontext from a loop.  fds are made
- * non-blocking on first use; writes to sockets use MSG_NOSIGNAL, so a peer
- * that went away is EPIPE, never SIGPIPE. */
+ * backend drives it from a frame and ucontext from a loop.  A try never
+ * blocks the scheduler thread, whatever the fd's flags (shared/nonblock.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -11,32 +10,14 @@
 #include "core.h"
 #include "../shared/nonblock.h"
 
-static int make_nonblocking(int fd) {
-    if (rip__fd_flags(fd) & RIP_FD_NONBLOCK)
-        return 0;
-    if (rip__set_nonblocking(fd) == -1)
-        return -1;
-    rip__fd_set_flags(fd, RIP_FD_NONBLOCK);
-    return 0;
-}
-
 static ssize_t attempt(rip_io *op) {
     switch (op->kind) {
     case RIP_IO_READ:
-        return read(op->fd, op->buf, op->len);
-    case RIP_IO_WRITE: {
-        const char *p = (const char *)op->buf + op->done;
-        size_t left = op->len - op->done;
-        if (!(rip__fd_flags(op->fd) & RIP_FD_NOTSOCK)) {
-            ssize_t n = send(op->fd, p, left, MSG_NOSIGNAL);
-            if (n != -1 || errno != ENOTSOCK)
-                return n;
-            rip__fd_set_flags(op->fd, RIP_FD_NOTSOCK);
-        }
-        return write(op->fd, p, left);
-    }
+        return rip__try_read(op->fd, op->buf, op->len);
+    case RIP_IO_WRITE:
+        return rip__try_write(op->fd, (const char *)op->buf + op->done, op->len - op->done);
     case RIP_IO_ACCEPT:
-        return accept(op->fd, op->addr, op->addrlen);
+        return rip__try_accept(op->fd, op->addr, op->addrlen);
     case RIP_IO_CONNECT:
         if (op->done) {             /* in progress: the outcome is in SO_ERROR */
             int err = 0;
@@ -49,7 +30,7 @@ static ssize_t attempt(rip_io *op) {
             return err ? -1 : 0;
         }
         op->done = 1;
-        if (connect(op->fd, op->caddr, op->caddrlen) == 0)
+        if (rip__try_connect(op->fd, op->caddr, op->caddrlen) == 0)
             return 0;
         if (errno == EINPROGRESS)
             errno = EAGAIN;         /* wait until writable, then read SO_ERROR */
@@ -111,13 +92,10 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
     if (op->waited) {
         if (op->deadline.io)        /* woken before the deadline */
             rip__timer_cancel(&op->deadline);
-        if (w->status) {            /* rip_close'd while we waited, or timed out */
+        if (w->status) {            /* closed while we waited, or timed out */
             finish(op, -1, w->status);
             return 1;
         }
-    } else if (make_nonblocking(op->fd) == -1) {
-        finish(op, -1, errno);
-        return 1;
     }
     for (;;) {
         if ((rip__fd_flags(op->fd) & not_ready) && !deadline_passed())
@@ -134,7 +112,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
             return 1;
         }
         if (op->kind == RIP_IO_ACCEPT)
-            rip__fd_reset((int)n);  /* forget whatever had this number before */
+            rip__fd_renew((int)n);  /* forget whatever had this number before */
         if (op->kind == RIP_IO_WRITE) {
             op->done += (size_t)n;
             if (op->done < op->len) {

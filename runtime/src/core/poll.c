@@ -1,9 +1,15 @@
 /* poll.c -- the event loop of the rip and ucontext backends: one epoll
- * instance per scheduler, each fd registered once (edge-triggered, for
- * reading and writing) on its first wait and forgotten on rip_close.  The
+ * instance per scheduler, each fd registered (edge-triggered, for reading
+ * and writing) on its first wait and forgotten on rip_close.  The
  * scheduler polls when its run queue is empty, and now and then while it
  * is not.  Readiness is cached: an fd that said EAGAIN is not tried again
- * until an event says it changed (RIP_FD_RDEMPTY, RIP_FD_WRFULL). */
+ * until an event says it changed (RIP_FD_RDEMPTY, RIP_FD_WRFULL).
+ *
+ * A number closed behind the runtime's back (close(2), dup2 over it, a
+ * library) leaves the epoll set with its file, and may come back as a new
+ * file: every wait adds the fd again, and a number that was added before
+ * but is accepted again names a new file.  Its old waiters can never be
+ * woken by an event: they fail with EBADF, as after rip_close. */
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -49,11 +55,26 @@ void rip__fd_set_flags(int fd, unsigned flags) {
     state(fd)->flags |= flags;
 }
 
-void rip__fd_reset(int fd) {
-    if (fd < P.nfds) {
-        rip_assert(!P.fds[fd].readers.head && !P.fds[fd].writers.head);
-        P.fds[fd].flags = 0;
+static void wake_all(rip_waitlist *l, int status) {
+    rip_waiter *w;
+    while ((w = rip__wl_pop(l))) {
+        P.waiting--;
+        w->status = status;
+        rip__ready(w->task);
     }
+}
+
+/* The file s described is gone: its waiters fail (never retried, the
+ * number names another file now or soon), its flags are forgotten. */
+static void drop(fd_state *s) {
+    wake_all(&s->readers, EBADF);
+    wake_all(&s->writers, EBADF);
+    s->flags = 0;
+}
+
+void rip__fd_renew(int fd) {
+    if (fd >= 0 && fd < P.nfds)
+        drop(&P.fds[fd]);
 }
 
 int rip__poll_begin(void) {
@@ -66,22 +87,26 @@ int rip__poll_begin(void) {
     return 0;
 }
 
-/* 0, or -1 and errno (no fd left for the epoll set, no kernel memory for
- * the watch): the fd call that needed it fails, the scheduler goes on. */
+/* 1 when fd was added, 0 when this file was in the set already, or -1
+ * and errno (no fd left for the epoll set, no kernel memory for the
+ * watch): the fd call that needed it fails, the scheduler goes on. */
 static int add_to_set(int fd, uint32_t events) {
     if (rip__poll_begin() == -1)
         return -1;
     struct epoll_event ev = { .events = events, .data.fd = fd };
-    return epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == -1 && errno != EEXIST ? -1 : 0;
+    if (epoll_ctl(P.epfd, EPOLL_CTL_ADD, fd, &ev) == 0)
+        return 1;
+    return errno == EEXIST ? 0 : -1;
 }
 
 int rip__fd_wait(int fd, int dir, rip_waiter *w) {
     fd_state *s = state(fd);
-    if (!(s->flags & RIP_FD_REGISTERED)) {
-        if (add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET) == -1)
-            return -1;
-        s->flags |= RIP_FD_REGISTERED;
-    }
+    int added = add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
+    if (added == -1)
+        return -1;
+    if (added && (s->flags & RIP_FD_REGISTERED))
+        drop(s);                    /* closed behind our back and reused */
+    s->flags |= RIP_FD_REGISTERED;
     w->task = rip__current();
     w->status = 0;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
@@ -107,24 +132,13 @@ int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
     return 0;                       /* already woken */
 }
 
-static void wake_all(rip_waitlist *l, int status) {
-    rip_waiter *w;
-    while ((w = rip__wl_pop(l))) {
-        P.waiting--;
-        w->status = status;
-        rip__ready(w->task);
-    }
-}
-
 void rip__fd_forget(int fd) {
     if (fd < 0 || fd >= P.nfds)
         return;
     fd_state *s = &P.fds[fd];
     if (s->flags & RIP_FD_REGISTERED)
         epoll_ctl(P.epfd, EPOLL_CTL_DEL, fd, NULL);
-    wake_all(&s->readers, EBADF);   /* never retried: the number may be reused */
-    wake_all(&s->writers, EBADF);
-    s->flags = 0;
+    drop(s);
 }
 
 long rip__fd_waiting(void) {

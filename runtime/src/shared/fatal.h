@@ -18,4 +18,11 @@ void rip__fatal(const char *fmt, ...) {
     abort();
 }
 
+/* A blocking call made where no task runs (before rip_run, in a plain
+ * thread): the same message and SIGABRT on every backend. */
+static inline __attribute__((noreturn)) void rip__outside_task(const char *call) {
+    rip__fatal("%s called outside rip_run: a blocking call must run in a task "
+               "(a function given to rip_run or rip_spawn)", call);
+}
+
 #endif

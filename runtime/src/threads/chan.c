@@ -61,6 +61,7 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
 }
 
 int rip_chan_send(rip_chan *c, const void *elem) {
+    rip_thr_in_a_task(__func__);
     rip_thr_check_worker(c->worker, "channel");
     pthread_mutex_lock(&c->mu);
     if (c->closed) {
@@ -95,6 +96,7 @@ int rip_chan_send(rip_chan *c, const void *elem) {
 }
 
 int rip_chan_recv(rip_chan *c, void *elem) {
+    rip_thr_in_a_task(__func__);
     rip_thr_check_worker(c->worker, "channel");
     pthread_mutex_lock(&c->mu);
     rip_thr_waiter *s;

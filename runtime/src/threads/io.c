@@ -1,8 +1,9 @@
 /* io.c -- file descriptor calls and their deadlines for the `threads`
  * backend.
  *
- * The libtask shape, as on the other backends: an fd is made non-blocking
- * on first use; try the system call; on EAGAIN wait in poll(); retry.
+ * The libtask shape, as on the other backends: try the system call in a
+ * way that never blocks (shared/nonblock.h); on EAGAIN wait in poll();
+ * retry.
  * EINTR is retried.  Several tasks may wait on one fd: all wake, one wins,
  * the others find EAGAIN and wait again.  close(2) does not wake a thread
  * in poll(2), so a waiter registers itself under its fd, and rip_close
@@ -11,11 +12,9 @@
  * moved (it fails with EBADF, as on the other backends).  poll never waits
  * past the task's deadline (then the call fails with ETIMEDOUT), and an
  * idle waiter costs no wake-ups.  While waiting the task counts as busy,
- * so rip_run does not call a wait for I/O a deadlock.
- *
- * Known shortcut, as in the core: the non-blocking and not-a-socket flags
- * are cached per fd number and dropped by rip_close and rip_accept; an fd
- * closed with close(2) and reused keeps the old flags. */
+ * so rip_run does not call a wait for I/O a deadlock.  Nothing else is
+ * known of an fd number: one closed with close(2) and reused is simply a
+ * new file to poll. */
 #define _GNU_SOURCE                 /* ppoll */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,13 +27,10 @@
 #include "threads.h"
 #include "../shared/nonblock.h"
 
-#define FD_SLOTS 65536              /* fds with a close generation and flags (higher: none) */
+#define FD_SLOTS 65536              /* fds with a close generation (higher: none) */
 #define RIP_THR_SIGNAL (SIGRTMIN + 7) /* interrupts a waiter's ppoll on rip_close */
-#define FD_NONBLOCK 1u              /* O_NONBLOCK set (by us or already) */
-#define FD_NOTSOCK 2u               /* send() said ENOTSOCK: use write() */
 
 static _Atomic unsigned close_gen[FD_SLOTS];     /* bumped by rip_close(fd) */
-static _Atomic unsigned char fd_flags[FD_SLOTS]; /* FD_* of each fd */
 static __thread int64_t deadline = -1; /* the task's rip_set_deadline, -1 for none */
 
 /* A thread waiting in ppoll on an fd, for rip_close to interrupt. */
@@ -71,30 +67,6 @@ static int tracked(int fd) {
 
 static unsigned generation(int fd) {
     return tracked(fd) ? atomic_load(&close_gen[fd]) : 0;
-}
-
-static unsigned flags(int fd) {
-    return tracked(fd) ? atomic_load(&fd_flags[fd]) : 0;
-}
-
-static void set_flag(int fd, unsigned flag) {
-    if (tracked(fd))
-        atomic_fetch_or(&fd_flags[fd], (unsigned char)flag);
-}
-
-/* fd is a new open file (or no longer one): forget what was cached. */
-static void forget(int fd) {
-    if (tracked(fd))
-        atomic_store(&fd_flags[fd], 0);
-}
-
-static int make_nonblocking(int fd) {
-    if (flags(fd) & FD_NONBLOCK)
-        return 0;
-    if (rip__set_nonblocking(fd) == -1)
-        return -1;
-    set_flag(fd, FD_NONBLOCK);
-    return 0;
 }
 
 /* ---- waiting --------------------------------------------------------- */
@@ -187,33 +159,21 @@ static int again(int fd, short events, unsigned gen) {
 /* ---- the calls ------------------------------------------------------- */
 
 ssize_t rip_read(int fd, void *buf, size_t len) {
+    rip_thr_in_a_task(__func__);
     unsigned gen = generation(fd);
-    ssize_t n = -1;
-    if (make_nonblocking(fd) == 0)
-        while ((n = read(fd, buf, len)) < 0 && again(fd, POLLIN, gen))
-            ;
+    ssize_t n;
+    while ((n = rip__try_read(fd, buf, len)) < 0 && again(fd, POLLIN, gen))
+        ;
     return n;
 }
 
-/* Sockets: MSG_NOSIGNAL, so a vanished peer is EPIPE, not SIGPIPE. */
-static ssize_t write_some(int fd, const void *buf, size_t len) {
-    if (!(flags(fd) & FD_NOTSOCK)) {
-        ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-        if (n >= 0 || errno != ENOTSOCK)
-            return n;
-        set_flag(fd, FD_NOTSOCK);
-    }
-    return write(fd, buf, len);
-}
-
 ssize_t rip_write(int fd, const void *buf, size_t len) {
+    rip_thr_in_a_task(__func__);
     const unsigned char *p = buf;
     size_t done = 0;
     unsigned gen = generation(fd);
-    if (make_nonblocking(fd) == -1)
-        return -1;
     while (done < len) {
-        ssize_t n = write_some(fd, p + done, len - done);
+        ssize_t n = rip__try_write(fd, p + done, len - done);
         if (n >= 0)
             done += (size_t)n;
         else if (!again(fd, POLLOUT, gen))
@@ -223,13 +183,11 @@ ssize_t rip_write(int fd, const void *buf, size_t len) {
 }
 
 int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
+    rip_thr_in_a_task(__func__);
     unsigned gen = generation(fd);
-    int s = -1;
-    if (make_nonblocking(fd) == 0)
-        while ((s = accept(fd, addr, len)) < 0 && again(fd, POLLIN, gen))
-            ;
-    if (s >= 0)
-        forget(s);
+    int s;
+    while ((s = rip__try_accept(fd, addr, len)) < 0 && again(fd, POLLIN, gen))
+        ;
     return s;
 }
 
@@ -237,10 +195,9 @@ int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
  * on in the background) is over when the socket is writable; its outcome
  * is in SO_ERROR. */
 int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    rip_thr_in_a_task(__func__);
     unsigned gen = generation(fd);
-    if (make_nonblocking(fd) == -1)
-        return -1;
-    if (connect(fd, addr, len) == 0)
+    if (rip__try_connect(fd, addr, len) == 0)
         return 0;
     if (errno != EINPROGRESS && errno != EINTR)
         return -1;
@@ -257,8 +214,6 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return 0;
 }
 
-/* Flags are dropped after close(2): one cached for the number meanwhile
- * would be stale (dropping one too many costs an fcntl). */
 int rip_close(int fd) {
     if (tracked(fd)) {
         atomic_fetch_add(&close_gen[fd], 1);
@@ -267,9 +222,5 @@ int rip_close(int fd) {
             pthread_kill(w->thread, RIP_THR_SIGNAL);
         pthread_mutex_unlock(&waiters_mu);
     }
-    int rc = close(fd);
-    int saved = errno;
-    forget(fd);
-    errno = saved;
-    return rc;
+    return close(fd);
 }

@@ -9,6 +9,7 @@
 #include "threads.h"
 
 void *rip_offload(void *(*fn)(void *), void *arg) {
+    rip_thr_in_a_task(__func__);
     rip_thr_busy_begin();
     void *result = fn(arg);
     int saved = errno;

@@ -69,6 +69,11 @@ rip_thr_run *rip_thr_self_run(void) {
     return self_run;
 }
 
+void rip_thr_in_a_task(const char *call) {
+    if (self_run == NULL)
+        rip__outside_task(call);
+}
+
 void rip_thr_block(rip_thr_run *run) {
     if (run == NULL)
         return;
@@ -260,10 +265,12 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
 /* ---- time ------------------------------------------------------------ */
 
 void rip_yield(void) {
+    rip_thr_in_a_task(__func__);
     sched_yield();
 }
 
 void rip_sleep_ms(int64_t ms) {
+    rip_thr_in_a_task(__func__);
     if (ms <= 0) {
         sched_yield();
         return;

@@ -49,6 +49,7 @@ typedef struct rip_thr_waitq {
  * one worker's tasks (rip_run has one worker). */
 typedef struct rip_thr_run rip_thr_run;
 rip_thr_run *rip_thr_self_run(void);    /* calling task's run, NULL outside tasks */
+void rip_thr_in_a_task(const char *call); /* abort, as on every backend, unless the caller is a task */
 void rip_thr_block(rip_thr_run *run);   /* a task of run parks in a runtime wait */
 void rip_thr_unblock(rip_thr_run *run); /* a waker makes a parked task runnable */
 void rip_thr_busy_begin(void);          /* caller starts sleeping, waiting for an fd or offloading */

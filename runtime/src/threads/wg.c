@@ -57,6 +57,7 @@ void rip_wg_done(rip_wg *wg) {
 }
 
 void rip_wg_wait(rip_wg *wg) {
+    rip_thr_in_a_task(__func__);
     rip_thr_check_worker(wg->worker, "wait group");
     pthread_mutex_lock(&wg->mu);
     if (wg->count == 0) {

@@ -3,19 +3,26 @@
 #include <errno.h>
 #include "core.h"
 #include "uc.h"
+#include "../shared/fatal.h"
+
+/* Only a task can park: anywhere else there is no stack to come back to. */
+#define IN_A_TASK(call) do { if (!rip__current()) rip__outside_task(call); } while (0)
 
 void rip_yield(void) {
+    IN_A_TASK(__func__);
     rip__ready(rip__current());
     rip__uc_park();
 }
 
 void rip_sleep_ms(int64_t ms) {
+    IN_A_TASK(__func__);
     rip_timer timer;
     rip__sleep_begin(&timer, ms);
     rip__uc_park();
 }
 
 int rip_chan_send(rip_chan *c, const void *elem) {
+    IN_A_TASK(__func__);
     rip_waiter w;
     int r = rip__chan_send(c, elem, &w);
     if (r != RIP_WAIT)
@@ -25,6 +32,7 @@ int rip_chan_send(rip_chan *c, const void *elem) {
 }
 
 int rip_chan_recv(rip_chan *c, void *elem) {
+    IN_A_TASK(__func__);
     rip_waiter w;
     int r = rip__chan_recv(c, elem, &w);
     if (r != RIP_WAIT)
@@ -34,12 +42,14 @@ int rip_chan_recv(rip_chan *c, void *elem) {
 }
 
 void rip_wg_wait(rip_wg *wg) {
+    IN_A_TASK(__func__);
     rip_waiter w;
     if (rip__wg_wait(wg, &w) == RIP_WAIT)
         rip__uc_park();
 }
 
-static ssize_t io(rip_io *op) {
+static ssize_t io(rip_io *op, const char *call) {
+    IN_A_TASK(call);
     rip_waiter w;
     while (!rip__io_step(op, &w))
         rip__uc_park();
@@ -49,22 +59,23 @@ static ssize_t io(rip_io *op) {
 }
 
 ssize_t rip_read(int fd, void *buf, size_t len) {
-    return io(&(rip_io){ .kind = RIP_IO_READ, .fd = fd, .buf = buf, .len = len });
+    return io(&(rip_io){ .kind = RIP_IO_READ, .fd = fd, .buf = buf, .len = len }, __func__);
 }
 
 ssize_t rip_write(int fd, const void *buf, size_t len) {
-    return io(&(rip_io){ .kind = RIP_IO_WRITE, .fd = fd, .buf = (void *)buf, .len = len });
+    return io(&(rip_io){ .kind = RIP_IO_WRITE, .fd = fd, .buf = (void *)buf, .len = len }, __func__);
 }
 
 int rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
-    return (int)io(&(rip_io){ .kind = RIP_IO_ACCEPT, .fd = fd, .addr = addr, .addrlen = len });
+    return (int)io(&(rip_io){ .kind = RIP_IO_ACCEPT, .fd = fd, .addr = addr, .addrlen = len }, __func__);
 }
 
 int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
-    return (int)io(&(rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
+    return (int)io(&(rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len }, __func__);
 }
 
 void *rip_offload(void *(*fn)(void *), void *arg) {
+    IN_A_TASK(__func__);
     rip_job job = { .fn = fn, .arg = arg };
     if (rip__offload_begin(&job) == -1)
         return fn(arg);             /* no fd for the pool's wakeup: block this scheduler instead */
