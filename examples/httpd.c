@@ -10,12 +10,17 @@
  * takes its response slower than --timeout (default 10 s) is dropped.
  * --workers N runs N schedulers on N threads, each with its own
  * SO_REUSEPORT listener; --prefork N forks N processes sharing one.
- * Prints "listening on PORT" once it accepts connections. */
+ * At its connection cap (the fd limit less a small reserve) a new client
+ * takes the place of a connection doing nothing: the oldest idle
+ * keep-alive one, else the head that has sent least for longest.
+ * Prints "listening on PORT (at most N connections)" once it accepts. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <poll.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
@@ -37,7 +42,8 @@
 #define HEAD_MAX 8192               /* request head limit: 431 beyond */
 #define CHUNK (64 * 1024)           /* files stream in pieces this big */
 #define BODY_MAX (1024 * 1024)      /* request bodies (discarded) beyond: 413 */
-#define FD_RESERVE 32               /* fds kept beyond connections: files, the runtime's own */
+#define FD_RESERVE_MIN 8            /* fds kept beyond connections: stdio, root, listener, epoll... */
+#define FD_RESERVE_SHARE 32         /* ... and 1/32 of the limit (at most 32 more) for files */
 #define FD_WAIT_MS 10               /* out of fds: try again this much later */
 #define LINGER_MS 1000              /* a closing connection drains its client at most this long */
 
@@ -48,16 +54,27 @@ static struct {
     int listener;                   /* worker 0's (or the shared) listening socket */
     struct sockaddr_in addr;        /* where it listens */
     int reuseport;                  /* each worker opens its own listener */
-    int max_conns;                  /* connections at once: RLIMIT_NOFILE less FD_RESERVE */
+    int max_conns;                  /* connections at once: RLIMIT_NOFILE less the reserve */
 } cfg = { .timeout_ms = 10000 };
 
 static int open_conns;              /* connections now, over all workers (atomic) */
 
 struct request;
 
+enum conn_state {
+    CONN_HEAD,                      /* waiting for (the rest of) a request head */
+    CONN_IDLE,                      /* keep-alive, between requests, nothing received */
+    CONN_BUSY,                      /* answering, or closing: never shed */
+};
+
 /* A connection: its socket and the bytes received but not yet answered.
  * An idle connection holds no buffer (reads land in `scratch` first). */
 struct conn {
+    struct conn *prev, *next;       /* the other open connections (all workers) */
+    enum conn_state state;          /* what it waits for; guarded by live.mu */
+    int64_t since;                  /* rip_now_ms() when that state began; guarded by live.mu */
+    size_t got;                     /* bytes of the head received so far; guarded by live.mu */
+    int shed;                       /* shut down to make room: closing; guarded by live.mu */
     int fd;                         /* the client's socket */
     struct request *r;              /* the request being read or answered; NULL when idle */
     char *buf;                      /* HEAD_MAX bytes after *r, while bytes are pending */
@@ -77,6 +94,101 @@ struct request {
 };
 
 static __thread char scratch[HEAD_MAX]; /* per scheduler thread: an idle read's landing place */
+
+/* ---- shedding at the cap ------------------------------------------------ */
+
+/* Every open connection, for the acceptor to choose one to shed.  A mutex,
+ * not a per-scheduler list: on the threads backend each connection is a
+ * thread, and workers may shed each other's connections (shutdown(2) is
+ * safe from anywhere; the owner then sees end of file and closes). */
+static struct {
+    pthread_mutex_t mu;             /* guards the list and its conns' state fields */
+    struct conn *first;             /* open connections, newest first */
+    int shedding;                   /* shed but not yet closed */
+} live = { PTHREAD_MUTEX_INITIALIZER, NULL, 0 };
+
+static void conn_open(struct conn *c) {
+    pthread_mutex_lock(&live.mu);
+    c->state = CONN_HEAD;
+    c->since = rip_now_ms();
+    c->prev = NULL;
+    if ((c->next = live.first))
+        c->next->prev = c;
+    live.first = c;
+    pthread_mutex_unlock(&live.mu);
+}
+
+/* Before the socket is closed: the acceptor must never shut a number down
+ * once it may name another connection. */
+static void conn_closing(struct conn *c) {
+    pthread_mutex_lock(&live.mu);
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        live.first = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    live.shedding -= c->shed;
+    pthread_mutex_unlock(&live.mu);
+}
+
+static void conn_set(struct conn *c, enum conn_state state, size_t got) {
+    pthread_mutex_lock(&live.mu);
+    c->state = state;
+    c->since = rip_now_ms();
+    c->got = got;
+    pthread_mutex_unlock(&live.mu);
+}
+
+/* n more bytes of a head arrived (an idle connection's begin one). */
+static void conn_got(struct conn *c, size_t n) {
+    pthread_mutex_lock(&live.mu);
+    if (c->state == CONN_IDLE) {
+        c->state = CONN_HEAD;
+        c->since = rip_now_ms();
+    }
+    c->got += n;
+    pthread_mutex_unlock(&live.mu);
+}
+
+/* Shut down the connection doing least: the oldest idle one, else the head
+ * that has sent least for longest (ms waited per byte received).  Its task
+ * reads end of file and closes it.  1, or 0 if every one is busy. */
+static int shed_one(void) {
+    int64_t now = rip_now_ms(), best = -1;
+    struct conn *victim = NULL;
+    pthread_mutex_lock(&live.mu);
+    for (struct conn *c = live.first; c; c = c->next) {
+        if (c->shed || c->state == CONN_BUSY)
+            continue;
+        int64_t stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
+                                              : (now - c->since) / (int64_t)(c->got + 1);
+        if (stall >= best) {        /* >=: of equals, the oldest (the list is newest first) */
+            best = stall;
+            victim = c;
+        }
+    }
+    if (victim) {
+        victim->shed = 1;
+        live.shedding++;
+        shutdown(victim->fd, SHUT_RDWR);
+    }
+    pthread_mutex_unlock(&live.mu);
+    return victim != NULL;
+}
+
+static int shedding(void) {
+    pthread_mutex_lock(&live.mu);
+    int n = live.shedding;
+    pthread_mutex_unlock(&live.mu);
+    return n;
+}
+
+/* A client waits in lfd's backlog (poll with no timeout: never blocks). */
+static int client_waiting(int lfd) {
+    struct pollfd p = { .fd = lfd, .events = POLLIN };
+    return poll(&p, 1, 0) == 1;
+}
 
 /* ---- requests (plain C: nothing here blocks) -------------------------- */
 
@@ -368,8 +480,10 @@ static int respond(struct conn *c, struct request *r) {
 
 /* Read until c->buf holds a complete head and parse it into c->r: 0, or
  * -1 when the client left or was too slow. */
-static int read_head(struct conn *c) {
+static int read_head(struct conn *c, int first) {
     rip_set_deadline(rip_now_ms() + cfg.timeout_ms);
+    if (!first)
+        conn_set(c, c->have ? CONN_HEAD : CONN_IDLE, c->have);
     while (!c->have || parse(c, c->r) == HTTP_PARTIAL) {
         ssize_t got;
         if (!c->have) {             /* idle: no buffer until bytes arrive */
@@ -384,9 +498,11 @@ static int read_head(struct conn *c) {
             got = rip_read(c->fd, c->buf + c->have, HEAD_MAX - c->have);
         }
         if (got <= 0)
-            return -1;              /* closed, reset or timed out */
+            return -1;              /* closed, reset, timed out or shed */
         c->have += (size_t)got;
+        conn_got(c, (size_t)got);
     }
+    conn_set(c, CONN_BUSY, c->have);
     return 0;
 }
 
@@ -420,26 +536,31 @@ static int consume(struct conn *c) {
  * close"): closing with bytes unread would send an RST that can destroy the
  * answer still in flight.  So stop sending, drop what arrives until the
  * client closes or LINGER_MS pass, and only then close. */
-static void lingering_close(int fd) {
+static void lingering_close(int fd, struct conn *c) {
     shutdown(fd, SHUT_WR);
     rip_set_deadline(rip_now_ms() + (cfg.timeout_ms < LINGER_MS ? cfg.timeout_ms : LINGER_MS));
     while (rip_read(fd, scratch, sizeof scratch) > 0)
         ;
+    conn_closing(c);
     rip_close(fd);
 }
 
 static void connection(void *arg) {
     struct conn c = { .fd = (int)(intptr_t)arg };
-    int one = 1, state;
+    int one = 1, state, first = 1;
     setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    while ((state = read_head(&c)) == 0 && (state = respond(&c, c.r)) == 0 &&
+    conn_open(&c);
+    while ((state = read_head(&c, first)) == 0 && (state = respond(&c, c.r)) == 0 &&
            (state = consume(&c)) == 0)
-        ;
+        first = 0;
     free(c.r);
-    if (state > 0)
-        lingering_close(c.fd);
-    else
+    if (state > 0) {
+        conn_set(&c, CONN_BUSY, 0);
+        lingering_close(c.fd, &c);
+    } else {
+        conn_closing(&c);
         rip_close(c.fd);
+    }
     __atomic_sub_fetch(&open_conns, 1, __ATOMIC_RELAXED);
 }
 
@@ -469,8 +590,14 @@ static void acceptor(void *arg) {
         exit(1);
     }
     for (;;) {
-        if (__atomic_load_n(&open_conns, __ATOMIC_RELAXED) >= cfg.max_conns) {
-            rip_sleep_ms(FD_WAIT_MS);   /* full: new connections wait in the backlog */
+        int open = __atomic_load_n(&open_conns, __ATOMIC_RELAXED);
+        if (open >= cfg.max_conns) {
+            /* Full: new clients wait in the backlog, unless one can take
+             * the place of a connection doing nothing. */
+            if (open - shedding() < cfg.max_conns || (client_waiting(lfd) && shed_one()))
+                rip_sleep_ms(1);    /* a shed connection is closing */
+            else
+                rip_sleep_ms(FD_WAIT_MS);
             continue;
         }
         int fd = rip_accept(lfd, NULL, NULL);
@@ -550,7 +677,9 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     struct rlimit nofile;
     getrlimit(RLIMIT_NOFILE, &nofile);
-    rlim_t reserve = FD_RESERVE + 3 * (rlim_t)workers;  /* each worker: epoll, listener, wakeup */
+    rlim_t share = nofile.rlim_cur / FD_RESERVE_SHARE;
+    rlim_t reserve = FD_RESERVE_MIN + (share < 32 ? share : 32)
+                   + 3 * (rlim_t)workers;   /* each worker: epoll, listener, wakeup */
     cfg.max_conns = nofile.rlim_cur > reserve + INT_MAX ? INT_MAX
                   : nofile.rlim_cur > reserve + 1 ? (int)(nofile.rlim_cur - reserve) : 1;
     if ((cfg.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
@@ -571,7 +700,8 @@ int main(int argc, char **argv) {
     }
     socklen_t len = sizeof cfg.addr;        /* port 0: the others bind the one chosen */
     getsockname(cfg.listener, (struct sockaddr *)&cfg.addr, &len);
-    printf("listening on %d\n", ntohs(cfg.addr.sin_port));
+    printf("listening on %d (at most %d connections)\n", ntohs(cfg.addr.sin_port),
+           cfg.max_conns);
     fflush(stdout);
     if (procs)
         return prefork((int)procs);

@@ -40,9 +40,9 @@ class Server:
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      preexec_fn=preexec_fn)
         line = self.proc.stdout.readline().decode()
-        m = re.match(r"listening on (\d+)", line)
+        m = re.match(r"listening on (\d+) \(at most (\d+) connections\)", line)
         assert m, "no port: %r %r" % (line, self.proc.stderr.read())
-        self.port = int(m.group(1))
+        self.port, self.max_conns = int(m.group(1)), int(m.group(2))
 
     def connect(self, timeout=10):
         s = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -64,6 +65,28 @@ static void task(void *arg) {
     ssize_t n = rip_write(mine, "x", 1);
     printf("write to a socket whose peer is gone: %zd %s\n", n, n < 0 && errno == EPIPE ? "EPIPE" : "?");
     close(mine);
+    /* A socket read short (so known to be empty) and closed behind the
+     * runtime's back; a regular file takes its number.  epoll cannot watch
+     * a regular file: the read must simply read it. */
+    int u[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, u) == -1)
+        return;
+    read_from_a_late_writer(u[0], u[1], "before a file");
+    int number = u[0];
+    close(u[0]);
+    char path[] = "/tmp/rip-reuse-XXXXXX";
+    int f = mkstemp(path);
+    if (f == -1)
+        return;
+    unlink(path);
+    printf("a regular file on the socket's number: %d\n", f == number);
+    if (write(f, "file", 4) != 4 || lseek(f, 0, SEEK_SET) != 0)
+        return;
+    char buf[8];
+    n = rip_read(f, buf, sizeof buf);
+    printf("read %.*s\n", n < 0 ? 0 : (int)n, buf);
+    close(f);
+    close(u[1]);
 }
 
 int main(void) {

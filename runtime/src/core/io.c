@@ -61,26 +61,29 @@ static int deadline_passed(void) {
 }
 
 /* The fd won't do it now: wait for an event, unless the task's deadline
- * has passed.  1 when the call is finished (timed out), 0 when w waits. */
+ * has passed.  1 when the call is finished (timed out), 0 when w waits,
+ * -1 to try again now: epoll cannot watch the file (a regular file or a
+ * directory, always ready), so a flag that said wait was about the file
+ * that had the number before. */
 static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
     int64_t deadline = rip__deadline(rip__current());
+    if (deadline >= 0 && rip_now_ms() >= deadline) {
+        finish(op, -1, ETIMEDOUT);
+        return 1;
+    }
+    if (rip__fd_wait(op->fd, dir, w) == -1) {
+        if (errno == EPERM) {
+            rip__fd_renew(op->fd);
+            return -1;
+        }
+        finish(op, -1, errno);
+        return 1;
+    }
     if (deadline >= 0) {
-        int64_t now = rip_now_ms();
-        if (now >= deadline) {
-            finish(op, -1, ETIMEDOUT);
-            return 1;
-        }
-        if (rip__fd_wait(op->fd, dir, w) == -1) {
-            finish(op, -1, errno);
-            return 1;
-        }
         op->deadline.io = w;
         op->deadline.fd = op->fd;
         op->deadline.dir = dir;
         rip__timer_start(&op->deadline, deadline);
-    } else if (rip__fd_wait(op->fd, dir, w) == -1) {
-        finish(op, -1, errno);
-        return 1;
     }
     op->waited = 1;
     return 0;
@@ -98,14 +101,20 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         }
     }
     for (;;) {
-        if ((rip__fd_flags(op->fd) & not_ready) && !deadline_passed())
-            return wait_ready(op, dir, w);  /* no event since EAGAIN: no use trying */
+        int waits;
+        if ((rip__fd_flags(op->fd) & not_ready) && !deadline_passed()) {
+            if ((waits = wait_ready(op, dir, w)) >= 0)  /* no event since EAGAIN: no use trying */
+                return waits;
+            continue;
+        }
         ssize_t n = attempt(op);
         if (n == -1 && errno == EINTR)
             continue;
         if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             mark_not_ready(op->fd, not_ready);
-            return wait_ready(op, dir, w);
+            if ((waits = wait_ready(op, dir, w)) >= 0)
+                return waits;
+            continue;
         }
         if (n == -1) {
             finish(op, -1, errno);
@@ -113,6 +122,12 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         }
         if (op->kind == RIP_IO_ACCEPT)
             rip__fd_renew((int)n);  /* forget whatever had this number before */
+        /* A short read emptied a stream: the next read need not try for
+         * an EAGAIN first (an event comes with more).  Not once the peer
+         * hung up: the end of the stream brings no more events. */
+        if (op->kind == RIP_IO_READ && n > 0 && (size_t)n < op->len &&
+            (rip__fd_flags(op->fd) & (RIP_FD_DRAINS | RIP_FD_HUP)) == RIP_FD_DRAINS)
+            mark_not_ready(op->fd, RIP_FD_RDEMPTY);
         if (op->kind == RIP_IO_WRITE) {
             op->done += (size_t)n;
             if (op->done < op->len) {
