@@ -122,18 +122,10 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
         }
         if (op->kind == RIP_IO_ACCEPT)
             rip__fd_renew((int)n);  /* forget whatever had this number before */
-        /* A short read emptied a stream: the next read need not try for
-         * an EAGAIN first (an event comes with more).  Not once the peer
-         * hung up: the end of the stream brings no more events. */
-        if (op->kind == RIP_IO_READ && n > 0 && (size_t)n < op->len &&
-            (rip__fd_flags(op->fd) & (RIP_FD_DRAINS | RIP_FD_HUP)) == RIP_FD_DRAINS)
-            mark_not_ready(op->fd, RIP_FD_RDEMPTY);
         if (op->kind == RIP_IO_WRITE) {
             op->done += (size_t)n;
-            if (op->done < op->len) {
-                mark_not_ready(op->fd, RIP_FD_WRFULL); /* a short write: the buffer is full */
-                continue;
-            }
+            if (op->done < op->len)
+                continue;           /* a short write: the next try says EAGAIN if it is full */
             n = (ssize_t)op->len;
         }
         finish(op, n, 0);

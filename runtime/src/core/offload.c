@@ -135,7 +135,10 @@ void rip__offload_drain(void) {
     pthread_mutex_lock(&home->mu);
     rip_job *job = home->head;
     home->head = home->tail = NULL;
-    if (read(home->efd, &count, sizeof count) == -1 && errno != EAGAIN)
+    ssize_t n;
+    while ((n = read(home->efd, &count, sizeof count)) == -1 && errno == EINTR)
+        ;
+    if (n == -1 && errno != EAGAIN)
         rip__fatal("eventfd read: %s", strerror(errno));
     pthread_mutex_unlock(&home->mu);
     while (job) {

@@ -13,8 +13,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "core.h"
 
@@ -101,28 +99,14 @@ static int add_to_set(int fd, uint32_t events) {
     return errno == EEXIST ? 0 : -1;
 }
 
-/* A stream socket or a pipe returns less than asked only once it is empty
- * (a datagram socket or a terminal may hold more). */
-static int drains(int fd) {
-    struct stat st;
-    int type = 0;
-    socklen_t len = sizeof type;
-    if (fstat(fd, &st) == -1)
-        return 0;
-    return S_ISFIFO(st.st_mode) || (S_ISSOCK(st.st_mode) &&
-        getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM);
-}
-
 int rip__fd_wait(int fd, int dir, rip_waiter *w) {
     fd_state *s = state(fd);
     int added = add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
     if (added == -1)
         return -1;
-    if (added) {                    /* a file new to the set: learn what it is */
-        if (s->flags & RIP_FD_REGISTERED)
-            drop(s);                /* closed behind our back and reused */
-        s->flags |= RIP_FD_REGISTERED | (drains(fd) ? RIP_FD_DRAINS : 0);
-    }
+    if (added && (s->flags & RIP_FD_REGISTERED))
+        drop(s);                    /* closed behind our back and reused */
+    s->flags |= RIP_FD_REGISTERED;
     w->task = rip__current();
     w->status = 0;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
@@ -183,8 +167,6 @@ void rip__poll(int timeout_ms) {
             continue;
         }
         fd_state *s = state(fd);
-        if (ev & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-            s->flags |= RIP_FD_HUP;
         if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
             s->flags &= ~RIP_FD_RDEMPTY;
             wake_all(&s->readers, 0);

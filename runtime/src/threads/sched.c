@@ -181,14 +181,8 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     int made = 0;
     while (runs != NULL && stuck != NULL && made < n && (runs[made] = run_new(made)) != NULL)
         made++;
-    if (made < n) {
-        while (made > 0)
-            free(runs[--made]);
-        free(runs);
-        free(stuck);
-        errno = ENOMEM;
-        return -1;
-    }
+    if (made < n)                   /* as the other backends end when they cannot start */
+        rip__fatal("out of memory to start %d worker%s", n, n == 1 ? "" : "s");
 
     pthread_mutex_lock(&sched.mu);
     rip_assert(!sched.running); /* no nested or concurrent runs */
