@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -46,6 +47,7 @@
 #define FD_RESERVE_SHARE 32         /* ... and 1/32 of the limit (at most 32 more) for files */
 #define FD_WAIT_MS 10               /* out of fds: try again this much later */
 #define LINGER_MS 1000              /* a closing connection drains its client at most this long */
+#define QUIET_MS 20                 /* a head is shed only after this long without a byte */
 
 static struct {
     int root;                       /* O_PATH fd of --root */
@@ -74,6 +76,7 @@ struct conn {
     enum conn_state state;          /* what it waits for; guarded by live.mu */
     int64_t since;                  /* rip_now_ms() when that state began; guarded by live.mu */
     size_t got;                     /* bytes of the head received so far; guarded by live.mu */
+    int64_t last;                   /* rip_now_ms() of the last bytes (or the accept); guarded by live.mu */
     int shed;                       /* shut down to make room: closing; guarded by live.mu */
     int fd;                         /* the client's socket */
     struct request *r;              /* the request being read or answered; NULL when idle */
@@ -110,7 +113,7 @@ static struct {
 static void conn_open(struct conn *c) {
     pthread_mutex_lock(&live.mu);
     c->state = CONN_HEAD;
-    c->since = rip_now_ms();
+    c->since = c->last = rip_now_ms();
     c->prev = NULL;
     if ((c->next = live.first))
         c->next->prev = c;
@@ -143,12 +146,20 @@ static void conn_set(struct conn *c, enum conn_state state, size_t got) {
 /* n more bytes of a head arrived (an idle connection's begin one). */
 static void conn_got(struct conn *c, size_t n) {
     pthread_mutex_lock(&live.mu);
+    c->last = rip_now_ms();
     if (c->state == CONN_IDLE) {
         c->state = CONN_HEAD;
-        c->since = rip_now_ms();
+        c->since = c->last;
     }
     c->got += n;
     pthread_mutex_unlock(&live.mu);
+}
+
+/* Bytes wait in fd that its task has not read yet (it has not run since
+ * they came): the connection is not doing nothing. */
+static int unread(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 && n > 0;
 }
 
 /* Shut down the connection doing least: the oldest idle one, else the head
@@ -159,11 +170,12 @@ static int shed_one(void) {
     struct conn *victim = NULL;
     pthread_mutex_lock(&live.mu);
     for (struct conn *c = live.first; c; c = c->next) {
-        if (c->shed || c->state == CONN_BUSY)
-            continue;
+        if (c->shed || c->state == CONN_BUSY ||
+            (c->state == CONN_HEAD && now - c->last < QUIET_MS))
+            continue;               /* busy, or bytes came just now (its task may be parsing them) */
         int64_t stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
                                               : (now - c->since) / (int64_t)(c->got + 1);
-        if (stall >= best) {        /* >=: of equals, the oldest (the list is newest first) */
+        if (stall >= best && !unread(c->fd)) { /* >=: of equals, the oldest (newest first) */
             best = stall;
             victim = c;
         }
