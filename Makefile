@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -78,13 +78,14 @@ $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 test: all test-deps fuzz-deps
 	$(VENV)/bin/python -m pytest -q tests
 
-# Debian packages some tests need (csmith, gdb, clang, gcc-12-source):
+# Debian packages some tests need (csmith, gdb, clang, wrk, gcc-12-source):
 # installed when missing and running as root; otherwise those tests are
 # skipped with a note.
 test-deps: torture-deps
 	@missing=""; \
 	command -v gdb >/dev/null || missing="$$missing gdb"; \
 	command -v clang >/dev/null || missing="$$missing clang"; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	{ command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ]; } || \
 		missing="$$missing csmith libcsmith-dev"; \
 	if [ -n "$$missing" ]; then \
@@ -95,6 +96,16 @@ test-deps: torture-deps
 			echo "note: install$$missing for the whole test suite; their tests are skipped"; \
 		fi; \
 	fi
+
+# Each httpd build under wrk at 1,000 connections and hostile clients for
+# MINUTES minutes (default 1): zero errors for wrk, and fds, threads and RSS
+# back to the baseline after; build/soak/REPORT.md and plots.  A 20 s
+# version runs in make test (tests/test_soak.py).
+MINUTES ?= 1
+soak: all test-deps
+	@$(VENV)/bin/python -c 'import matplotlib' 2>/dev/null || \
+		$(VENV)/bin/pip install -q matplotlib || echo "note: no matplotlib: no plots"
+	$(VENV)/bin/python bench/soak.py $(BUILD) --seconds $$(( $(MINUTES) * 60 ))
 
 # gcc's torture tests come in Debian's gcc-12-source (a tarball under
 # /usr/src/gcc-12; fuzz/torture.py extracts their folder into build/torture).

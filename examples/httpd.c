@@ -47,7 +47,7 @@
 #define FD_RESERVE_SHARE 32         /* ... and 1/32 of the limit (at most 32 more) for files */
 #define FD_WAIT_MS 10               /* out of fds: try again this much later */
 #define LINGER_MS 1000              /* a closing connection drains its client at most this long */
-#define QUIET_MS 20                 /* a head is shed only after this long without a byte */
+#define QUIET_MS 500                /* a connection is shed only after this long quiet */
 
 static struct {
     int root;                       /* O_PATH fd of --root */
@@ -76,7 +76,7 @@ struct conn {
     enum conn_state state;          /* what it waits for; guarded by live.mu */
     int64_t since;                  /* rip_now_ms() when that state began; guarded by live.mu */
     size_t got;                     /* bytes of the head received so far; guarded by live.mu */
-    int64_t last;                   /* rip_now_ms() of the last bytes (or the accept); guarded by live.mu */
+    int64_t last;                   /* rip_now_ms() of its last activity (bytes, an answer, the accept); guarded by live.mu */
     int shed;                       /* shut down to make room: closing; guarded by live.mu */
     int fd;                         /* the client's socket */
     struct request *r;              /* the request being read or answered; NULL when idle */
@@ -138,7 +138,7 @@ static void conn_closing(struct conn *c) {
 static void conn_set(struct conn *c, enum conn_state state, size_t got) {
     pthread_mutex_lock(&live.mu);
     c->state = state;
-    c->since = rip_now_ms();
+    c->since = c->last = rip_now_ms();
     c->got = got;
     pthread_mutex_unlock(&live.mu);
 }
@@ -170,9 +170,9 @@ static int shed_one(void) {
     struct conn *victim = NULL;
     pthread_mutex_lock(&live.mu);
     for (struct conn *c = live.first; c; c = c->next) {
-        if (c->shed || c->state == CONN_BUSY ||
-            (c->state == CONN_HEAD && now - c->last < QUIET_MS))
-            continue;               /* busy, or bytes came just now (its task may be parsing them) */
+        if (c->shed || c->state == CONN_BUSY || now - c->last < QUIET_MS)
+            continue;               /* busy, or active just now (a client between requests,
+                                       a task about to parse what came) */
         int64_t stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
                                               : (now - c->since) / (int64_t)(c->got + 1);
         if (stall >= best && !unread(c->fd)) { /* >=: of equals, the oldest (newest first) */
