@@ -5,13 +5,16 @@ LD_PRELOAD shim), for every N the program reaches, on every backend.
 Each failure must reach the program as a documented error (the call
 returns NULL or -1 with errno, and the workload says which call failed and
 exits 1) or end it with a clear fatal message ("rip: ...", SIGABRT): never
-a crash, a hang, a lost wake-up (rip_run reporting a deadlock), or output
-that differs silently.  Short transfers and EINTR must not show at all.
+a crash, a hang, a lost wake-up (rip_run reporting a deadlock), output
+that differs silently, or a leak (a run that ends normally leaves no more
+heap blocks unfreed than a run without the fault; the shim counts them).
+Short transfers and EINTR must not show at all.
 
     python tests/test_faults.py     prints the table of outcomes (the note's)
 """
 import collections
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -49,18 +52,34 @@ def build(out_dir, backend):
     return shim, exe
 
 
+LIVE = re.compile(r"^live: (-?\d+)$", re.M)
+CLEAN_LIVE = {}                     # exe: heap blocks a run without faults leaves
+
+
+def live_blocks(shim, exe, spec):
+    """(completed process, its unfreed heap blocks at exit or None)."""
+    env = dict(os.environ, LD_PRELOAD=shim, RIP_FAULT=spec)
+    r = subprocess.run([exe], env=env, capture_output=True, timeout=20)
+    m = LIVE.search(r.stderr.decode(errors="replace"))
+    return r, int(m.group(1)) if m else None
+
+
 def outcome(shim, exe, call, n, how):
     """What the program did with the Nth `call` failing: (verdict, detail),
     verdict 'unreached', 'ok', 'error', 'fatal' or 'BAD'."""
+    if exe not in CLEAN_LIVE:
+        CLEAN_LIVE[exe] = live_blocks(shim, exe, "")[1]
     spec = "%s:%d%s" % (call, n, ":" + how if how else "")
-    env = dict(os.environ, LD_PRELOAD=shim, RIP_FAULT=spec)
     try:
-        r = subprocess.run([exe], env=env, capture_output=True, timeout=20)
+        r, live = live_blocks(shim, exe, spec)
     except subprocess.TimeoutExpired:
         return "BAD", "hangs"
     err = r.stderr.decode(errors="replace")
     if "fault: " not in err:
         return "unreached", ""
+    if r.returncode in (0, 1) and (live is None or live > CLEAN_LIVE[exe]):
+        return "BAD", "leaves %s heap blocks unfreed, %s without the fault" % (
+            live, CLEAN_LIVE[exe])
     rip_lines = [line for line in err.splitlines() if line.startswith("rip: ")]
     if r.returncode == 0:
         return ("ok", "") if r.stdout == EXPECTED else ("BAD", "exit 0, other output")
