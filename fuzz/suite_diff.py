@@ -128,7 +128,6 @@ def check_case(case, workdir):
         return "skip", case.skip
     d = os.path.join(workdir, case.name.replace("/", "_"))
     os.makedirs(d, exist_ok=True)
-    srcdir = os.path.dirname(os.path.abspath(case.path))
     flags = OPT + ["-w"] + case.flags
     if "-finstrument-functions" in flags:
         return "skip", "-finstrument-functions: the instrumented functions are ripper's own"

@@ -1,12 +1,11 @@
 """Ripped output compiles without warnings under clang too (when installed):
 ripper preprocesses with the compiler that builds its output (RIPCC_CC)."""
-import glob
 import os
 import shutil
 
 import pytest
 
-from conftest import RIPPER, ROOT, run
+from conftest import RIPPER, run
 from test_programs import PROGRAMS, known_bug
 
 

@@ -1,6 +1,5 @@
 """ripper/evaluation.py: which operands C evaluates (and ripper's order)."""
 from helpers import function
-from ripper import tree as T
 from ripper.evaluation import calls, evaluated, unevaluated_calls
 
 

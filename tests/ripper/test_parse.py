@@ -14,7 +14,7 @@ def expr_of(code, head=b""):
 
 
 def test_implicit_conversions_are_not_nodes_but_say_the_converted_type():
-    x = expr_of(b"int a[3]; g(a[0]); a", b"")
+    expr_of(b"int a[3]; g(a[0]); a", b"")   # parses
     items = body_of(b"int a[3]; int *p = a;")
     init = items[1].decls[0].init
     assert isinstance(init, T.Ref) and init.type.array and init.conv.spelling == "int *"
