@@ -27,7 +27,9 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BACKENDS = ("rip", "ucontext", "threads")
+sys.path.insert(0, HERE)
+import suite                        # noqa: E402  (bench/suite.py: fd limits, plots)
+BACKENDS = suite.BACKENDS
 FD_LIMIT = 2048                     # the server's: the flood goes past it
 CONNS = 1000                        # wrk's keep-alive connections
 SLOWLORIS = 100                     # heads sent a byte a second
@@ -40,10 +42,10 @@ def progress(msg):
     print("[soak] " + msg, file=sys.stderr, flush=True)
 
 
-def raise_fd_limit(want=None):
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    limit = hard if want is None else min(want, hard)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+def fd_limit(want):
+    """Set this process's fd limit to want (at most the hard limit)."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
 
 
 def docroot():
@@ -62,7 +64,7 @@ class Server:
         self.proc = subprocess.Popen(
             [exe, "--root", root, "--port", "0", "--addr", "127.0.0.1", "--timeout",
              str(TIMEOUT_MS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            preexec_fn=lambda: raise_fd_limit(FD_LIMIT))
+            preexec_fn=lambda: fd_limit(FD_LIMIT))
         line = self.proc.stdout.readline().decode()
         m = re.match(r"listening on (\d+)", line)
         if not m:
@@ -206,7 +208,7 @@ def wrk(port, seconds):
     cmd = ["wrk", "-t1", "-c%d" % CONNS, "-d%ds" % seconds, "--timeout", "10s",
            "http://127.0.0.1:%d/index.html" % port]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60,
-                       preexec_fn=raise_fd_limit)
+                       preexec_fn=suite.raise_fd_limit)
     out = r.stdout + r.stderr
     total = re.search(r"(\d+) requests in", out)
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
@@ -313,12 +315,8 @@ def report(results, seconds, out_dir):
 
 
 def plot(results, out_dir):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        progress("no matplotlib: plots skipped (pip install matplotlib)")
+    plt = suite.pyplot()
+    if plt is None:
         return []
     made = []
     for name, r in results.items():
@@ -359,7 +357,7 @@ def main(argv):
                for d in os.environ.get("PATH", "").split(os.pathsep)):
         progress("wrk is not installed (apt-get install wrk)")
         return 2
-    raise_fd_limit()
+    suite.raise_fd_limit()
     out_dir = args.out or os.path.join(args.build, "soak")
     os.makedirs(out_dir, exist_ok=True)
     root = docroot()

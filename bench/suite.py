@@ -525,13 +525,21 @@ def accept_herd(build, report, seconds):
 
 # ---- plots and main ------------------------------------------------------
 
-def plot(switch_rows, mem_rows, http_rows, c10k_rows, herd_rows):
+def pyplot():
+    """matplotlib.pyplot drawing to files, or None (saying so) without it."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         progress("no matplotlib: plots skipped (pip install matplotlib)")
+        return None
+    return plt
+
+
+def plot(switch_rows, mem_rows, http_rows, c10k_rows, herd_rows):
+    plt = pyplot()
+    if plt is None:
         return []
     made = []
 

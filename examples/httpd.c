@@ -492,10 +492,8 @@ static int respond(struct conn *c, struct request *r) {
 
 /* Read until c->buf holds a complete head and parse it into c->r: 0, or
  * -1 when the client left or was too slow. */
-static int read_head(struct conn *c, int first) {
+static int read_head(struct conn *c) {
     rip_set_deadline(rip_now_ms() + cfg.timeout_ms);
-    if (!first)
-        conn_set(c, c->have ? CONN_HEAD : CONN_IDLE, c->have);
     while (!c->have || parse(c, c->r) == HTTP_PARTIAL) {
         ssize_t got;
         if (!c->have) {             /* idle: no buffer until bytes arrive */
@@ -540,39 +538,35 @@ static int consume(struct conn *c) {
         c->r = NULL;
         c->buf = NULL;
     }
+    conn_set(c, c->have ? CONN_HEAD : CONN_IDLE, c->have);  /* a pipelined head, or none */
     return 0;
 }
 
-/* Close a connection whose client may still be sending (a request body
- * left unread after an error, more pipelined requests after a "Connection:
- * close"): closing with bytes unread would send an RST that can destroy the
- * answer still in flight.  So stop sending, drop what arrives until the
- * client closes or LINGER_MS pass, and only then close. */
-static void lingering_close(int fd, struct conn *c) {
+/* Before closing a connection whose client may still be sending (a
+ * request body left unread after an error, more pipelined requests after a
+ * "Connection: close"): closing with bytes unread would send an RST that
+ * can destroy the answer still in flight.  So stop sending and drop what
+ * arrives until the client closes or LINGER_MS pass. */
+static void linger(int fd) {
     shutdown(fd, SHUT_WR);
     rip_set_deadline(rip_now_ms() + (cfg.timeout_ms < LINGER_MS ? cfg.timeout_ms : LINGER_MS));
     while (rip_read(fd, scratch, sizeof scratch) > 0)
         ;
-    conn_closing(c);
-    rip_close(fd);
 }
 
 static void connection(void *arg) {
     struct conn c = { .fd = (int)(intptr_t)arg };
-    int one = 1, state, first = 1;
+    int one = 1, state;
     setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     conn_open(&c);
-    while ((state = read_head(&c, first)) == 0 && (state = respond(&c, c.r)) == 0 &&
+    while ((state = read_head(&c)) == 0 && (state = respond(&c, c.r)) == 0 &&
            (state = consume(&c)) == 0)
-        first = 0;
+        ;
     free(c.r);
-    if (state > 0) {
-        conn_set(&c, CONN_BUSY, 0);
-        lingering_close(c.fd, &c);
-    } else {
-        conn_closing(&c);
-        rip_close(c.fd);
-    }
+    if (state > 0)                  /* answered, to be closed: still busy, never shed */
+        linger(c.fd);
+    conn_closing(&c);
+    rip_close(c.fd);
     __atomic_sub_fetch(&open_conns, 1, __ATOMIC_RELAXED);
 }
 

@@ -126,7 +126,7 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT
 #define RIP_FD_WRITE 1
 #define RIP_FD_REGISTERED 1u        /* added to the epoll set (the number may have been reused since) */
 #define RIP_FD_RDEMPTY 2u           /* known unreadable: EAGAIN seen, no event since */
-#define RIP_FD_WRFULL 4u            /* known unwritable: EAGAIN or a short write, no event since */
+#define RIP_FD_WRFULL 4u            /* known unwritable: EAGAIN seen, no event since */
 int  rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF): 0, or -1 and errno (EPERM: epoll cannot watch it) */
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */

@@ -4,8 +4,6 @@
  * backend drives it from a frame and ucontext from a loop.  A try never
  * blocks the scheduler thread, whatever the fd's flags (shared/nonblock.h). */
 #include <errno.h>
-#include <fcntl.h>
-#include <string.h>
 #include <unistd.h>
 #include "core.h"
 #include "../shared/nonblock.h"

@@ -7,9 +7,10 @@
  *
  * A number closed behind the runtime's back (close(2), dup2 over it, a
  * library) leaves the epoll set with its file, and may come back as a new
- * file: every wait adds the fd again, and a number that was added before
- * but is accepted again names a new file.  Its old waiters can never be
- * woken by an event: they fail with EBADF, as after rip_close. */
+ * file: every wait adds the fd again (EEXIST: the same file), and a number
+ * added before that the set takes again names a new file.  Its old
+ * waiters can never be woken by an event: they fail with EBADF, as after
+ * rip_close. */
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
