@@ -377,7 +377,13 @@ def test_prefork_processes_share_the_listener(server):
     srv = server("--prefork", "3")
     for _ in range(12):
         assert get(srv, "/index.html")[0] == 200
-    children = children_of(srv.proc.pid)
+    # "listening on" comes before the forks: under ASan a fork is slow
+    # enough that a request can be served before the third child exists.
+    for _ in range(100):
+        children = children_of(srv.proc.pid)
+        if len(children) == 3:
+            break
+        time.sleep(0.1)
     assert len(children) == 3
     srv.stop()                      # the children go with the parent
     for _ in range(50):
