@@ -90,7 +90,7 @@ def is_async_call(call, async_names):
 def function_values(root):
     """Refs to functions under `root` that use the function as a value,
     not as the callee of a call."""
-    for n in root.walk():
+    for n in root.nodes():
         if isinstance(n, T.Ref) and n.what == "fn":
             use = value_use(n)
             p = use.parent
@@ -188,7 +188,7 @@ def unrippable(f):
     if f.variadic:
         return (f.body, "async function '%s' is variadic" % f.name,
                 "take a va_list or an array instead")
-    for n in f.body.walk():
+    for n in f.body.nodes():
         if isinstance(n, T.Call) and callee_name(n) in UNRIPPABLE_CALLS:
             return (n, "'%s' in async function '%s'" % (callee_name(n), f.name),
                     UNRIPPABLE_CALLS[callee_name(n)])

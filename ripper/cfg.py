@@ -18,7 +18,7 @@ is  [n < 3] -> [Await f(n)] -> [n++] -> [n < 3] ... -> exit
 """
 
 from . import tree as T
-from .evaluation import walk, walk_evaluated
+from .evaluation import walk, walk_marked
 
 
 class Step:
@@ -44,6 +44,8 @@ class CFG:
         self.labels = {}                # label name -> step
         self.gotos = []                 # (step, label name)
         self.escaping = set()           # variables whose address may be kept anywhere
+        # expressions jump only out of statement expressions: most bodies have none
+        self.stmt_exprs = any(isinstance(n, T.StmtExpr) for n in walk(body, subst))
         self.entry = self.build(body, 0, None, None, None)
         for s, label in self.gotos:
             target = self.labels.get(label)
@@ -65,30 +67,29 @@ class CFG:
         if node is None:
             return uses
         written = set()             # x of `x = ...`: written, not read
-        for n in walk_evaluated(node, self.subst):
+        for n, runs in walk_marked(node, self.subst):
+            if isinstance(n, T.Unary) and n.op == "&":
+                root = _root(n.operand)     # sizeof(&x) reads nothing, but takes an address
+                if _key(root) in self.locals:
+                    self.escaping.add(_key(root))
+            if not runs:
+                continue
             if isinstance(n, T.Assign) and n.op == "=":
                 written.add(id(T.strip_parens(self.subst.get(id(n.lhs), n.lhs))))
             key = _key(n)
             if key in self.locals and id(n) not in written:
                 uses.add(key)
-            if isinstance(n, T.Unary) and n.op == "&":
-                root = _root(n.operand)
-                if _key(root) in self.locals:
-                    self.escaping.add(_key(root))
             if isinstance(n, (T.Opaque, T.Asm)):
                 for m in walk(n, self.subst):
                     if _key(m) in self.locals:
                         self.escaping.add(_key(m))
-        for n in walk(node, self.subst):    # sizeof(&x): no read, but an address all the same
-            if isinstance(n, T.Unary) and n.op == "&" and _key(_root(n.operand)) in self.locals:
-                self.escaping.add(_key(_root(n.operand)))
         return uses
 
     def expression(self, node, succ, brk, cont, kills=()):
         """A step for expression `node` (with the jumps out of its statement
         expressions), going on to `succ`."""
         s = self.step([succ], node=node, uses=self.reads(node), kills=kills)
-        for jump in _jumps_out(node, self.subst):
+        for jump in _jumps_out(node, self.subst) if self.stmt_exprs else ():
             if isinstance(jump, T.Goto):
                 self.gotos.append((self.step([], node=jump), jump.label))
                 self.steps[s].exits.append(len(self.steps) - 1)

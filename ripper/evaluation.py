@@ -30,35 +30,56 @@ def callee_name(call):
     return None
 
 
+def _sizes(node):
+    return [x for x in node.type_exprs if x.role == "size"]
+
+
+def _sizeof(node):
+    if not node.evaluated:
+        return []
+    return _sizes(node) + ([node.operand] if node.operand is not None else [])
+
+
+def _choose(node):
+    if node.first is None:
+        return [node.then, node.else_]
+    return [node.then if node.first else node.else_]      # only the one chosen
+
+
+def _call(node):
+    if callee_name(node) in UNEVALUATED_BUILTINS:
+        return [node.callee]
+    return node.children()
+
+
+def _opaque(node):
+    if node.what == "__builtin_types_compatible_p":
+        return []                   # only types
+    return node.children()
+
+
+# The nodes that do not evaluate all their children, by exact class (tree.py
+# makes no subclasses of node classes).
+_SPECIAL = {
+    T.SizeOf: _sizeof,
+    T.Cast: lambda n: _sizes(n) + [n.operand],
+    T.CompoundLiteral: lambda n: _sizes(n) + [n.init],
+    T.VarDecl: lambda n: _sizes(n) + ([n.init] if n.init is not None else []),
+    T.TypeDecl: _sizes,
+    T.ParamDecl: _sizes,
+    T.Generic: lambda n: list(n.assocs),        # one of them; ripper cannot tell which
+    T.Choose: _choose,
+    T.Call: _call,
+    T.Designated: lambda n: [n.value],          # designators are constants
+    T.Opaque: _opaque,
+}
+
+
 def evaluated(node):
     """The children of `node` that C evaluates when it evaluates `node`
     (some perhaps only under a condition), in ripper's order."""
-    if isinstance(node, T.SizeOf):
-        if not node.evaluated:
-            return []
-        return [x for x in node.type_exprs if x.role == "size"] + \
-            ([node.operand] if node.operand is not None else [])
-    if isinstance(node, (T.Cast, T.CompoundLiteral)):
-        sizes = [x for x in node.type_exprs if x.role == "size"]
-        return sizes + [node.operand if isinstance(node, T.Cast) else node.init]
-    if isinstance(node, T.VarDecl):
-        return [x for x in node.type_exprs if x.role == "size"] + \
-            ([node.init] if node.init is not None else [])
-    if isinstance(node, (T.TypeDecl, T.ParamDecl)):
-        return [x for x in node.type_exprs if x.role == "size"]
-    if isinstance(node, T.Generic):
-        return list(node.assocs)    # one of them; ripper cannot tell which
-    if isinstance(node, T.Choose):
-        if node.first is None:
-            return [node.then, node.else_]
-        return [node.then if node.first else node.else_]      # only the one chosen
-    if isinstance(node, T.Call) and callee_name(node) in UNEVALUATED_BUILTINS:
-        return [node.callee]
-    if isinstance(node, T.Designated):
-        return [node.value]         # designators are constants
-    if isinstance(node, T.Opaque) and node.what == "__builtin_types_compatible_p":
-        return []                   # only types
-    return node.children()
+    special = _SPECIAL.get(type(node))
+    return node.children() if special is None else special(node)
 
 
 def unevaluated(node):
@@ -85,10 +106,31 @@ def walk_evaluated(node, subst=None):
     statements, declarations and expressions alike.  With `subst`
     (normalize.py's replacements), a replaced node is walked as its
     replacement."""
+    if not subst:
+        return _walk_evaluated(node)
+    return _walk_evaluated_subst(node, subst)
+
+
+def _walk_evaluated(node):
+    special, keeps = _SPECIAL, T.KEEPS
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, keeps):
+            stack.append(n.node)
+        else:
+            how = special.get(type(n))
+            kids = n.children() if how is None else how(n)
+            if kids:
+                stack.extend(reversed(kids))
+
+
+def _walk_evaluated_subst(node, subst):
     stack = [(node, False)]
     while stack:
         n, keep = stack.pop()
-        if subst and not keep:
+        if not keep:
             n = subst.get(id(n), n)
         yield n
         if isinstance(n, T.KEEPS):
@@ -117,8 +159,30 @@ def calls(node):
     return [n for n in walk_evaluated(node) if isinstance(n, T.Call)]
 
 
+def walk_marked(node, subst=None):
+    """(n, runs) for `node` and every node below it, pre-order: runs is
+    whether C may evaluate n.  One walk for what walk_evaluated and walk
+    would find together; `subst` as there."""
+    special, keeps = _SPECIAL, T.KEEPS
+    stack = [(node, True, False)]
+    while stack:
+        n, runs, keep = stack.pop()
+        if subst and not keep:
+            n = subst.get(id(n), n)
+        yield n, runs
+        if isinstance(n, keeps):
+            stack.append((n.node, runs, True))
+            continue
+        kids = n.children()
+        how = special.get(type(n)) if runs else None
+        if how is not None:
+            run = {id(x) for x in how(n)}
+            stack.extend((x, id(x) in run, False) for x in reversed(kids))
+        elif kids:
+            stack.extend((x, runs, False) for x in reversed(kids))
+
+
 def unevaluated_calls(node):
     """The Call nodes under `node` that C never evaluates (inside sizeof,
     typeof...), outermost first."""
-    run = {id(n) for n in walk_evaluated(node)}
-    return [n for n in node.walk() if isinstance(n, T.Call) and id(n) not in run]
+    return [n for n, runs in walk_marked(node) if not runs and isinstance(n, T.Call)]

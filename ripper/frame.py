@@ -18,7 +18,7 @@ from . import abi
 from . import tree as T
 from .analysis import explicit_alignment, function_values, is_async_call, variably_modified
 from .emit import ENCODING
-from .evaluation import walk_evaluated
+from .evaluation import unevaluated_calls, walk_evaluated
 from .liveness import frame_variables
 from .normalize import normalize
 from .printer import Printer, dummy_name, intrinsic, store
@@ -54,7 +54,7 @@ class AsyncFunction:
         f = self.f
         norm = normalize(f, self.names, self.lw.functions, self.error)
         self.norm = norm
-        locals_ = [n for n in f.body.walk() if isinstance(n, T.VarDecl)
+        locals_ = [n for n in f.body.nodes() if isinstance(n, T.VarDecl)
                    and n.storage not in ("static", "extern") and n.name]
         self.unused = self.unused_params()
         # a variably modified local is never in the frame: no suspension
@@ -108,7 +108,7 @@ class AsyncFunction:
         """A variable-length array or another variably modified declaration
         may stay a C local while no resume point lies in its scope: the
         dispatch jumps to resume points, and no jump may enter that scope."""
-        for compound in self.f.body.walk():
+        for compound in self.f.body.nodes():
             if not isinstance(compound, T.Compound):
                 continue
             for i, item in enumerate(compound.items):
@@ -170,7 +170,7 @@ class AsyncFunction:
 
     def c_locals(self):
         """The user's locals liveness leaves as C locals of the resume entry."""
-        return [n for n in self.f.body.walk() if isinstance(n, T.VarDecl) and n.name and
+        return [n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.name and
                 n.storage not in ("static", "extern") and n.key not in self.fields]
 
     def field_access(self, key):
@@ -182,7 +182,7 @@ class AsyncFunction:
 
     def decl_of(self, key):
         """The VarDecl of the variable `key` names."""
-        return next(n for n in self.f.body.walk() if isinstance(n, T.VarDecl) and n.key == key)
+        return next(n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.key == key)
 
     def type_text(self, decl):
         """A variable's type, spelled where it is declared."""
@@ -194,7 +194,7 @@ class AsyncFunction:
         """Keys of the parameters the body never reads: it names them only
         cast to void (`(void)arg;`).  They need no place in the frame."""
         uses = {p.key: [] for p in self.f.params if p.name}
-        for n in self.f.body.walk():
+        for n in self.f.body.nodes():
             if isinstance(n, T.Ref) and n.key in uses:
                 uses[n.key].append(n)
         return {key for key, refs in uses.items() if all(_cast_to_void(r) for r in refs)}
@@ -203,7 +203,7 @@ class AsyncFunction:
         """Ids of the nodes whose text changes: the printer descends only
         into those."""
         dirty = set(self.norm.subst)
-        for n in self.f.body.walk():
+        for n in self.f.body.nodes():
             if (isinstance(n, T.Ref) and (n.key in self.fields or n.key in self.unused or
                                           id(n) in self.values or n.key in self.lw.hoisted)) or \
                     isinstance(n, (T.FuncName, T.DeclStmt, T.Return)):
@@ -212,7 +212,7 @@ class AsyncFunction:
             dirty.add(id(c))
         dirty.update(self.literals)
         # every ancestor of a changed node changes
-        for n in list(self.f.body.walk()):
+        for n in self.f.body.nodes():
             if id(n) in dirty:
                 p = n.parent
                 while p is not None and id(p) not in dirty:
@@ -347,6 +347,4 @@ def _cast_to_void(ref):
 
 
 def unevaluated_async_calls(root, names):
-    run = {id(n) for n in walk_evaluated(root)}
-    return [n for n in root.walk() if isinstance(n, T.Call) and id(n) not in run
-            and is_async_call(n, names)]
+    return [n for n in unevaluated_calls(root) if is_async_call(n, names)]

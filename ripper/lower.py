@@ -97,7 +97,7 @@ class _Lowering:
                 raise self.error(offset, "'%s' is a name ripper reserves" % name,
                                  hint="rename it")
         for f in self.analysis.defined.values():
-            for n in list(f.params) + list(f.body.walk()):
+            for n in list(f.params) + f.body.nodes():
                 if isinstance(n, (T.VarDecl, T.ParamDecl, T.Label)) and RESERVED.match(n.name):
                     raise self.error(n, "'%s' is a name ripper reserves" % n.name,
                                      hint="rename it")
@@ -228,7 +228,7 @@ class _Lowering:
             text = self.function_value(ref)
             if text is not None:
                 self.rw.replace(ref.start, ref.end, [(text, None)])
-        for n in root.walk():
+        for n in root.nodes():
             if isinstance(n, T.DeclStmt):
                 protos = self.block_prototypes(n)
                 if protos:
@@ -330,7 +330,7 @@ class _Lowering:
     def hoistable_statics(self, f):
         """--all-async: the static locals of f, which its plain and ripped
         definitions must share, named for file scope (hoist)."""
-        stmts = [n for n in f.body.walk() if isinstance(n, T.DeclStmt) and
+        stmts = [n for n in f.body.nodes() if isinstance(n, T.DeclStmt) and
                  any(isinstance(d, T.VarDecl) and d.storage == "static" for d in n.decls)]
 
         def inside(key):
@@ -374,7 +374,7 @@ class _Lowering:
         gone = [(n.start, n.end) for n in stmts] + \
             [(c.start, c.end) for c in unevaluated_async_calls(f.body, self.names)
              if self.unevaluated_callee(c) is None]     # replaced whole (plain_edits)
-        for x in f.body.walk():
+        for x in f.body.nodes():
             if isinstance(x, T.Ref) and x.key in self.hoisted and \
                     not any(a <= x.start < b for a, b in gone):
                 self.rw.replace(x.start, x.end, [(self.hoisted[x.key], None)])

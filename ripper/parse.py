@@ -75,9 +75,10 @@ def _lib():
         lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
         lib.clang_EvalResult_dispose.restype = None
         lib._ripper_ready = True
-        global _FILE_LOCATION, _RANGE_START, _RANGE_END
+        global _FILE_LOCATION, _RANGE_START, _RANGE_END, _EXTENT
         _FILE_LOCATION = lib.clang_getFileLocation
         _RANGE_START, _RANGE_END = lib.clang_getRangeStart, lib.clang_getRangeEnd
+        _EXTENT = lib.clang_getCursorExtent
     return lib
 
 
@@ -91,14 +92,51 @@ def _offset(loc):
     return _OFF.value
 
 
-def _range(c):
-    """Byte offsets of cursor c's text, from its extent (libclang's calls,
-    made as few times as a tree of 10^5 nodes needs)."""
+def _slow_range(c):
     ext = ci.conf.lib.clang_getCursorExtent(c)
     _FILE_LOCATION(_RANGE_START(ext), None, None, None, _OFF_REF)
     start = _OFF.value
     _FILE_LOCATION(_RANGE_END(ext), None, None, None, _OFF_REF)
     return start, _OFF.value
+
+
+# The preprocessed text is libclang's one file, so a location's raw encoding
+# is its offset plus a constant: the file's start in clang's location space.
+# parse() measures it against the slow path (None: not measured, or not so).
+_raw_base = None
+_raw_size = 0                   # the text's length: a location past it is not the text's
+
+
+def _range(c):
+    """Byte offsets of cursor c's text, from its extent (libclang's calls,
+    made as few times as a tree of 10^5 nodes needs)."""
+    if _raw_base is None:
+        return _slow_range(c)
+    ext = _EXTENT(c)
+    b, e = ext.begin_int_data, ext.end_int_data
+    b -= _raw_base
+    e -= _raw_base
+    if not 0 <= b <= e <= _raw_size:
+        return _slow_range(c)   # a null extent, or another file's (the compiler's own)
+    return b, e
+
+
+def _measure_raw_base(cursors, size):
+    """Set _raw_base if raw encodings are offsets plus one constant for
+    every cursor in `cursors` (a sample of a text of `size` bytes); else
+    leave the slow path."""
+    global _raw_base, _raw_size
+    _raw_base, _raw_size = None, size
+    bases = set()
+    for c in cursors[::max(1, len(cursors) // 64)]:
+        ext = _EXTENT(c)
+        if not ext.begin_int_data:
+            continue            # a null extent
+        s, e = _slow_range(c)
+        bases.add(ext.begin_int_data - s)
+        bases.add(ext.end_int_data - e)
+    if len(bases) == 1 and min(bases) >= 0:
+        _raw_base = bases.pop()
 
 
 _visited = []                   # what the one visitor callback collects into
@@ -158,6 +196,10 @@ class _Types:
 
     def __init__(self):
         self.cache = {}
+
+    def of(self, c):
+        """The CType of cursor c's type (c None: None)."""
+        return None if c is None else self.get(c.type)
 
     def get(self, t):
         if t is None or t.kind == TK.INVALID:
@@ -579,11 +621,11 @@ class _Builder:
         k = c.kind
         s, e = _range(c)
         kids = _children(c)
-        ty = (self.types.get, c.type, None)    # made a CType when asked (tree.Expr)
+        ty = (self.types.of, c, None)    # made a CType when asked (tree.Expr)
         if k == CK.UNEXPOSED_EXPR:
             if len(kids) == 1 and _range(kids[0]) == (s, e):
                 inner = self.expr(kids[0])          # an implicit conversion
-                inner.convert_to(c.type)
+                inner.convert_to(c)
                 return inner
             return self.unexposed(c, kids, s, e, ty)
         if k == CK.DECL_REF_EXPR:
@@ -737,7 +779,7 @@ def _dedupe(nodes):
 
 # -- the translation unit ---------------------------------------------------
 
-_FILE_LOCATION = _RANGE_START = _RANGE_END = None     # bound by _lib()
+_FILE_LOCATION = _RANGE_START = _RANGE_END = _EXTENT = None     # bound by _lib()
 
 
 def parse(pre, dialect=(), alarm=None):
@@ -749,6 +791,8 @@ def parse(pre, dialect=(), alarm=None):
     longer: libclang hangs on some malformed input.  Only for a process that
     exists to rip one file (ripper's child)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
+    global _raw_base
+    _raw_base = None            # the slow path until this text's base is measured
     try:
         index = ci.Index.create()
         _lib()
@@ -810,7 +854,9 @@ class _Unit:
 
     def build(self):
         functions, var_cursors, async_typedefs = [], [], []
-        for c in _children(self.tu.cursor):
+        top = _children(self.tu.cursor)
+        _measure_raw_base(top, len(self.text))
+        for c in top:
             k = c.kind
             if k == CK.FUNCTION_DECL:
                 functions.append(self.function(c))
@@ -855,12 +901,10 @@ class _Unit:
                        definition=definition, marked_async=marked,
                        variadic=prototyped and ftype.is_function_variadic(),
                        static=c.storage_class == ci.StorageClass.STATIC,
-                       result=self.types.get(c.result_type),
+                       types=lambda: self.function_types(c, prototyped),
                        prototyped=prototyped, header_end=header_end)
         f.annotations = [(a, a + len(ANNOTATION.match(self.text, a).group()))
                          for a in annotations]
-        if prototyped:
-            f.param_types = [self.types.get(a) for a in ftype.argument_types()]
         if kids is not None:
             f.attrs = [self.text[slice(*_range(x))].decode("utf-8", "replace")
                        for x in kids if x.kind.is_attribute()]
@@ -871,6 +915,11 @@ class _Unit:
                 f.body = T.set_parents(self.builder.stmt(body))
                 f.knr = any(p.start > self.close_paren(f) for p in f.params if p.start >= 0)
         return f
+
+    def function_types(self, c, prototyped):
+        """(result CType, parameter CTypes) of function cursor c."""
+        params = [self.types.get(a) for a in c.type.argument_types()] if prototyped else []
+        return self.types.get(c.result_type), params
 
     def close_paren(self, f):
         """Offset of the ')' that closes f's parameter list."""

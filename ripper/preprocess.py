@@ -18,6 +18,7 @@ LineMap maps any offset back to the user's file, line and column.
 """
 
 import bisect
+import itertools
 import os
 import re
 import shlex
@@ -33,11 +34,12 @@ RUNTIME_INCLUDE = os.path.join(ROOT, "runtime", "include")
 FRAME_HEADER = os.path.join(ROOT, "runtime", "src", "rip", "rip_frame.h")
 # `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
 MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
-# Tokens of preprocessed text as far as comparing two of them needs: string
-# and character literals (a comment-like run inside is theirs), comments,
-# linemarker lines, and anything else a byte at a time.
-_LEXEME = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|'
-                     rb'^#[^\n]*|\s+|[^"\'/\s#]+|.', re.S | re.M)
+# What -C may change in preprocessed text, and the literals to keep whole
+# while dropping it (a comment-like run inside a literal is the literal's):
+# group 1 a string or character literal; else a comment, a linemarker or
+# pragma line, or blanks.
+_NOT_CODE = re.compile(rb'("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|/\*.*?\*/|//[^\n]*|'
+                       rb'^#[^\n]*|\s+', re.S | re.M)
 DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", re.M)
 
 
@@ -71,8 +73,7 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
         stdin = source
     else:
         args += ["-x", "c", path]
-    plain = _run(args, path, stdin, timeout)
-    commented = _run(args[:2] + ["-C"] + args[2:], path, stdin, timeout)
+    plain, commented = _run([args, args[:2] + ["-C"] + args[2:]], path, stdin, timeout)
     if _code(commented) == _code(plain):
         return Preprocessed(path, commented, LineMap(commented, path))
     # no comments: and none to tell the compiler a case falls through on purpose
@@ -90,29 +91,38 @@ def _code(text):
     change.  gcc documents that a comment before a directive makes it
     text; and a comment in a macro argument that is stringified becomes
     part of the string.  Then the comments are not worth the change."""
-    return b"".join(m.group() for m in _LEXEME.finditer(text)
-                    if not m.group()[:1].isspace() and m.group()[:2] not in (b"/*", b"//")
-                    and not (m.group()[:1] == b"#" and (m.start() == 0 or
-                                                        text[m.start() - 1] == 10)))
+    return b"".join(filter(None, _NOT_CODE.split(text)))    # literals kept: group 1
 
 
-def _run(args, path, stdin, timeout):
+def _run(commands, path, stdin, timeout):
+    """The standard outputs of `commands`, run side by side, or raise the
+    first one's errors."""
+    procs = []
     try:
-        r = subprocess.run(args, input=stdin, capture_output=True, timeout=timeout,
-                           stdin=None if stdin is not None else subprocess.DEVNULL)
+        for args in commands:
+            procs.append(subprocess.Popen(
+                args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+        results = [p.communicate(stdin, timeout=timeout) + (p.returncode,) for p in procs]
     except subprocess.TimeoutExpired:
         raise Diagnostic(path, 0, 0, "the preprocessor ran for more than %d s" % timeout)
     except OSError as e:
-        raise Diagnostic(path, 0, 0, "cannot run %s: %s" % (args[0], e.strerror))
-    err = r.stderr.decode("utf-8", "replace")
-    if r.returncode != 0:
-        found = [Diagnostic(m.group(1), int(m.group(2)), int(m.group(3) or 0), m.group(4))
-                 for m in DIAGNOSTIC.finditer(err)]
-        if not found:
-            found = [Diagnostic(path, 0, 0, "the preprocessor failed: %s"
-                                % (err.strip().splitlines() or ["exit %d" % r.returncode])[-1])]
-        raise found[0].with_others(found[1:])
-    return r.stdout
+        raise Diagnostic(path, 0, 0, "cannot run %s: %s" % (commands[0][0], e.strerror))
+    finally:
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
+                p.wait()
+    for out, err, code in results:
+        if code != 0:
+            err = err.decode("utf-8", "replace")
+            found = [Diagnostic(m.group(1), int(m.group(2)), int(m.group(3) or 0), m.group(4))
+                     for m in DIAGNOSTIC.finditer(err)]
+            if not found:
+                found = [Diagnostic(path, 0, 0, "the preprocessor failed: %s"
+                                    % (err.strip().splitlines() or ["exit %d" % code])[-1])]
+            raise found[0].with_others(found[1:])
+    return [out for out, _, _ in results]
 
 
 class LineMap:
@@ -125,7 +135,9 @@ class LineMap:
     def __init__(self, text, main):
         self.text = text
         self.main = main            # the input's own name, as the markers spell it
-        self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", text)]
+        # [0] and the offset after every newline (sums of line lengths + 1)
+        self.line_starts = list(itertools.accumulate(
+            map((1).__add__, map(len, text.split(b"\n"))), initial=0))[:-1]
         self.marks = []             # (physical line index of the line after, file, line, flags)
         for m in MARKER.finditer(text):
             index = bisect.bisect_right(self.line_starts, m.start())   # 1 + the marker's index

@@ -63,12 +63,12 @@ class CType:
 class Node:
     """A node: `fields` names its children (single nodes or lists), in
     source order; `start`/`end` its bytes (-1 for a synthesized node)."""
-    __slots__ = ("start", "end", "parent", "_kids")
+    __slots__ = ("start", "end", "parent", "_kids", "_nodes")
     fields = ()
     attrs = ()
 
     def __init__(self, *args, start=-1, end=-1, **kw):
-        self.start, self.end, self.parent, self._kids = start, end, None, None
+        self.start, self.end, self.parent, self._kids, self._nodes = start, end, None, None, None
         names = self.fields + self.attrs
         for name, value in zip(names, args):
             setattr(self, name, value)
@@ -105,7 +105,22 @@ class Node:
         while stack:
             node = stack.pop()
             yield node
-            stack.extend(reversed(node.children()))
+            kids = node._kids           # children(), without the call once known
+            if kids is None:
+                kids = node.children()
+            if kids:
+                stack.extend(reversed(kids))
+
+    def nodes(self):
+        """walk(), as a list: a node from the source keeps it (a tree from
+        parse.py never changes), so passes that each look at every node of a
+        function body walk it once between them."""
+        if self._nodes is not None:
+            return self._nodes
+        out = list(self.walk())
+        if self.start >= 0:
+            self._nodes = out
+        return out
 
     def __repr__(self):
         parts = ["%s=%r" % (a, getattr(self, a)) for a in self.attrs
@@ -126,7 +141,7 @@ class Expr(Node):
     value to where it is used (array to pointer...), when that differs;
     `role` 'size' for an array size inside a written type (evaluated when
     the type is variably modified), 'typeof' for a typeof operand there.
-    parse.py gives the types as (make, clang type, clang converted type),
+    parse.py gives the types as (make, cursor, cursor of the converted value),
     made into CTypes the first time a pass asks: most are never asked."""
     __slots__ = ("_type", "_conv", "role", "_lazy")
     attrs = ()
@@ -161,10 +176,11 @@ class Expr(Node):
             self._resolve()
         return self._conv
 
-    def convert_to(self, clang_type):
-        """parse.py: C converts this expression's value to `clang_type`."""
+    def convert_to(self, how):
+        """parse.py: C converts this expression's value to the type `how`
+        gives (what the lazy maker takes: a clang cursor)."""
         if self._lazy is not None:
-            self._lazy = (self._lazy[0], self._lazy[1], clang_type)
+            self._lazy = (self._lazy[0], self._lazy[1], how)
 
     @property
     def value_type(self):
@@ -264,7 +280,7 @@ def strip_parens(node):
 
 def set_parents(root):
     """Point every node's `parent` at the node holding it."""
-    for node in root.walk():
+    for node in root.nodes():
         for child in node.children():
             child.parent = node
     return root
@@ -273,8 +289,8 @@ def set_parents(root):
 class Function:
     """A function declaration (and its body, if this one defines it)."""
     __slots__ = ("name", "start", "end", "name_at", "system", "definition", "marked_async",
-                 "variadic", "static", "result", "params", "param_types", "body", "attrs",
-                 "annotations", "prototyped", "header_end", "knr")
+                 "variadic", "static", "_result", "params", "_param_types", "body", "attrs",
+                 "annotations", "prototyped", "header_end", "knr", "_types")
 
     def __init__(self, name, start, end, **kw):
         self.name, self.start, self.end = name, start, end
@@ -284,15 +300,34 @@ class Function:
         self.marked_async = kw.get("marked_async", False)  # carries RIP_ASYNC
         self.variadic = kw.get("variadic", False)
         self.static = kw.get("static", False)
-        self.result = kw.get("result")              # CType of its result
+        self._result = kw.get("result")             # CType of its result
         self.params = kw.get("params", [])          # ParamDecl nodes
-        self.param_types = kw.get("param_types", [])  # CTypes, None if unprototyped
+        self._param_types = kw.get("param_types", [])  # CTypes, None if unprototyped
+        # parse.py: a function giving (result, param_types) when first asked
+        # (most functions are a system header's, and never asked)
+        self._types = kw.get("types")
         self.body = kw.get("body")                  # Compound of a definition
         self.attrs = kw.get("attrs", [])            # attribute names (constructor, ...)
         self.annotations = kw.get("annotations", [])  # (start, end) of annotate("rip_async")
         self.prototyped = kw.get("prototyped", True)
         self.header_end = kw.get("header_end", -1)  # offset of the body's '{'
         self.knr = kw.get("knr", False)             # an old-style definition
+
+    def _resolve(self):
+        make, self._types = self._types, None
+        self._result, self._param_types = make()
+
+    @property
+    def result(self):
+        if self._types is not None:
+            self._resolve()
+        return self._result
+
+    @property
+    def param_types(self):
+        if self._types is not None:
+            self._resolve()
+        return self._param_types
 
     def __repr__(self):
         return "Function(%r)" % self.name

@@ -1,6 +1,10 @@
 """ripper/parse.py: the tree of tricky C, one shape per test."""
+import os
+
 from helpers import function, unit_of
 from ripper import tree as T
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def body_of(code, head=b""):
@@ -107,3 +111,20 @@ def test_a_block_local_struct_is_a_local_type_and_shadows_the_file_scope_one():
 def test_errors_in_system_headers_are_not_the_users():
     unit = unit_of(b"#include <stdio.h>\n#include <emmintrin.h>\nint main(void) { return 0; }\n")
     assert "main" in unit.definitions
+
+
+def test_node_offsets_are_libclangs_own_for_every_node(monkeypatch):
+    """parse.py reads offsets from raw locations (one libclang call a node);
+    they must be what libclang's location calls give, node for node."""
+    import ripper.parse as P
+    source = open(os.path.join(ROOT, "examples", "httpd.c"), "rb").read()
+    flags = ["-I" + os.path.join(ROOT, d) for d in ("runtime/include", "examples")]
+    fast = unit_of(source, flags)
+    monkeypatch.setattr(P, "_measure_raw_base", lambda cursors, size: None)
+    slow = unit_of(source, flags)
+
+    def spans(unit):
+        return [(n.start, n.end, type(n).__name__) for f in unit.definitions.values()
+                if f.body is not None for root in f.params + [f.body] for n in root.walk()]
+    assert P._raw_base is None and len(spans(fast)) > 3000
+    assert spans(fast) == spans(slow)
