@@ -6,11 +6,16 @@ suspensions), then times, each as the median of RUNS runs: `gcc -O2 -c`
 of the file (the goal: ripping takes no longer), a bare libclang parse of
 its preprocessed text, and ripper's whole pipeline, stage by stage
 (preprocess, parse, analysis, lowering: normalize, liveness, printing;
-render).  Also the same for any files given with --file.
+render).  Then real files, as a build pays for them: the `ripper`
+command (Python's start and imports included) beside `gcc -O2 -c`, for
+examples/httpd.c and zlib's largest files (from Debian's gcc-12-source,
+when installed), plain and --all-async.  Also any files given with --file.
 
     python bench/rip_speed.py [LINES] [--file F.c ...]    (make bench-ripper)
 """
 import gc
+import glob
+import re
 import os
 import statistics
 import subprocess
@@ -127,6 +132,59 @@ def report(path, source, label, flags=(), all_async=False):
           % (total / gcc, total / bare))
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ZLIB = os.path.join(ROOT, "build", "zlib")
+ZLIB_FILES = ("deflate.c", "inflate.c", "trees.c", "gzlib.c")
+
+
+def zlib_files():
+    """zlib's largest files, extracted once from gcc-12-source's tarball
+    into build/zlib; [] when the package is not installed."""
+    if not all(os.path.exists(os.path.join(ZLIB, f)) for f in ZLIB_FILES):
+        found = sorted(p for p in glob.glob("/usr/src/gcc-12/gcc-*.tar.xz")
+                       if re.search(r"/gcc-\d[\d.]*(-dfsg)?\.tar", p))
+        if not found:
+            return []
+        top = re.sub(r"(-dfsg)?\.tar\.xz$", "", os.path.basename(found[-1]))
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["timeout", "600", "tar", "-xJf", found[-1], "-C", tmp, "--wildcards",
+                            top + "/zlib/*.c", top + "/zlib/*.h"], check=True)
+            os.makedirs(os.path.dirname(ZLIB), exist_ok=True)
+            os.rename(os.path.join(tmp, top, "zlib"), ZLIB)
+    return [os.path.join(ZLIB, f) for f in ZLIB_FILES]
+
+
+def command_table(files):
+    """The `ripper` command against `gcc -O2 -c`, end to end, per file and
+    mode: what a build pays."""
+    ripper = os.path.join(os.path.dirname(sys.executable), "ripper")
+    include = ["-I", RUNTIME_INCLUDE, "-I", os.path.join(ROOT, "examples")]
+    print("The ripper command, end to end (median of %d runs, side by side):" % RUNS)
+    print("| file | lines | mode | gcc -O2 -c (s) | ripper (s) | ripper / gcc |")
+    print("|---|--:|---|--:|--:|--:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            with open(path, "rb") as f:
+                lines = f.read().count(b"\n")
+            for mode in ([], ["--all-async"]):
+                gcc, rip = [], []
+                for _ in range(RUNS):       # alternated: the machine's noise hits both
+                    gcc.append(timed(compiler() + ["-O2", "-w", "-c", path, "-o",
+                                                   os.path.join(tmp, "o.o")] + include))
+                    rip.append(timed([ripper] + mode + include + [path, "-o",
+                                                                  os.path.join(tmp, "o.c")]))
+                g, r = statistics.median(gcc), statistics.median(rip)
+                print("| %s | %d | %s | %.3f | %.3f | %.2f |" % (
+                    os.path.relpath(path, ROOT), lines, " ".join(mode) or "plain", g, r, r / g))
+    print()
+
+
+def timed(args):
+    t = time.perf_counter()
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
 def main():
     args = sys.argv[1:]
     files = []
@@ -141,9 +199,8 @@ def main():
         with open(path, "w") as f:
             f.write(text)
         report(path, text.encode(), "a generated file, %d async functions" % functions)
-    for f in files:
-        with open(f, "rb") as fh:
-            report(f, fh.read(), f + " --all-async", all_async=True)
+    command_table([os.path.join(ROOT, "examples", "httpd.c"),
+                   os.path.join(ROOT, "examples", "echo.c")] + zlib_files() + files)
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ class CFG:
         self.labels = {}                # label name -> step
         self.gotos = []                 # (step, label name)
         self.escaping = set()           # variables whose address may be kept anywhere
-        # expressions jump only out of statement expressions: most bodies have none
-        self.stmt_exprs = any(isinstance(n, T.StmtExpr) for n in walk(body, subst))
+        # expressions jump only out of statement expressions: most bodies have
+        # none (and only the source has them: normalize.py makes none)
+        self.stmt_exprs = any(isinstance(n, T.StmtExpr) for n in body.nodes())
         self.entry = self.build(body, 0, None, None, None)
         for s, label in self.gotos:
             target = self.labels.get(label)

@@ -11,7 +11,6 @@ import argparse
 import ctypes
 import fcntl
 import gc
-import json
 import os
 import pickle
 import shlex
@@ -19,8 +18,9 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
+# json and tempfile are imported where they are used: ripper's start-up is
+# paid by every file of a build, and only ripcc and -p need them.
 
 from . import __version__
 from .analysis import Analysis
@@ -167,7 +167,7 @@ def write_atomically(path, data):
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=".ripper-", dir=os.path.dirname(path))
+    fd, tmp = _new_file_beside(path)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -178,8 +178,20 @@ def write_atomically(path, data):
         raise
 
 
+def _new_file_beside(path):
+    """(fd, name) of a new file, only ours, in the folder of `path`."""
+    while True:
+        tmp = os.path.join(os.path.dirname(path), ".ripper-%d-%s" % (os.getpid(),
+                                                                     os.urandom(6).hex()))
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), tmp
+        except FileExistsError:
+            continue
+
+
 def compile_commands_flags(build_dir, source):
     """The compiler flags for `source` from BUILD_DIR/compile_commands.json."""
+    import json
     db_path = os.path.join(build_dir, "compile_commands.json")
     try:
         with open(db_path) as f:
@@ -492,6 +504,7 @@ def ripcc_main(argv=None):
         return 1
     ripper_flags = lib_flags + compile_flags(rest)
     include = ["-I", os.path.join(ROOT, "runtime", "include")]
+    import tempfile
     with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
         inputs = sources
         if backend == "rip":
@@ -560,6 +573,7 @@ def equiv_main(argv):
         print("ripcc: error: --equiv picks the backends and outputs itself", file=sys.stderr)
         return 2
     results = {}
+    import tempfile
     with tempfile.TemporaryDirectory(prefix="ripcc-equiv-") as tmp:
         for backend in BACKENDS:
             exe = os.path.join(tmp, backend)

@@ -185,4 +185,5 @@ def walk_marked(node, subst=None):
 def unevaluated_calls(node):
     """The Call nodes under `node` that C never evaluates (inside sizeof,
     typeof...), outermost first."""
-    return [n for n, runs in walk_marked(node) if not runs and isinstance(n, T.Call)]
+    return node.memo("unevaluated calls", lambda root: [
+        n for n, runs in walk_marked(root) if not runs and isinstance(n, T.Call)])

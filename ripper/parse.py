@@ -185,6 +185,9 @@ _BINARY_OPS = ("", ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<",
                "-=", "<<=", ">>=", "&=", "^=", "|=", ",")
 _UNARY_OPS = ("", "post++", "post--", "++", "--", "&", "*", "+", "-", "~", "!",
               "__real__", "__imag__", "__extension__", "co_await")
+_KIND_OF = {k.value: k for k in CK.get_all_kinds()}     # c.kind, without a call
+_LITERALS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
+             CK.IMAGINARY_LITERAL)
 _NAMED = (TK.ELABORATED, TK.RECORD, TK.TYPEDEF, TK.ENUM)
 _NO_LAYOUT = (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO, TK.VOID, TK.INVALID, TK.UNEXPOSED)
 _ARRAYS = (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
@@ -382,7 +385,7 @@ class _Builder:
         return node
 
     def make_stmt(self, c):
-        k = c.kind
+        k = _KIND_OF[c._kind_id]
         s, e = _range(c)
         kids = _children(c)
         if k == CK.COMPOUND_STMT:
@@ -618,16 +621,9 @@ class _Builder:
             self.depth -= 1
 
     def make_expr(self, c):
-        k = c.kind
+        k = _KIND_OF[c._kind_id]
         s, e = _range(c)
-        kids = _children(c)
         ty = (self.types.of, c, None)    # made a CType when asked (tree.Expr)
-        if k == CK.UNEXPOSED_EXPR:
-            if len(kids) == 1 and _range(kids[0]) == (s, e):
-                inner = self.expr(kids[0])          # an implicit conversion
-                inner.convert_to(c)
-                return inner
-            return self.unexposed(c, kids, s, e, ty)
         if k == CK.DECL_REF_EXPR:
             ref = c.referenced
             what, key = "var", None
@@ -642,6 +638,19 @@ class _Builder:
             name = self.text[s:e]
             name = name.decode() if _IDENT.fullmatch(name) else c.spelling
             return T.Ref(name, key, what, start=s, end=e, lazy=ty)
+        if k in _LITERALS:
+            return T.Literal(start=s, end=e, lazy=ty)
+        if k == CK.STRING_LITERAL:
+            if self.text[s:e] in FUNC_NAMES:
+                return T.FuncName(start=s, end=e, lazy=ty)
+            return T.Literal(start=s, end=e, lazy=ty)
+        kids = _children(c)         # (leaves above: no call for what has none)
+        if k == CK.UNEXPOSED_EXPR:
+            if len(kids) == 1 and _range(kids[0]) == (s, e):
+                inner = self.expr(kids[0])          # an implicit conversion
+                inner.convert_to(c)
+                return inner
+            return self.unexposed(c, kids, s, e, ty)
         if k == CK.CALL_EXPR:
             if not kids:
                 return T.Opaque([], "call", start=s, end=e, lazy=ty)
@@ -683,13 +692,6 @@ class _Builder:
         if k == CK.GENERIC_SELECTION_EXPR:
             exprs = [self.expr(x) for x in kids if self.is_expression(x.kind)]
             return T.Generic(exprs[0], exprs[1:], start=s, end=e, lazy=ty)
-        if k == CK.STRING_LITERAL:
-            if self.text[s:e] in FUNC_NAMES:
-                return T.FuncName(start=s, end=e, lazy=ty)
-            return T.Literal(start=s, end=e, lazy=ty)
-        if k in (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
-                 CK.IMAGINARY_LITERAL):
-            return T.Literal(start=s, end=e, lazy=ty)
         if k == CK.ADDR_LABEL_EXPR:
             return T.Opaque([], "label address", start=s, end=e, lazy=ty)
         exprs = [self.expr(x) for x in kids if self.is_expression(x.kind)]

@@ -24,7 +24,6 @@ import re
 import shlex
 import shutil
 import subprocess
-from dataclasses import dataclass
 
 from .diag import Diagnostic
 
@@ -52,11 +51,14 @@ def compiler():
     return words
 
 
-@dataclass
 class Preprocessed:
-    path: str                       # the input as named on the command line
-    text: bytes                     # what the compiler's preprocessor wrote
-    lines: "LineMap"                # offsets in text -> the user's file and line
+    """The compiler's preprocessed text of one input."""
+    __slots__ = ("path", "text", "lines")
+
+    def __init__(self, path, text, lines):
+        self.path = path            # the input as named on the command line
+        self.text = text            # what the compiler's preprocessor wrote (bytes)
+        self.lines = lines          # LineMap: offsets in text -> the user's file and line
 
 
 def preprocess(path, source, flags=(), timeout=None, frame_abi=True):

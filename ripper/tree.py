@@ -63,12 +63,12 @@ class CType:
 class Node:
     """A node: `fields` names its children (single nodes or lists), in
     source order; `start`/`end` its bytes (-1 for a synthesized node)."""
-    __slots__ = ("start", "end", "parent", "_kids", "_nodes")
+    __slots__ = ("start", "end", "parent", "_kids", "_memo")
     fields = ()
     attrs = ()
 
     def __init__(self, *args, start=-1, end=-1, **kw):
-        self.start, self.end, self.parent, self._kids, self._nodes = start, end, None, None, None
+        self.start, self.end, self.parent, self._kids, self._memo = start, end, None, None, None
         names = self.fields + self.attrs
         for name, value in zip(names, args):
             setattr(self, name, value)
@@ -111,16 +111,22 @@ class Node:
             if kids:
                 stack.extend(reversed(kids))
 
-    def nodes(self):
-        """walk(), as a list: a node from the source keeps it (a tree from
-        parse.py never changes), so passes that each look at every node of a
-        function body walk it once between them."""
-        if self._nodes is not None:
-            return self._nodes
-        out = list(self.walk())
+    def memo(self, what, make):
+        """make(self), a fact about this subtree, kept under the name `what`
+        by a node from the source (a tree from parse.py never changes), so
+        passes that each need it compute it once between them."""
+        if self._memo is not None and what in self._memo:
+            return self._memo[what]
+        value = make(self)
         if self.start >= 0:
-            self._nodes = out
-        return out
+            if self._memo is None:
+                self._memo = {}
+            self._memo[what] = value
+        return value
+
+    def nodes(self):
+        """walk(), as a list (kept: see memo)."""
+        return self.memo("nodes", lambda n: list(n.walk()))
 
     def __repr__(self):
         parts = ["%s=%r" % (a, getattr(self, a)) for a in self.attrs
