@@ -22,14 +22,12 @@ import threading
 # json and tempfile are imported where they are used: ripper's start-up is
 # paid by every file of a build, and only ripcc and -p need them.
 
-from . import __version__
-from .analysis import Analysis
+from . import STAGES, __version__
 from .diag import Diagnostic
-from .lower import lower
-from .parse import parse
-from .preprocess import compiler, preprocess
-from . import stages
-from .stages import STAGES
+from .preprocess import compiler, start_preprocess
+# The passes after preprocessing (parse, analysis, lower, stages) are
+# imported by _rip while the compiler preprocesses: loading them is a
+# good part of ripper's start-up, which every file of a build pays.
 
 BACKENDS = ("rip", "ucontext", "threads")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -111,7 +109,11 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
 
 
 def _rip(path, source, flags, all_async, stats, parse_alarm, notes):
-    pre = preprocess(path, source, flags, timeout=parse_alarm)
+    preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm)
+    from .analysis import Analysis      # while the compiler runs (see the imports)
+    from .lower import lower
+    from .parse import parse
+    pre = preprocessing.result()
     unit = parse(pre, dialect_flags(flags), parse_alarm)
     analysis = Analysis(unit, all_async)
     while True:
@@ -260,6 +262,7 @@ def ripper_main(argv=None):
             flags = compile_commands_flags(args.build_dir, args.input) + flags
         if args.stage and args.stage != "lower":
             flags += clang_args
+            from . import stages
             write_atomically(args.output, stages.run(args.stage, path, source, flags,
                                                      dialect_flags(flags), args.all_async))
             return 0

@@ -64,6 +64,12 @@ class Preprocessed:
 def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
     """Run the compiler's preprocessor over `source` (the bytes of `path`;
     '<stdin>' reads them from standard input) with the user's `flags`."""
+    return start_preprocess(path, source, flags, timeout, frame_abi).result()
+
+
+def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True):
+    """preprocess(), started: the compiler runs while the caller goes on
+    (cli.py loads the later passes meanwhile); .result() waits for it."""
     cc = compiler()
     args = cc + ["-E", "-D__RIPPER__=1"]
     if frame_abi:
@@ -75,12 +81,24 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
         stdin = source
     else:
         args += ["-x", "c", path]
-    plain, commented = _run([args, args[:2] + ["-C"] + args[2:]], path, stdin, timeout)
-    if _code(commented) == _code(plain):
-        return Preprocessed(path, commented, LineMap(commented, path))
-    # no comments: and none to tell the compiler a case falls through on purpose
-    text = NO_FALLTHROUGH_COMMENTS + plain
-    return Preprocessed(path, text, LineMap(text, path))
+    return _Preprocessing(path, stdin, timeout, [args, args[:2] + ["-C"] + args[2:]])
+
+
+class _Preprocessing:
+    """The compiler writing the text without comments and with them (-C),
+    side by side."""
+
+    def __init__(self, path, stdin, timeout, commands):
+        self.path, self.stdin, self.timeout = path, stdin, timeout
+        self.runs = _Runs(commands, path)
+
+    def result(self):
+        plain, commented = self.runs.outputs(self.stdin, self.timeout)
+        if _code(commented) == _code(plain):
+            return Preprocessed(self.path, commented, LineMap(commented, self.path))
+        # no comments: and none to tell the compiler a case falls through on purpose
+        text = NO_FALLTHROUGH_COMMENTS + plain
+        return Preprocessed(self.path, text, LineMap(text, self.path))
 
 
 NO_FALLTHROUGH_COMMENTS = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
@@ -96,35 +114,67 @@ def _code(text):
     return b"".join(filter(None, _NOT_CODE.split(text)))    # literals kept: group 1
 
 
-def _run(commands, path, stdin, timeout):
-    """The standard outputs of `commands`, run side by side, or raise the
-    first one's errors."""
-    procs = []
-    try:
-        for args in commands:
-            procs.append(subprocess.Popen(
-                args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-        results = [p.communicate(stdin, timeout=timeout) + (p.returncode,) for p in procs]
-    except subprocess.TimeoutExpired:
-        raise Diagnostic(path, 0, 0, "the preprocessor ran for more than %d s" % timeout)
-    except OSError as e:
-        raise Diagnostic(path, 0, 0, "cannot run %s: %s" % (commands[0][0], e.strerror))
-    finally:
-        for p in procs:
+class _Runs:
+    """Commands started side by side, each writing into a memory file (not
+    a pipe, which would stop the compiler until someone reads it)."""
+
+    def __init__(self, commands, path):
+        self.path, self.procs, self.files = path, [], []
+        try:
+            for args in commands:
+                out = os.memfd_create("ripper-cpp", os.MFD_CLOEXEC) \
+                    if hasattr(os, "memfd_create") else subprocess.PIPE
+                self.files.append(out)
+                self.procs.append(subprocess.Popen(
+                    args, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.PIPE))
+        except OSError as e:
+            self.close()
+            raise Diagnostic(path, 0, 0, "cannot run %s: %s" % (commands[0][0], e.strerror))
+
+    def outputs(self, stdin, timeout):
+        """The standard outputs, or raise the first command's errors."""
+        results = []
+        try:
+            for p, out in zip(self.procs, self.files):
+                text, err = p.communicate(stdin or b"", timeout=timeout)
+                if out != subprocess.PIPE:
+                    text = _read_all(out)
+                results.append((text, err, p.returncode))
+        except subprocess.TimeoutExpired:
+            raise Diagnostic(self.path, 0, 0, "the preprocessor ran for more than %d s"
+                             % timeout)
+        finally:
+            self.close()
+        for out, err, code in results:
+            if code != 0:
+                err = err.decode("utf-8", "replace")
+                found = [Diagnostic(m.group(1), int(m.group(2)), int(m.group(3) or 0),
+                                    m.group(4)) for m in DIAGNOSTIC.finditer(err)]
+                if not found:
+                    found = [Diagnostic(self.path, 0, 0, "the preprocessor failed: %s"
+                                        % (err.strip().splitlines() or ["exit %d" % code])[-1])]
+                raise found[0].with_others(found[1:])
+        return [out for out, _, _ in results]
+
+    def close(self):
+        for p in self.procs:
             if p.returncode is None:
                 p.kill()
                 p.wait()
-    for out, err, code in results:
-        if code != 0:
-            err = err.decode("utf-8", "replace")
-            found = [Diagnostic(m.group(1), int(m.group(2)), int(m.group(3) or 0), m.group(4))
-                     for m in DIAGNOSTIC.finditer(err)]
-            if not found:
-                found = [Diagnostic(path, 0, 0, "the preprocessor failed: %s"
-                                    % (err.strip().splitlines() or ["exit %d" % code])[-1])]
-            raise found[0].with_others(found[1:])
-    return [out for out, _, _ in results]
+        for out in self.files:
+            if out != subprocess.PIPE:
+                os.close(out)
+        self.procs, self.files = [], []
+
+
+def _read_all(fd):
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
 
 
 class LineMap:

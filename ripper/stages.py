@@ -13,14 +13,12 @@ The pipeline, each stage a function from the last one's data:
     ripper --stage analysis prog.c
 """
 
-from . import tree as T
+from . import STAGES, tree as T   # noqa: F401 (STAGES: where cli.py finds them too)
 from .analysis import Analysis
 from .frame import AsyncFunction
 from .lower import lower
 from .parse import parse
 from .preprocess import preprocess
-
-STAGES = ("preprocess", "parse", "analysis", "normalize", "liveness", "lower")
 
 
 def run(stage, path, source, flags, dialect, all_async=False):
