@@ -33,10 +33,10 @@ RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 all: venv runtime examples
 
 venv: $(VENV)/.installed
-$(VENV)/.installed: setup.py
+$(VENV)/.installed: setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e . pytest
+	$(VENV)/bin/pip install -q -e . pytest build wheel
 	touch $@
 
 runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)

@@ -1,15 +1,30 @@
-"""Installs the ripper package and its commands `ripper` and `ripcc`."""
-from setuptools import setup
+"""Builds the stack-ripper distribution (metadata in pyproject.toml): the
+ripper package, its commands ripper and ripcc, and the C runtime's sources
+inside the package, from which an installed ripcc builds its libraries on
+first use (ripper/runtime.py)."""
+import os
+import shutil
 
-setup(
-    name="ripper",
-    version="0.1.0",
-    description="C stack-ripping source transformer and its runtime",
-    packages=["ripper"],
-    python_requires=">=3.8",
-    install_requires=["libclang>=16"],
-    entry_points={"console_scripts": [
-        "ripper = ripper.cli:main_ripper",
-        "ripcc = ripper.cli:main_ripcc",
-    ]},
-)
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class BuildPyWithRuntime(build_py):
+    """build_py, and runtime/include and runtime/src copied into the
+    package as ripper/runtime/."""
+
+    def run(self):
+        super().run()
+        for part in ("include", "src"):
+            dst = os.path.join(self.build_lib, "ripper", "runtime", part)
+            shutil.rmtree(dst, ignore_errors=True)
+            shutil.copytree(os.path.join(HERE, "runtime", part), dst,
+                            ignore=shutil.ignore_patterns("*.o", "*.a"))
+
+
+setup(cmdclass={"build_py": BuildPyWithRuntime},
+      # not build/: the Makefile's build/lib holds the runtime libraries, which
+      # setuptools' default staging folder (build/lib) would pack into the wheel
+      options={"build": {"build_base": "build/python"}})

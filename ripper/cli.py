@@ -24,13 +24,14 @@ import threading
 
 from . import STAGES, __version__
 from .diag import Diagnostic
+from . import runtime
 from .preprocess import compiler, start_preprocess
+from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
 # The passes after preprocessing (parse, analysis, lower, stages) are
 # imported by _rip while the compiler preprocesses: loading them is a
 # good part of ripper's start-up, which every file of a build pays.
 
-BACKENDS = ("rip", "ucontext", "threads")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BACKENDS = runtime.BACKENDS
 PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "--sysroot",
               "-isysroot")
 # Flags that take their value as the next argument when written apart.
@@ -403,29 +404,14 @@ def _rip_on_big_stack(path, source, clang_args, all_async):
 
 # -- ripcc --------------------------------------------------------------------
 
-def sanitized():
-    """RIP_SAN=1: build against the sanitizer runtime (make SAN=1)."""
-    return os.environ.get("RIP_SAN", "") not in ("", "0")
-
-
 def runtime_library(backend):
-    """(path of the backend's static library, built on first use; the flags
-    every program linked with it must be compiled with).  Under RIP_SAN=1
-    both come from build-san/, built with AddressSanitizer and UBSan."""
-    build = os.path.join(ROOT, "build-san" if sanitized() else "build")
-    lib = os.path.join(build, "lib", "librip-%s.a" % backend)
-    flags = os.path.join(build, "lib", "cflags")
-    if not (os.path.exists(lib) and os.path.exists(flags)):
-        os.makedirs(os.path.dirname(lib), exist_ok=True)
-        with open(os.path.join(build, ".ripcc-lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
-            r = subprocess.run(["make", "-s", "-C", ROOT, "SAN=%d" % sanitized(),
-                                os.path.relpath(lib, ROOT)])
-        if r.returncode != 0 or not os.path.exists(lib):
-            raise SystemExit("ripcc: error: cannot build the %s runtime (make -C %s%s runtime)"
-                             % (backend, ROOT, " SAN=1" if sanitized() else ""))
-    with open(flags) as f:
-        return lib, f.read().split()
+    """(the backend's static library, built on first use; the flags every
+    program linked with it must be compiled with): runtime.py.  Under
+    RIP_SAN=1 both are the sanitizer build's."""
+    try:
+        return runtime.library(backend, compiler())
+    except Diagnostic as d:
+        raise SystemExit("ripcc: error: " + d.message)
 
 
 def split_ripcc_args(argv):
@@ -506,7 +492,7 @@ def ripcc_main(argv=None):
         print("ripcc: error: " + d.message, file=sys.stderr)
         return 1
     ripper_flags = lib_flags + compile_flags(rest)
-    include = ["-I", os.path.join(ROOT, "runtime", "include")]
+    include = ["-I", runtime.INCLUDE]
     import tempfile
     with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
         inputs = sources

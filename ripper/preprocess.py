@@ -26,11 +26,7 @@ import shutil
 import subprocess
 
 from .diag import Diagnostic
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-RUNTIME_INCLUDE = os.path.join(ROOT, "runtime", "include")
-FRAME_HEADER = os.path.join(ROOT, "runtime", "src", "rip", "rip_frame.h")
+from .runtime import FRAME_HEADER, INCLUDE as RUNTIME_INCLUDE  # noqa: F401 (bench uses it)
 # `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
 MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
 # What -C may change in preprocessed text, and the literals to keep whole

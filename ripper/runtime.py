@@ -1,0 +1,160 @@
+"""runtime.py -- where the C runtime is, and its libraries, built on first use.
+
+In a clone, the runtime is runtime/ beside this package and the Makefile
+builds each backend's library into build/lib/ (build-san/lib/ under
+RIP_SAN=1), again whenever a source is newer than the library.  An
+installed wheel carries the runtime's sources inside the package
+(ripper/runtime/, put there by setup.py) and builds each library on first
+use into a per-user cache, under a name made from the compiler, the flags
+and the sources, so a new compiler, RIP_SAN=1 or a new ripper never links
+an old library:
+
+    ripcc hello.c   ->  ~/.cache/ripper/<hash>/librip-rip.a (built once)
+
+Both build the same files: a backend's folder of runtime/src, with core/
+beside it for rip and ucontext.
+"""
+
+import fcntl
+import glob
+import hashlib
+import os
+import subprocess
+
+from . import __version__
+from .diag import Diagnostic
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_PACKAGED = os.path.join(HERE, "runtime")
+CLONE = os.path.dirname(HERE)
+IN_CLONE = not os.path.isdir(_PACKAGED)
+DIR = os.path.join(CLONE, "runtime") if IN_CLONE else _PACKAGED
+INCLUDE = os.path.join(DIR, "include")             # rip.h
+FRAME_HEADER = os.path.join(DIR, "src", "rip", "rip_frame.h")
+BACKENDS = ("rip", "ucontext", "threads")
+# What the Makefile builds the runtime with (its CFLAGS; SAN_FLAGS under SAN=1).
+CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-pthread"]
+SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+             "-fno-omit-frame-pointer"]
+
+
+def sanitized():
+    """RIP_SAN=1: build against the sanitizer runtime (make SAN=1)."""
+    return os.environ.get("RIP_SAN", "") not in ("", "0")
+
+
+def sources(backend):
+    """(the backend's .c files, the include flags they compile with)."""
+    src = os.path.join(DIR, "src")
+    if backend == "threads":
+        return sorted(glob.glob(os.path.join(src, "threads", "*.c"))), ["-I", INCLUDE]
+    files = glob.glob(os.path.join(src, "core", "*.c")) + \
+        glob.glob(os.path.join(src, backend, "*.c"))
+    return sorted(files), ["-I", INCLUDE, "-I", os.path.join(src, "core"),
+                           "-I", os.path.join(src, "rip")]
+
+
+def library(backend, compiler):
+    """(the backend's static library, built if missing or older than its
+    sources; the flags every program linked with it is compiled with).
+    `compiler`: the command words of the C compiler."""
+    if IN_CLONE:
+        return _clone_library(backend)
+    return _cached_library(backend, compiler)
+
+
+def _clone_library(backend):
+    build = os.path.join(CLONE, "build-san" if sanitized() else "build")
+    lib = os.path.join(build, "lib", "librip-%s.a" % backend)
+    flags = os.path.join(build, "lib", "cflags")
+    if _stale(lib, backend) or not os.path.exists(flags):
+        os.makedirs(os.path.dirname(lib), exist_ok=True)
+        with open(os.path.join(build, ".ripcc-lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
+            r = subprocess.run(["make", "-s", "-C", CLONE, "SAN=%d" % sanitized(),
+                                os.path.relpath(lib, CLONE)])
+        if r.returncode != 0 or not os.path.exists(lib):
+            raise Diagnostic("", 0, 0, "cannot build the %s runtime (make -C %s%s runtime)"
+                             % (backend, CLONE, " SAN=1" if sanitized() else ""))
+    with open(flags) as f:
+        return lib, f.read().split()
+
+
+def _stale(lib, backend):
+    """Is `lib` missing, or older than a source or header it is built from?"""
+    try:
+        built = os.stat(lib).st_mtime
+    except FileNotFoundError:
+        return True
+    files = sources(backend)[0] + glob.glob(os.path.join(DIR, "src", "*", "*.h")) + \
+        [os.path.join(INCLUDE, "rip.h")]
+    return any(os.stat(f).st_mtime > built for f in files)
+
+
+def cache_root():
+    """$XDG_CACHE_HOME/ripper, else ~/.cache/ripper."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ripper")
+
+
+def _cached_library(backend, compiler):
+    files, includes = sources(backend)
+    flags = SAN_FLAGS if sanitized() else []
+    key = hashlib.sha256()
+    cc = _which(compiler[0])
+    st = os.stat(cc)
+    for part in [__version__, cc, str(st.st_mtime_ns), str(st.st_size)] + \
+            compiler + CFLAGS + flags:
+        key.update(part.encode() + b"\0")
+    for f in sorted(glob.glob(os.path.join(DIR, "src", "*", "*.[ch]"))) + \
+            [os.path.join(INCLUDE, "rip.h")]:
+        with open(f, "rb") as fh:
+            key.update(os.path.relpath(f, DIR).encode() + b"\0" + fh.read())
+    folder = os.path.join(cache_root(), key.hexdigest()[:20])
+    lib = os.path.join(folder, "librip-%s.a" % backend)
+    if not os.path.exists(lib):
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
+            if not os.path.exists(lib):
+                _build(lib, files, compiler + CFLAGS + flags + includes)
+    return lib, flags
+
+
+def _build(lib, files, cc):
+    """Compile `files` side by side with command `cc`, and archive them into
+    `lib` (whole, or not at all)."""
+    objects = [lib + ".%d.o" % i for i in range(len(files))]
+    procs = [subprocess.Popen(cc + ["-c", f, "-o", o], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE) for f, o in zip(files, objects)]
+    failed = []
+    for p, f in zip(procs, files):
+        _, err = p.communicate()
+        if p.returncode:
+            failed.append("%s: %s" % (os.path.basename(f),
+                                      err.decode("utf-8", "replace").strip()[-2000:]))
+    try:
+        if failed:
+            raise Diagnostic("", 0, 0, "cannot build the runtime library %s with %s:\n%s"
+                             % (os.path.basename(lib), " ".join(cc[:1]), "\n".join(failed)))
+        tmp = lib + ".tmp"
+        r = subprocess.run(["ar", "rcs", tmp] + objects, capture_output=True)
+        if r.returncode:
+            raise Diagnostic("", 0, 0, "cannot archive the runtime library (ar): %s"
+                             % r.stderr.decode("utf-8", "replace").strip())
+        os.replace(tmp, lib)
+    finally:
+        for o in objects + [lib + ".tmp"]:
+            if os.path.exists(o):
+                os.unlink(o)
+
+
+def _which(program):
+    if os.sep in program:
+        return program
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(d or ".", program)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise Diagnostic("", 0, 0, "no C compiler '%s' on PATH" % program,
+                     hint="install gcc, or set RIPCC_CC to your compiler")
