@@ -86,6 +86,7 @@ test-deps: torture-deps
 	command -v gdb >/dev/null || missing="$$missing gdb"; \
 	command -v clang >/dev/null || missing="$$missing clang"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	command -v cmake >/dev/null || missing="$$missing cmake"; \
 	{ command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ]; } || \
 		missing="$$missing csmith libcsmith-dev"; \
 	if [ -n "$$missing" ]; then \

@@ -23,7 +23,7 @@ import threading
 # paid by every file of a build, and only ripcc and -p need them.
 
 from . import STAGES, __version__
-from .diag import Diagnostic
+from .diag import Diagnostic, wants_color
 from . import runtime
 from .preprocess import compiler, start_preprocess
 from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
@@ -97,20 +97,20 @@ def dialect_flags(flags):
 
 
 def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
-               notes=None):
+               notes=None, depend=()):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `flags`:
     the compiler flags it is built with; `stats`, a list, receives a
     FrameStats per async function, and `notes` lines to tell the user
     (--all-async: what stayed plain); `parse_alarm`: see parse."""
     gc.disable()                # 10^5 tree nodes: the collector would walk them again and again
     try:
-        return _rip(path, source, flags, all_async, stats, parse_alarm, notes)
+        return _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend)
     finally:
         gc.enable()
 
 
-def _rip(path, source, flags, all_async, stats, parse_alarm, notes):
-    preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm)
+def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend):
+    preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend)
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower
     from .parse import parse
@@ -211,18 +211,50 @@ def compile_commands_flags(build_dir, source):
     raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
 
 
+# ripper's own options: those taking a value, and the rest.
+RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage")
+RIPPER_OPTIONS = ("--all-async", "--stats", "--version", "-h", "--help")
+
+
+def split_compiler_flags(argv):
+    """(ripper's own arguments, the compiler's flags): any other flag is the
+    compiler's (-std=c99, -U X, -include f.h, -isystem d, -W..., -f...,
+    -O2), with its value when written apart; everything after -- too."""
+    ours, cc = [], []
+    it = iter(argv)
+    for a in it:
+        if a == "--":
+            cc += list(it)
+        elif a in RIPPER_VALUE_OPTIONS:
+            ours.append(a)
+            value = next(it, None)
+            if value is not None:
+                ours.append(value)
+        elif a in RIPPER_OPTIONS or a.startswith(("--stage=", "-I", "-D")) or \
+                (a.startswith("-o") and len(a) > 2) or a == "-" or not a.startswith("-"):
+            ours.append(a)
+        else:
+            cc.append(a)
+            if a in VALUE_FLAGS:
+                value = next(it, None)
+                if value is not None:
+                    cc.append(value)
+    return ours, cc
+
+
 def ripper_main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    clang_args = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, clang_args = argv[:i], argv[i + 1:]
+    argv, clang_args = split_compiler_flags(argv)
+    clang_args = compile_flags(clang_args)      # what preprocessing takes of them
     ap = argparse.ArgumentParser(
         prog="ripper",
         description="Rip a C file: rewrite every function that may block into a "
                     "continuation-passing state machine for the rip runtime.",
-        epilog="Exit status: 0 ripped, 1 the input has errors, 2 bad usage. "
-               "Arguments after -- go to clang as they are.")
+        usage="ripper [options] [compiler flags] input.c [-o out.c]",
+        epilog="Any other flag is the compiler's (-std=c99, -U X, -include f.h, -isystem "
+               "DIR, -W..., -f..., -O2: ripper preprocesses with them, so it sees what "
+               "the compiler sees), and so is everything after --.  Exit status: 0 "
+               "ripped, 1 the input has errors, 2 bad usage.")
     ap.add_argument("input", help="the C file to rip, or - for standard input")
     ap.add_argument("-o", dest="output", default="-",
                     help="where to write the ripped C (default: - for standard output)")
@@ -276,7 +308,7 @@ def ripper_main(argv=None):
         if args.stats:
             print_stats(stats)
     except Diagnostic as d:
-        print(d.format(), file=sys.stderr)
+        print(d.format(wants_color(flags + clang_args, sys.stderr)), file=sys.stderr)
         return 1
     except OSError as e:
         print("ripper: error: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
@@ -292,13 +324,15 @@ def print_stats(stats):
                                             st.in_frame, st.c_locals), file=sys.stderr)
 
 
-def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None):
+def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,
+                         depend=()):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
     some thousands deep, and a crash must not take the command with it."""
     if os.environ.get("RIPPER_DEBUG"):
-        return rip_source(path, source, clang_args, all_async, stats, notes=notes)
+        return rip_source(path, source, clang_args, all_async, stats, notes=notes,
+                          depend=depend)
     rfd, wfd = os.pipe()
     parent = os.getpid()
     pid = os.fork()
@@ -307,7 +341,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
         _die_with(parent)
         status = 0
         try:
-            outcome = _rip_on_big_stack(path, source, clang_args, all_async)
+            outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend)
             with os.fdopen(wfd, "wb") as f:
                 pickle.dump(outcome, f)
         except BaseException:
@@ -345,10 +379,16 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             notes.extend(child_notes)
         return out
     if kind == "diagnostics":
-        first, *others = [Diagnostic(*d) for d in value]
+        first, *others = [_diagnostic(*d) for d in value]
         raise first.with_others(others)
     raise Diagnostic(path, 0, 0, "internal error in ripper (%s)" % value,
                      hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where")
+
+
+def _diagnostic(path, line, col, message, hint, why):
+    d = Diagnostic(path, line, col, message, hint)
+    d.why = why
+    return d
 
 
 def _die_with(parent):
@@ -371,7 +411,7 @@ def parse_seconds(source):
     return PARSE_SECONDS + len(source) // 10000
 
 
-def _rip_on_big_stack(path, source, clang_args, all_async):
+def _rip_on_big_stack(path, source, clang_args, all_async, depend):
     """rip_source on a thread with a large stack, libclang parsing on it
     too (not on its own 8 MiB thread): ("ok", (text, stats)),
     ("diagnostics", [(path, line, col, message, hint)...]) or ("bug", text)."""
@@ -381,10 +421,10 @@ def _rip_on_big_stack(path, source, clang_args, all_async):
         stats, notes = [], []
         try:
             out = rip_source(path, source, clang_args, all_async, stats, parse_seconds(source),
-                             notes)
+                             notes, depend)
             outcome.append(("ok", (out, stats, notes)))
         except Diagnostic as d:
-            outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint)
+            outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint, e.why)
                                             for e in [d] + d.others]))
         except Exception as e:
             outcome.append(("bug", "%s: %s" % (type(e).__name__, e)))
@@ -414,182 +454,10 @@ def runtime_library(backend):
         raise SystemExit("ripcc: error: " + d.message)
 
 
-def split_ripcc_args(argv):
-    """(backend, sources, other cc args, output, compile_only, all_async)."""
-    backend = "rip"
-    sources, rest = [], []
-    output, compile_only, all_async = None, False, False
-    it = iter(argv)
-    for a in it:
-        if a == "--all-async":
-            all_async = True
-        elif a.startswith("--backend="):
-            backend = a.split("=", 1)[1]
-        elif a == "--backend":
-            backend = next(it, "")
-        elif a == "-o":
-            output = next(it, None)
-            if output is None:
-                print("ripcc: error: -o needs a file name", file=sys.stderr)
-                sys.exit(2)
-        elif a == "-c":
-            compile_only = True
-            rest.append(a)
-        elif a.endswith(".c") and not a.startswith("-"):
-            sources.append(a)
-        else:
-            rest.append(a)
-    if backend not in BACKENDS:
-        print("ripcc: error: unknown backend '%s' (choose from %s)"
-              % (backend, ", ".join(BACKENDS)), file=sys.stderr)
-        sys.exit(2)
-    return backend, sources, rest, output, compile_only, all_async
-
-
-RIPCC_USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [cc flags] files... [-o prog]
-       ripcc --equiv [cc flags] files... [-- program args]
-
-Compile C written in blocking style against the ripper runtime.  With the
-rip backend (the default) every .c file is ripped first; ucontext and
-threads compile the files as they are.  Other flags go to the C compiler
-($RIPCC_CC, default cc; never $CC, so ripcc can itself be a build's CC);
-ripper preprocesses with the same flags.
-
---equiv builds the program for all three backends, runs each with the
-program args, and compares standard output and exit status: rip and
-ucontext must match byte for byte; threads may print the same lines in
-another order (it keeps the meaning of every call, not the order).
-Exit 0 when equivalent, 1 when not.
-
---all-async (a testing mode, rip backend) rips every function defined in
-the files into an async one that yields once on entry, with main as the
-first task: any valid C program must behave exactly as before.
-
-Environment: RIPCC_CC, the C compiler (default cc).  RIP_SAN=1 compiles and links with
-AddressSanitizer and UndefinedBehaviorSanitizer against the runtime built
-by `make SAN=1` (build-san/, built on first use); otherwise the runtime is
-build/lib/librip-BACKEND.a."""
-
-
-def ripcc_main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help"):
-        print(RIPCC_USAGE)
-        return 0 if argv else 2
-    if argv[0] == "--version":
-        print("ripcc " + __version__)
-        return 0
-    if argv[0] == "--equiv":
-        return equiv_main(argv[1:])
-    backend, sources, rest, output, compile_only, all_async = split_ripcc_args(argv)
-    if not sources and not any(a.endswith((".o", ".a")) for a in rest):
-        print("ripcc: error: no .c, .o or .a files given\n" + RIPCC_USAGE, file=sys.stderr)
-        return 2
-    library, lib_flags = runtime_library(backend)
-    try:
-        cc = compiler() + lib_flags
-    except Diagnostic as d:
-        print("ripcc: error: " + d.message, file=sys.stderr)
-        return 1
-    ripper_flags = lib_flags + compile_flags(rest)
-    include = ["-I", runtime.INCLUDE]
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
-        inputs = sources
-        if backend == "rip":
-            inputs = []
-            for i, src in enumerate(sources):
-                notes = []
-                try:
-                    with open(src, "rb") as f:
-                        text = f.read()
-                    ripped = rip_source_reporting(src, text, ripper_flags, all_async,
-                                                  notes=notes)
-                except OSError as e:
-                    print("ripcc: error: cannot read %s: %s" % (src, e.strerror), file=sys.stderr)
-                    return 1
-                except Diagnostic as d:
-                    print(d.format(), file=sys.stderr)
-                    return 1
-                for line in notes:
-                    print(line, file=sys.stderr)
-                # Preprocessed C: the compiler reads it as it is.
-                out = os.path.join(tmp, "%d-%s.i" % (i, os.path.splitext(
-                    os.path.basename(src))[0]))
-                with open(out, "wb") as f:
-                    f.write(ripped)
-                inputs.append(out)
-        if backend == "rip":        # the ripped files are preprocessed already
-            rest, include = without_preprocessor_flags(rest), []
-        if not compile_only:
-            return subprocess.run(cc + include + rest + inputs + [
-                "-o", output or "a.out", library, "-pthread"]).returncode
-        if output and len(inputs) > 1:
-            print("ripcc: error: -o with -c takes one source file", file=sys.stderr)
-            return 2
-        for src, ripped in zip(sources, inputs):       # objects named for the sources
-            obj = output or os.path.splitext(os.path.basename(src))[0] + ".o"
-            r = subprocess.run(cc + include + rest + [ripped, "-o", obj])
-            if r.returncode:
-                return r.returncode
-        return 0
-
-
-def equiv_verdicts(results):
-    """Verdict per backend from {backend: (exit status, stdout bytes)}."""
-    ref_status, ref_out = results["rip"]
-    verdicts = {"rip": "reference"}
-    for backend in ("ucontext", "threads"):
-        status, out = results[backend]
-        if status != ref_status:
-            verdicts[backend] = "DIFFERENT exit status"
-        elif out == ref_out:
-            verdicts[backend] = "same"
-        elif backend == "threads" and sorted(out.splitlines()) == sorted(ref_out.splitlines()):
-            verdicts[backend] = "same lines, other order"
-        else:
-            verdicts[backend] = "DIFFERENT output"
-    return verdicts
-
-
-def equiv_main(argv):
-    """ripcc --equiv: build three ways, run, compare."""
-    prog_args = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, prog_args = argv[:i], argv[i + 1:]
-    if any(a == "-o" or a.startswith("--backend") for a in argv):
-        print("ripcc: error: --equiv picks the backends and outputs itself", file=sys.stderr)
-        return 2
-    results = {}
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="ripcc-equiv-") as tmp:
-        for backend in BACKENDS:
-            exe = os.path.join(tmp, backend)
-            status = ripcc_main(["--backend=" + backend] + argv + ["-o", exe])
-            if status != 0:
-                print("ripcc: error: the %s build failed" % backend, file=sys.stderr)
-                return 1
-            try:
-                r = subprocess.run([exe] + prog_args, capture_output=True, timeout=600)
-            except subprocess.TimeoutExpired:
-                print("ripcc: error: the %s build ran for more than 600 s" % backend,
-                      file=sys.stderr)
-                return 1
-            results[backend] = (r.returncode, r.stdout)
-    verdicts = equiv_verdicts(results)
-    print("%-9s %6s %12s  %s" % ("backend", "exit", "stdout bytes", "verdict"))
-    for backend in BACKENDS:
-        status, out = results[backend]
-        print("%-9s %6d %12d  %s" % (backend, status, len(out), verdicts[backend]))
-    ok = not any(v.startswith("DIFFERENT") for v in verdicts.values())
-    print("equivalent" if ok else "NOT equivalent")
-    return 0 if ok else 1
-
-
 def main_ripper():
     sys.exit(ripper_main())
 
 
 def main_ripcc():
-    sys.exit(ripcc_main())
+    from .ripcc import main     # the driver (ripcc.py) builds on this module
+    sys.exit(main())

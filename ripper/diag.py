@@ -3,11 +3,20 @@
     raise Diagnostic("a.c", 3, 5, "variable-length array in an async function",
                      hint="give the array a constant size")
 
-prints as
+prints as gcc prints its own, the source line and a caret under the column
+included (in colour on a terminal, as gcc's -fdiagnostics-color=auto):
 
     a.c:3:5: error: variable-length array in an async function
+        3 |     int buf[n];
+          |     ^
     a.c:3:5: note: give the array a constant size
 """
+
+import os
+
+# SGR codes as gcc's defaults: bold place, red error, cyan note, green caret.
+_BOLD, _RED, _CYAN, _GREEN, _RESET = "\033[1m", "\033[1;31m", "\033[1;36m", "\033[1;32m", \
+    "\033[m"
 
 
 class Diagnostic(Exception):
@@ -20,19 +29,62 @@ class Diagnostic(Exception):
         self.hint = hint
         self.others = []            # further diagnostics reported at once
         self.function = None        # the function being ripped when it was raised
+        self.why = None             # a further note: why that function is async
 
     def with_others(self, others):
         self.others = list(others)
         return self
 
-    def format(self):
+    def format(self, color=False):
+        """Every diagnostic of this one and its others, each with its source
+        line and a caret when the file can be read."""
+        b, r, c, g, x = (_BOLD, _RED, _CYAN, _GREEN, _RESET) if color else ("",) * 5
         lines = []
         for d in [self] + self.others:
             where = "%s:%d:%d" % (d.path, d.line, d.col) if d.line else d.path
-            lines.append("%s: error: %s" % (where, d.message))
-            if d.hint:
-                lines.append("%s: note: %s" % (where, d.hint))
+            lines.append("%s%s:%s %serror:%s %s" % (b, where, x, r, x, d.message))
+            lines += _quote(d.path, d.line, d.col, g, x)
+            for note in (d.hint, d.why):
+                if note:
+                    lines.append("%s%s:%s %snote:%s %s" % (b, where, x, c, x, note))
         return "\n".join(lines)
 
     def __str__(self):
         return self.format()
+
+
+def _quote(path, line, col, green="", reset=""):
+    """gcc's two lines under a diagnostic: ` 12 | text` and the caret."""
+    if not line or not path or not os.path.isfile(path):
+        return []
+    try:
+        with open(path, "rb") as f:
+            for number, text in enumerate(f, 1):
+                if number == line:
+                    break
+            else:
+                return []
+    except OSError:
+        return []
+    text = text.rstrip(b"\r\n").decode("utf-8", "replace")
+    gutter = "%5d" % line
+    pad = "".join(ch if ch == "\t" else " " for ch in text[:max(col - 1, 0)])
+    return ["%s | %s" % (gutter, text), "%s | %s%s^%s" % (" " * len(gutter), pad, green, reset)]
+
+
+def wants_color(flags, stream):
+    """Colour, as gcc decides it: -fdiagnostics-color[=always|never|auto]
+    or -fno-diagnostics-color (the last wins), else auto: `stream` is a
+    terminal (and neither NO_COLOR nor TERM=dumb says otherwise)."""
+    how = "auto"
+    for f in flags:
+        if f in ("-fdiagnostics-color", "-fdiagnostics-color=always"):
+            how = "always"
+        elif f in ("-fno-diagnostics-color", "-fdiagnostics-color=never"):
+            how = "never"
+        elif f == "-fdiagnostics-color=auto":
+            how = "auto"
+    if how != "auto":
+        return how == "always"
+    return stream.isatty() and "NO_COLOR" not in os.environ and \
+        os.environ.get("TERM") != "dumb"

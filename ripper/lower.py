@@ -66,15 +66,26 @@ class _Lowering:
         for start, name_at, annotations in self.unit.async_typedefs:
             self.async_typedef(start, name_at, annotations)
         groups = _declaration_groups(self.unit.functions)
+        errors = []                 # every function's, reported together
         for group in groups:
             first = group[0]
-            if first.definition and first.body is not None and not first.system:
-                if first.name in self.names:
-                    self.async_definition(first)
+            try:
+                if first.definition and first.body is not None and not first.system:
+                    if first.name in self.names:
+                        self.async_definition(first)
+                    else:
+                        self.plain_definition(first)
                 else:
-                    self.plain_definition(first)
-            else:
-                self.declarations(group)
+                    self.declarations(group)
+            except Diagnostic as d:
+                if self.all_async:
+                    raise           # cli.py leaves the function plain and rips again
+                if first.name in self.names and d.why is None:
+                    d.why = "'%s' is async: %s" % (first.name, self.analysis.chain(first.name))
+                errors.append(d)
+        if errors:
+            raise errors[0].with_others(errors[0].others + [x for e in errors[1:]
+                                                            for x in [e] + e.others])
         for g in self.unit.globals:
             self.plain_edits(g)
         main = self.analysis.defined.get("main")

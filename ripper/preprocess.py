@@ -63,9 +63,11 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
     return start_preprocess(path, source, flags, timeout, frame_abi).result()
 
 
-def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True):
+def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depend=()):
     """preprocess(), started: the compiler runs while the caller goes on
-    (cli.py loads the later passes meanwhile); .result() waits for it."""
+    (cli.py loads the later passes meanwhile); .result() waits for it.
+    `depend`: dependency-file flags (-MD -MF f -MT t...) for the compiler
+    to write the user's dependencies as it goes (ripcc -MD)."""
     cc = compiler()
     args = cc + ["-E", "-D__RIPPER__=1"]
     if frame_abi:
@@ -77,7 +79,8 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True):
         stdin = source
     else:
         args += ["-x", "c", path]
-    return _Preprocessing(path, stdin, timeout, [args, args[:2] + ["-C"] + args[2:]])
+    return _Preprocessing(path, stdin, timeout, [args[:2] + list(depend) + args[2:],
+                                                 args[:2] + ["-C"] + args[2:]])
 
 
 class _Preprocessing:

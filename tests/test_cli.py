@@ -305,3 +305,63 @@ def test_ripcc_compiles_ripped_text_without_the_preprocessors_flags(tmp_path):
 def test_ripcc_usage_names_its_own_compiler_variable():
     out = run([RIPCC, "--help"]).stdout.decode()
     assert "RIPCC_CC" in out and "($CC" not in out
+
+
+# -- compiler flags and gcc-like diagnostics ---------------------------------
+
+TWO_ERRORS = b"""#include "rip.h"
+RIP_ASYNC int f(void);
+int k(void) { return f(); }
+void g(int n) {
+    int buf[n];
+    buf[0] = k();
+}
+void h(void) {
+    f();
+    __builtin_setjmp(0);
+}
+"""
+
+
+def test_ripper_takes_compiler_flags_before_the_input(tmp_path):
+    write(tmp_path, "cfg.h", b"#define N 7\n")
+    src = write(tmp_path, "uses_n.c", b"int n(void) { return N; }\n")
+    out = str(tmp_path / "out.c")
+    r = run([RIPPER, "-include", str(tmp_path / "cfg.h"), "-std=gnu99", "-O2", "-Wall",
+             "-U", "NDEBUG", "-isystem", str(tmp_path), src, "-o", out])
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"return 7" in open(out, "rb").read()
+    r = run([RIPPER, src, "-o", out])
+    assert r.returncode == 1 and b"'N'" in r.stderr      # and without it, N is unknown
+
+
+def test_an_error_quotes_its_source_line_with_a_caret(tmp_path):
+    src = write(tmp_path, "two.c", TWO_ERRORS)
+    r = run([RIPPER, src, "-o", str(tmp_path / "out.c")])
+    lines = r.stderr.decode().splitlines()
+    at = lines.index(next(x for x in lines if ":5:5: error:" in x))
+    assert lines[at + 1] == "    5 |     int buf[n];"
+    assert lines[at + 2] == "      |     ^"
+
+
+def test_every_error_of_a_run_is_reported(tmp_path):
+    src = write(tmp_path, "two.c", TWO_ERRORS)
+    r = run([RIPPER, src, "-o", str(tmp_path / "out.c")])
+    assert r.returncode == 1
+    places = [(m.group(2), m.group(3)) for m in DIAG.finditer(r.stderr.decode())]
+    assert places == [("5", "5"), ("10", "5")]
+
+
+def test_an_error_in_an_async_function_says_why_it_is_async(tmp_path):
+    src = write(tmp_path, "two.c", TWO_ERRORS)
+    r = run([RIPPER, src, "-o", str(tmp_path / "out.c")])
+    assert "note: 'g' is async: 'g' calls async 'k' (line 6); 'k' calls async 'f' (line 3)" \
+        in r.stderr.decode()
+
+
+def test_colour_only_when_asked_or_on_a_terminal(tmp_path):
+    src = write(tmp_path, "two.c", TWO_ERRORS)
+    plain = run([RIPPER, src, "-o", str(tmp_path / "out.c")])
+    assert b"\x1b[" not in plain.stderr                 # a pipe: no colour
+    asked = run([RIPPER, "-fdiagnostics-color=always", src, "-o", str(tmp_path / "out.c")])
+    assert b"\x1b[1;31merror:\x1b[m" in asked.stderr

@@ -1,0 +1,407 @@
+"""ripcc.py -- the compiler driver: cc's command line, with ripping in it.
+
+ripcc takes what cc takes, in the same order, and means the same by it:
+with the rip backend each C source is ripped (by the compiler's own
+preprocessor and ripper) into preprocessed C, which is compiled in its
+place; with ucontext and threads the sources are compiled as they are.
+Then the backend's runtime library is linked after everything else.
+
+    ripcc -O2 main.c util.o libfoo.a -lm -o prog
+    ->  ripper main.c  >  T/0-main.i
+        cc -O2 -c T/0-main.i -o T/0-main.o
+        cc -O2 T/0-main.o util.o libfoo.a -lm -o prog librip-rip.a -pthread
+
+It compiles through $RIPCC_CC (default cc), never $CC, so that it can be a
+build's CC itself.  -E and -M/-MM only preprocess (as cc does, with
+rip.h's folder on the include path); -MD/-MMD write dependency files that
+name the user's files, not ripcc's temporaries.
+"""
+
+import difflib
+import os
+import subprocess
+import sys
+
+from . import __version__, runtime
+from .cli import (BACKENDS, PATH_FLAGS, compile_flags, rip_source_reporting,
+                  without_preprocessor_flags)
+from .diag import Diagnostic, wants_color
+from .preprocess import compiler
+
+USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [cc flags and files...]
+       ripcc --equiv [cc flags] files... [-- program args]
+       ripcc --print-include-dir | --cflags | --libs [--backend=...]
+
+Compile C written in blocking style against the ripper runtime, taking
+what cc takes, in the same order.  With the rip backend (the default)
+every C source is ripped first; ucontext and threads compile the files as
+they are.  The runtime library is linked after everything else.  Flags go
+to the C compiler ($RIPCC_CC, default cc; never $CC, so ripcc can itself
+be a build's CC); ripper preprocesses with the same flags.
+
+  -c, -S, -E, -M, -MM, -MD, -MMD, -MF, -MT, -MQ, -MP, -x c, -o, -v,
+  -save-temps ... mean what they mean to cc; -v also shows the ripping.
+
+--equiv builds the program for all three backends, runs each with the
+program args, and compares standard output and exit status: rip and
+ucontext must match byte for byte; threads may print the same lines in
+another order (it keeps the meaning of every call, not the order).
+Exit 0 when equivalent, 1 when not.
+
+--all-async (a testing mode, rip backend) rips every function defined in
+the files into an async one that yields once on entry, with main as the
+first task: any valid C program must behave exactly as before.
+
+--print-include-dir, --cflags and --libs print what another build system
+needs to compile and link against the runtime without ripcc (the runtime
+library is built first if it is missing).
+
+Environment: RIPCC_CC, the C compiler (default cc).  RIP_SAN=1 compiles
+and links with AddressSanitizer and UndefinedBehaviorSanitizer against a
+runtime built with them."""
+
+# Arguments after which the next one is the flag's value, not an input.
+VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-L",
+                            "-l", "-Xpreprocessor", "-Xassembler", "-arch", "-target",
+                            "-aux-info", "-T", "-u", "-z", "-e", "--param")
+DEPENDENCY_FLAGS = ("-MD", "-MMD", "-MP", "-MG")
+DEPENDENCY_VALUE_FLAGS = ("-MF", "-MT", "-MQ")
+# ripcc's own options (a misspelling of one is an error, not a flag for cc).
+RIPCC_OPTIONS = ("--backend", "--all-async", "--equiv", "--print-include-dir", "--cflags",
+                 "--libs", "--help-ripcc")
+# Questions for the compiler, not a compilation: asked of cc as they are.
+QUERIES = ("-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs", "-print-",
+           "--print-", "--help", "--target-help")
+
+
+class Command:
+    """A ripcc command line, read the way cc reads it."""
+
+    def __init__(self, argv):
+        self.backend, self.all_async = "rip", False
+        self.args = []              # cc's arguments in order, inputs included, -o not
+        self.output = None          # -o's value
+        self.sources = []           # indices in args of the C sources
+        self.stop = None            # "-c", "-S", "-E" (-M/-MM too), or None: link
+        self.depend = []            # -MD -MMD -MF f -MT t ...: the dependency file's flags
+        self.verbose = False        # -v or -###
+        self.save_temps = False
+        language = None             # -x's language for the inputs that follow
+        it = iter(argv)
+        for a in it:
+            if a.startswith("--backend="):
+                self.backend = a.split("=", 1)[1]
+            elif a == "--backend":
+                self.backend = next(it, "")
+            elif a == "--all-async":
+                self.all_async = True
+            elif a == "-o":
+                self.output = self.value(it, a)
+            elif a.startswith("-o") and len(a) > 2:
+                self.output = a[2:]
+            elif a in ("-c", "-S", "-E"):
+                self.stop = a
+                self.args.append(a)
+            elif a in ("-M", "-MM"):
+                self.stop = self.stop or "-E"
+                self.args.append(a)
+            elif a in DEPENDENCY_FLAGS:
+                self.depend.append(a)
+                self.args.append(a)
+            elif a in DEPENDENCY_VALUE_FLAGS:
+                value = self.value(it, a)
+                self.depend += [a, value]
+                self.args += [a, value]
+            elif a.startswith(DEPENDENCY_VALUE_FLAGS):
+                self.depend += [a[:3], a[3:]]
+                self.args.append(a)
+            elif a == "-x":
+                language = self.value(it, a)
+                self.args += [a, language]
+            elif a.startswith("-x"):
+                language = a[2:]
+                self.args.append(a)
+            elif a in ("-v", "-###"):
+                self.verbose = True
+                self.args.append(a)
+            elif a.startswith("-save-temps"):
+                self.save_temps = True
+                self.args.append(a)
+            elif a in VALUE_FLAGS:
+                self.args += [a, self.value(it, a)]
+            elif a == "-" or not a.startswith("-"):
+                if language == "c" or (language in (None, "none") and a.endswith(".c")):
+                    self.sources.append(len(self.args))
+                self.args.append(a)
+            else:
+                self.args.append(a)
+
+    @staticmethod
+    def value(it, flag):
+        value = next(it, None)
+        if value is None:
+            raise UsageError("%s needs a value" % flag)
+        return value
+
+    def inputs(self):
+        return [a for i, a in enumerate(self.args) if self.is_input(i)]
+
+    def is_input(self, i):
+        """Is args[i] an input file (not the value of the flag before it)?"""
+        if i in self.sources:
+            return True
+        a = self.args[i]
+        if a.startswith("-") and a != "-":
+            return False
+        return i == 0 or self.args[i - 1] not in VALUE_FLAGS + DEPENDENCY_VALUE_FLAGS
+
+    def without_inputs(self):
+        """args less the inputs, -x, -c/-S/-E and the dependency flags: the
+        flags one compilation of one source takes (its language and
+        dependency file are the driver's to say)."""
+        out, skip = [], False
+        for i, a in enumerate(self.args):
+            if skip:
+                skip = False
+            elif a in DEPENDENCY_VALUE_FLAGS or a == "-x":
+                skip = True
+            elif not (self.is_input(i) or a in ("-c", "-S", "-E") or a in DEPENDENCY_FLAGS or
+                      a.startswith(DEPENDENCY_VALUE_FLAGS + ("-x",))):
+                out.append(a)
+        return out
+
+
+class UsageError(Exception):
+    pass
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help-ripcc") or argv == ["--help"]:
+        _print(USAGE)
+        return 0 if argv else 2
+    if argv[0] == "--version":
+        _print("ripcc %s (ripper's compiler driver); compiling with:" % __version__)
+        return _run_cc(["--version"])
+    if argv[0] == "--equiv":
+        return equiv_main(argv[1:])
+    try:
+        cmd = Command(argv)
+    except UsageError as e:
+        return _usage_error(str(e))
+    for a in cmd.args:
+        near = difflib.get_close_matches(a.split("=")[0], RIPCC_OPTIONS, 1, 0.75) \
+            if a.startswith("--") else []
+        if near and a.split("=")[0] not in RIPCC_OPTIONS:
+            return _usage_error("unknown option '%s' (did you mean '%s'?)" % (a, near[0]))
+    if cmd.backend not in BACKENDS:
+        return _usage_error("unknown backend '%s' (choose from %s)"
+                            % (cmd.backend, ", ".join(BACKENDS)))
+    info = [a for a in cmd.args if a in ("--print-include-dir", "--cflags", "--libs")]
+    if info:
+        return print_build_info(cmd.backend, info)
+    if any(a.startswith(QUERIES) for a in cmd.args) and not cmd.inputs():
+        return _run_cc(cmd.args)
+    if cmd.all_async and cmd.backend != "rip":
+        return _usage_error("--all-async rips every function: it needs --backend=rip")
+    if not cmd.inputs():
+        return _usage_error("no input files")
+    try:
+        return build(cmd)
+    except Diagnostic as d:
+        print(d.format(wants_color(cmd.args, sys.stderr)) if d.path else
+              "ripcc: error: " + d.message, file=sys.stderr)
+        return 1
+
+
+def build(cmd):
+    library, lib_flags = runtime.library(cmd.backend, compiler())
+    cc = compiler() + lib_flags
+    include = ["-I", runtime.INCLUDE]
+    if cmd.stop == "-E":            # preprocessing (-E, -M, -MM): what cc does, rip.h found
+        return _run(cmd, cc + include + cmd.args + _output(cmd))
+    if cmd.stop and cmd.output and len(cmd.sources) > 1:
+        return _usage_error("cannot specify -o with -c or -S and several source files")
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
+        objects = {}
+        for n, i in enumerate(cmd.sources):
+            src = cmd.args[i]
+            if cmd.stop:
+                out = cmd.output or _stem(src) + (".s" if cmd.stop == "-S" else ".o")
+            else:
+                out = os.path.join(tmp, "%d-%s.o" % (n, _stem(src)))
+            status = compile_one(cmd, src, out, cc, include, lib_flags, tmp, n)
+            if status:
+                return status
+            objects[i] = out
+        if cmd.stop:
+            return 0
+        args = [objects.get(i, a) for i, a in enumerate(cmd.args)]  # sources -> objects
+        return _run(cmd, cc + _without_dependency_flags(args) +
+                    ["-o", cmd.output or "a.out", library, "-pthread"])
+
+
+def _without_dependency_flags(args):
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in DEPENDENCY_VALUE_FLAGS:
+            skip = True
+        elif a not in DEPENDENCY_FLAGS and not a.startswith(DEPENDENCY_VALUE_FLAGS):
+            out.append(a)
+    return out
+
+
+def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
+    """Compile C source `src` (ripped first on the rip backend) into `out`,
+    an object or, with -S, assembly."""
+    stop = ["-S"] if cmd.stop == "-S" else ["-c"]
+    flags = cmd.without_inputs()
+    lang = ["-x", "c"] if src == "-" or not src.endswith(".c") else []
+    if cmd.backend != "rip":
+        depend = _depend_flags(cmd, src, out) if cmd.depend else []
+        return _run(cmd, cc + include + flags + depend + stop + lang + [src, "-o", out])
+    notes = []
+    try:
+        text = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
+    except OSError as e:
+        raise Diagnostic("", 0, 0, "cannot read %s: %s" % (src, e.strerror))
+    depend = _depend_flags(cmd, src, out) if cmd.depend else []
+    name = "<stdin>" if src == "-" else src
+    if cmd.verbose:
+        print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
+            lib_flags + compile_flags(cmd.args) + depend), name), file=sys.stderr)
+    ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
+                                  cmd.all_async, notes=notes, depend=depend)
+    for line in notes:
+        print(line, file=sys.stderr)
+    path = os.path.join(tmp, "%d-%s.i" % (n, _stem(src)))
+    if cmd.save_temps:                  # kept, as cc keeps its .i and .s
+        path = _stem(src) + ".rip.i"
+    with open(path, "wb") as f:
+        f.write(ripped)
+    # preprocessed C (.i): compiled without the preprocessor's flags
+    return _run(cmd, cc + without_preprocessor_flags(flags) + stop + [path, "-o", out])
+
+
+def _depend_flags(cmd, src, out):
+    """The dependency-file flags for compiling `src` into `out`, written out
+    as cc would default them: the file named for the object (.d), the
+    object as the target."""
+    flags = list(cmd.depend)
+    if "-MF" not in flags:
+        flags += ["-MF", os.path.splitext(out if cmd.stop else
+                                          (cmd.output or _stem(src)))[0] + ".d"]
+    if "-MT" not in flags and "-MQ" not in flags:
+        flags += ["-MT", out if cmd.stop else (cmd.output or _stem(src) + ".o")]
+    return flags
+
+
+def _stem(src):
+    return "-" if src == "-" else os.path.splitext(os.path.basename(src))[0]
+
+
+def _output(cmd):
+    return ["-o", cmd.output] if cmd.output else []
+
+
+def _run(cmd, args):
+    if cmd.verbose:
+        print("ripcc: " + " ".join(args), file=sys.stderr)
+    return subprocess.run(args).returncode
+
+
+def _run_cc(args):
+    try:
+        return subprocess.run(compiler() + list(args)).returncode
+    except Diagnostic as d:
+        print("ripcc: error: " + d.message, file=sys.stderr)
+        return 1
+
+
+def print_build_info(backend, asked):
+    """--print-include-dir, --cflags, --libs: for build systems that compile
+    against the runtime themselves (ucontext and threads need no ripping)."""
+    try:
+        library, lib_flags = runtime.library(backend, compiler())
+    except Diagnostic as d:
+        print("ripcc: error: " + d.message, file=sys.stderr)
+        return 1
+    for a in asked:
+        if a == "--print-include-dir":
+            _print(runtime.INCLUDE)
+        elif a == "--cflags":
+            _print(" ".join(["-I" + runtime.INCLUDE] + lib_flags))
+        else:
+            _print(" ".join([library, "-pthread"]))
+    return 0
+
+
+def _print(text):
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:             # ripcc --help | head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _usage_error(message):
+    print("ripcc: error: %s\n(ripcc --help-ripcc for ripcc's own options)" % message,
+          file=sys.stderr)
+    return 2
+
+
+# -- --equiv ------------------------------------------------------------------
+
+def equiv_verdicts(results):
+    """Verdict per backend from {backend: (exit status, stdout bytes)}."""
+    ref_status, ref_out = results["rip"]
+    verdicts = {"rip": "reference"}
+    for backend in ("ucontext", "threads"):
+        status, out = results[backend]
+        if status != ref_status:
+            verdicts[backend] = "DIFFERENT exit status"
+        elif out == ref_out:
+            verdicts[backend] = "same"
+        elif backend == "threads" and sorted(out.splitlines()) == sorted(ref_out.splitlines()):
+            verdicts[backend] = "same lines, other order"
+        else:
+            verdicts[backend] = "DIFFERENT output"
+    return verdicts
+
+
+def equiv_main(argv):
+    """ripcc --equiv: build three ways, run, compare."""
+    prog_args = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, prog_args = argv[:i], argv[i + 1:]
+    if any(a == "-o" or a.startswith("--backend") for a in argv):
+        print("ripcc: error: --equiv picks the backends and outputs itself", file=sys.stderr)
+        return 2
+    results = {}
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="ripcc-equiv-") as tmp:
+        for backend in BACKENDS:
+            exe = os.path.join(tmp, backend)
+            status = main(["--backend=" + backend] + argv + ["-o", exe])
+            if status != 0:
+                print("ripcc: error: the %s build failed" % backend, file=sys.stderr)
+                return 1
+            try:
+                r = subprocess.run([exe] + prog_args, capture_output=True, timeout=600)
+            except subprocess.TimeoutExpired:
+                print("ripcc: error: the %s build ran for more than 600 s" % backend,
+                      file=sys.stderr)
+                return 1
+            results[backend] = (r.returncode, r.stdout)
+    verdicts = equiv_verdicts(results)
+    print("%-9s %6s %12s  %s" % ("backend", "exit", "stdout bytes", "verdict"))
+    for backend in BACKENDS:
+        status, out = results[backend]
+        print("%-9s %6d %12d  %s" % (backend, status, len(out), verdicts[backend]))
+    ok = not any(v.startswith("DIFFERENT") for v in verdicts.values())
+    print("equivalent" if ok else "NOT equivalent")
+    return 0 if ok else 1

@@ -1,0 +1,103 @@
+"""ripcc takes cc's command line and means what cc means by it: argument
+order, -E, -S, dependency files, stdin, questions for the compiler; its
+own options misspelt are errors, not flags for cc."""
+import os
+import shutil
+
+import pytest
+
+from conftest import BACKENDS, RIPCC, ROOT, run
+
+PROJECT = os.path.join(ROOT, "tests", "buildsys")
+
+
+@pytest.fixture
+def project(tmp_path):
+    work = tmp_path / "p"
+    shutil.copytree(PROJECT, str(work))
+    return work
+
+
+def ripcc(work, *args, **kw):
+    return run([RIPCC] + list(args), cwd=str(work), **kw)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_library_after_the_sources_links_as_with_cc(project, backend):
+    assert run(["cc", "-c", "extra.c", "-o", "extra.o"], cwd=str(project)).returncode == 0
+    assert run(["ar", "rcs", "libextra.a", "extra.o"], cwd=str(project)).returncode == 0
+    r = ripcc(project, "--backend=" + backend, "main.c", "counter.c", "libextra.a", "-lm",
+              "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([str(project / "prog")]).stdout == b"sum 45, root 9.0\n"
+
+
+def test_dash_E_preprocesses_to_standard_output_with_rip_h_found(project):
+    r = ripcc(project, "-E", "counter.c")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"count_to" in r.stdout and b"rip_yield" in r.stdout
+    assert not os.path.exists(str(project / "a.out"))
+
+
+def test_dash_S_writes_assembly_named_for_the_source(project):
+    r = ripcc(project, "-S", "counter.c")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"count_to" in (project / "counter.s").read_bytes()
+    assert not os.path.exists(str(project / "a.out"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dependency_files_name_the_users_files_and_object(project, backend):
+    r = ripcc(project, "--backend=" + backend, "-MMD", "-c", "counter.c", "-o", "obj/c.o")
+    assert r.returncode != 0            # obj/ does not exist: cc's own error
+    (project / "obj").mkdir()
+    r = ripcc(project, "--backend=" + backend, "-MMD", "-c", "counter.c", "-o", "obj/c.o")
+    assert r.returncode == 0, r.stderr.decode()
+    deps = (project / "obj" / "c.d").read_text()
+    assert deps.startswith("obj/c.o:")
+    assert "counter.c" in deps and "config.h" in deps and "counter.h" in deps
+    assert "ripcc-" not in deps and ".i" not in deps.split(":")[1].split()
+
+
+def test_a_source_on_standard_input_with_dash_x_c(project):
+    source = (project / "extra.c").read_bytes()
+    r = ripcc(project, "-x", "c", "-", "-c", "-o", "stdin.o", input=source)
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"root" in run(["nm", str(project / "stdin.o")]).stdout
+
+
+def test_questions_for_the_compiler_are_the_compilers_answers(project):
+    assert ripcc(project, "-dumpversion").stdout == run(["cc", "-dumpversion"]).stdout
+    assert ripcc(project, "-dumpmachine").stdout == run(["cc", "-dumpmachine"]).stdout
+
+
+def test_dash_v_shows_the_ripping_step(project):
+    r = ripcc(project, "-v", "-c", "counter.c")
+    assert r.returncode == 0
+    assert b"ripcc: ripper" in r.stderr
+
+
+def test_a_misspelt_ripcc_option_is_an_error_before_anything_runs(project):
+    r = ripcc(project, "--bakend=ucontext", "main.c")
+    assert r.returncode == 2
+    assert b"did you mean '--backend'" in r.stderr
+    assert not os.path.exists(str(project / "a.out"))
+
+
+def test_all_async_on_another_backend_is_an_error(project):
+    r = ripcc(project, "--backend=ucontext", "--all-async", "extra.c", "-c")
+    assert r.returncode == 2 and b"--all-async" in r.stderr
+
+
+def test_help_into_a_closed_pipe_is_quiet(project):
+    r = run(["sh", "-c", "'%s' --help | head -1" % RIPCC], cwd=str(project))
+    assert r.stdout.startswith(b"usage: ripcc") and b"Traceback" not in r.stderr
+
+
+def test_print_flags_build_a_program_without_ripcc(project):
+    cflags = ripcc(project, "--backend=ucontext", "--cflags").stdout.decode().split()
+    libs = ripcc(project, "--backend=ucontext", "--libs").stdout.decode().split()
+    r = run(["cc"] + cflags + ["main.c", "counter.c", "extra.c", "-o", "prog", "-lm"] + libs,
+            cwd=str(project))
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([str(project / "prog")]).stdout == b"sum 45, root 9.0\n"
