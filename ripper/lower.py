@@ -17,9 +17,10 @@ constructors, and async calls C never evaluates reduced to their type.
 What cannot be ripped is a diagnostic, never wrong code.
 """
 
+import os
 import re
 
-from . import abi
+from . import abi, runtime
 from . import tree as T
 from .analysis import function_values, is_async_call, unrippable, value_destination
 from .diag import Diagnostic
@@ -28,6 +29,7 @@ from .evaluation import callee_name, calls
 from .frame import AsyncFunction, unevaluated_async_calls
 from .scan import declarator_start, matching_paren, params_open, semicolon_after, skip_blank
 
+RIP_H = os.path.realpath(os.path.join(runtime.INCLUDE, "rip.h"))
 RESERVED = re.compile(r"^(rip_F|rip_c|rip_r|rip_self|rip_t\d+|rip_resume_\d+|rip_cont_\d+|"
                       r"rip_main_\w+|rip__\w*)$")
 
@@ -104,7 +106,8 @@ class _Lowering:
                 raise self.error(f.name_at, "'%s' is a name ripper reserves" % f.name,
                                  hint="rename it")
         for name, offset in self.unit.global_names:
-            if RESERVED.match(name):
+            if RESERVED.match(name) and \
+                    os.path.realpath(self.unit.lines.where(offset)[0]) != RIP_H:  # rip.h's own
                 raise self.error(offset, "'%s' is a name ripper reserves" % name,
                                  hint="rename it")
         for f in self.analysis.defined.values():

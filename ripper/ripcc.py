@@ -19,6 +19,7 @@ name the user's files, not ripcc's temporaries.
 
 import difflib
 import os
+import re
 import subprocess
 import sys
 
@@ -214,9 +215,14 @@ def main(argv=None):
         return 1
 
 
+def backend_flags(backend):
+    """What tells rip.h the backend a file is built for (ripping says rip)."""
+    return [] if backend == "rip" else ["-DRIP_BACKEND_" + backend.upper()]
+
+
 def build(cmd):
     library, lib_flags = runtime.library(cmd.backend, compiler())
-    cc = compiler() + lib_flags
+    cc = compiler() + lib_flags + backend_flags(cmd.backend)
     include = ["-I", runtime.INCLUDE]
     if cmd.stop == "-E":            # preprocessing (-E, -M, -MM): what cc does, rip.h found
         return _run(cmd, cc + include + cmd.args + _output(cmd))
@@ -238,8 +244,69 @@ def build(cmd):
         if cmd.stop:
             return 0
         args = [objects.get(i, a) for i, a in enumerate(cmd.args)]  # sources -> objects
-        return _run(cmd, cc + _without_dependency_flags(args) +
-                    ["-o", cmd.output or "a.out", library, "-pthread"])
+        names = {objects[i]: cmd.args[i] for i in objects}     # an object -> its source
+        symbols = _symbols([a for i, a in enumerate(args) if cmd.is_input(i) and
+                            a.endswith((".o", ".a"))], names)
+        wrong = sorted((f, b) for f, b in symbols.backends.items() if b != cmd.backend)
+        if wrong:
+            raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
+                             "every object with the same --backend" % (cmd.backend, ", ".join(
+                                 "%s was built for %s" % fb for fb in wrong)))
+        link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out", library,
+                                                       "-pthread"]
+        if cmd.verbose:
+            print("ripcc: " + " ".join(link), file=sys.stderr)
+        r = subprocess.run(link, stderr=subprocess.PIPE)
+        sys.stderr.write(r.stderr.decode("utf-8", "replace"))
+        if r.returncode:
+            _explain_link_errors(r.stderr.decode("utf-8", "replace"), symbols, names)
+        return r.returncode
+
+
+_NM_LINE = re.compile(r"^(.*):[0-9a-fA-F ]* (\w) (\S+)$")
+
+
+class _Symbols:
+    def __init__(self):
+        self.backends = {}          # object (as the user named it) -> the backend it was built for
+        self.ripped = {}            # name of an async function -> where it is defined
+
+
+def _symbols(files, names):
+    """What the objects and archives `files` say of themselves (nm)."""
+    out = _Symbols()
+    if not files:
+        return out
+    try:
+        r = subprocess.run(["nm", "-A"] + files, capture_output=True)
+    except OSError:
+        return out                  # no nm: no check
+    for line in r.stdout.decode("utf-8", "replace").splitlines():
+        m = _NM_LINE.match(line)    # file:value type name (file may be lib.a:member.o)
+        if m is None:
+            continue
+        where, kind, name = names.get(m.group(1), m.group(1)), m.group(2), m.group(3)
+        if name.startswith("rip__built_for_"):
+            out.backends[where] = name[len("rip__built_for_"):]
+        elif kind == "T" and name.endswith("__rip"):
+            out.ripped[name[:-len("__rip")]] = where
+    return out
+
+
+def _explain_link_errors(text, symbols, names):
+    """A call of an async function through a declaration without RIP_ASYNC
+    is a plain call of a symbol the ripped definition does not have: say so."""
+    seen = set()
+    for m in re.finditer(r"(?:(\S+?):(\d+): )?undefined reference to `([^']+)'", text):
+        name = m.group(3)
+        if name in symbols.ripped and name not in seen:
+            seen.add(name)
+            where = ("%s:%s: " % (names.get(m.group(1), m.group(1)), m.group(2))
+                     if m.group(1) else "ripcc: ")
+            print("%serror: '%s' is async (ripped in %s), but is called through a "
+                  "declaration without RIP_ASYNC\nnote: mark every declaration of '%s' "
+                  "RIP_ASYNC (the header the callers include), as its definition is"
+                  % (where, name, symbols.ripped[name], name), file=sys.stderr)
 
 
 def _without_dependency_flags(args):
@@ -333,7 +400,7 @@ def print_build_info(backend, asked):
         if a == "--print-include-dir":
             _print(runtime.INCLUDE)
         elif a == "--cflags":
-            _print(" ".join(["-I" + runtime.INCLUDE] + lib_flags))
+            _print(" ".join(["-I" + runtime.INCLUDE] + lib_flags + backend_flags(backend)))
         else:
             _print(" ".join([library, "-pthread"]))
     return 0

@@ -101,3 +101,34 @@ def test_print_flags_build_a_program_without_ripcc(project):
             cwd=str(project))
     assert r.returncode == 0, r.stderr.decode()
     assert run([str(project / "prog")]).stdout == b"sum 45, root 9.0\n"
+
+
+MISSING_RIP_ASYNC = b"""#include <stdio.h>
+#include "rip.h"
+int count_to(int n);            /* the definition is RIP_ASYNC; this is not */
+static void task(void *arg) { (void)arg; printf("%d\\n", count_to(3)); }
+int main(void) { return rip_run(task, 0); }
+"""
+
+
+def test_an_async_function_declared_without_rip_async_is_named_at_the_call(project):
+    (project / "caller.c").write_bytes(MISSING_RIP_ASYNC)
+    r = ripcc(project, "-g", "caller.c", "counter.c", "-o", "prog")
+    assert r.returncode != 0
+    err = r.stderr.decode()
+    assert "caller.c:4: error: 'count_to' is async (ripped in counter.c), but is called " \
+        "through a declaration without RIP_ASYNC" in err, err
+
+
+@pytest.mark.parametrize("objects", [("ucontext", "rip"), ("rip", "threads")])
+def test_objects_of_another_backend_are_refused_at_link(project, objects):
+    first, second = objects
+    assert ripcc(project, "--backend=" + first, "-c", "main.c").returncode == 0
+    assert ripcc(project, "--backend=" + second, "-c", "counter.c").returncode == 0
+    assert ripcc(project, "--backend=" + second, "-c", "extra.c").returncode == 0
+    r = ripcc(project, "--backend=" + second, "main.o", "counter.o", "extra.o", "-lm",
+              "-o", "prog")
+    assert r.returncode == 1
+    assert ("this link is for the %s backend, but main.o was built for %s"
+            % (second, first)).encode() in r.stderr
+    assert not os.path.exists(str(project / "prog"))

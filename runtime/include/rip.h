@@ -100,6 +100,18 @@ void    rip_wg_done(rip_wg *wg);               /* count -= 1; at 0 wake every wa
 RIP_ASYNC void rip_wg_wait(rip_wg *wg);        /* suspend until the count is 0 */
 void    rip_wg_free(rip_wg *wg);               /* free a wait group no task waits on */
 
+/* Which backend the including file is built for, kept in its object (a
+ * local symbol, no code): ripcc refuses to link objects of another backend
+ * than the runtime's.  ripcc defines RIP_BACKEND_UCONTEXT or
+ * RIP_BACKEND_THREADS; RIP_RIPPED comes with ripping. */
+#if defined(RIP_RIPPED) || defined(__RIPPER__)
+static const char rip__built_for_rip __attribute__((used, unused)) = 0;
+#elif defined(RIP_BACKEND_UCONTEXT)
+static const char rip__built_for_ucontext __attribute__((used, unused)) = 0;
+#elif defined(RIP_BACKEND_THREADS)
+static const char rip__built_for_threads __attribute__((used, unused)) = 0;
+#endif
+
 #ifdef __cplusplus
 }
 #endif
