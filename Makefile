@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -41,13 +41,15 @@ $(VENV)/.installed: setup.py pyproject.toml
 
 runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)
 
-$(BUILD)/obj/threads/%.o: $(RT)/threads/%.c $(RT_HDRS)
+# Position-independent, so that the same objects make the shared libraries
+# (an executable's link resolves the PLT and GOT away: no cost there).
+$(BUILD)/obj/threads/%.o: $(RT)/threads/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PROG_FLAGS) -pthread -Iruntime/include -c $< -o $@
+	$(CC) $(CFLAGS) $(PROG_FLAGS) -fPIC -pthread -Iruntime/include -c $< -o $@
 
-$(BUILD)/obj/%.o: $(RT)/%.c $(RT_HDRS)
+$(BUILD)/obj/%.o: $(RT)/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PROG_FLAGS) -pthread $(RT_INC) -c $< -o $@
+	$(CC) $(CFLAGS) $(PROG_FLAGS) -fPIC -pthread $(RT_INC) -c $< -o $@
 
 $(BUILD)/lib/librip-rip.a: $(call rt_objs,rip)
 $(BUILD)/lib/librip-ucontext.a: $(call rt_objs,ucontext)
@@ -55,6 +57,32 @@ $(BUILD)/lib/librip-threads.a: $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(wildcard 
 $(BUILD)/lib/%.a: | $(BUILD)/lib/cflags
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lib/librip-%.so: $(BUILD)/lib/librip-%.a
+	$(CC) $(PROG_FLAGS) -shared -Wl,-soname,librip-$*.so -o $@ \
+		-Wl,--whole-archive $< -Wl,--no-whole-archive -pthread
+
+# make install PREFIX=DIR [DESTDIR=...]: rip.h, each backend's static and
+# shared library, a pkg-config file per backend (rip-ucontext...) and a CMake
+# package (find_package(ripper) gives ripper::ucontext...).
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+install: runtime $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).so)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/lib/cmake/ripper
+	install -m 644 runtime/include/rip.h $(DESTDIR)$(PREFIX)/include/
+	for b in $(BACKENDS); do \
+		install -m 644 $(BUILD)/lib/librip-$$b.a $(DESTDIR)$(PREFIX)/lib/ && \
+		install -m 755 $(BUILD)/lib/librip-$$b.so $(DESTDIR)$(PREFIX)/lib/ || exit 1; \
+		case $$b in rip) d="";; *) d="-DRIP_BACKEND_$$(echo $$b | tr a-z A-Z)";; esac; \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e "s|@BACKEND@|$$b|g" -e 's|@VERSION@|$(VERSION)|' \
+			-e "s|@DEFINES@|$$d|" runtime/install/rip.pc.in \
+			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/rip-$$b.pc || exit 1; \
+	done
+	install -m 644 runtime/install/ripperConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/ripper/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(firstword $(subst ., ,$(VERSION)))|' \
+		runtime/install/ripperConfigVersion.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/ripper/ripperConfigVersion.cmake
 
 # The flags every program linked with these libraries is compiled with
 # (ripcc reads them).

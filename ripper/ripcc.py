@@ -252,8 +252,11 @@ def build(cmd):
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
                              "every object with the same --backend" % (cmd.backend, ", ".join(
                                  "%s was built for %s" % fb for fb in wrong)))
-        link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out", library,
-                                                       "-pthread"]
+        # a shared library leaves the runtime to the program that loads it:
+        # one runtime (one scheduler) per process
+        runtime_lib = [] if "-shared" in cmd.args else [library]
+        link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out"] + \
+            runtime_lib + ["-pthread"]
         if cmd.verbose:
             print("ripcc: " + " ".join(link), file=sys.stderr)
         r = subprocess.run(link, stderr=subprocess.PIPE)

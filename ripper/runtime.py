@@ -33,7 +33,7 @@ INCLUDE = os.path.join(DIR, "include")             # rip.h
 FRAME_HEADER = os.path.join(DIR, "src", "rip", "rip_frame.h")
 BACKENDS = ("rip", "ucontext", "threads")
 # What the Makefile builds the runtime with (its CFLAGS; SAN_FLAGS under SAN=1).
-CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-pthread"]
+CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-fPIC", "-pthread"]
 SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
              "-fno-omit-frame-pointer"]
 

@@ -1,17 +1,19 @@
 """Installed as a user installs it: a wheel built from this clone, put into
-a fresh virtualenv outside the repository, used from an unrelated folder.
+a fresh virtualenv outside the repository, used from an unrelated folder;
+and the runtime alone, by `make install`, for pkg-config and CMake.
 
 The wheel is built and installed without the network: libclang (the one
 dependency, from PyPI) is linked in from this checkout's virtualenv."""
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
 
 import pytest
 
-from conftest import BACKENDS, ROOT, SAN, run
+from conftest import BACKENDS, RIPCC, ROOT, SAN, run
 
 pytestmark = pytest.mark.skipif(SAN, reason="packaging, not the runtime: once, without "
                                 "sanitizers")
@@ -127,3 +129,75 @@ def test_an_installed_ripper_rips_from_any_folder(installed):
     assert r.returncode == 0, r.stderr.decode()
     assert b"rip_F" in (work / "hello.rip.c").read_bytes()
     assert str(ROOT).encode() not in (work / "hello.rip.c").read_bytes()
+
+
+# -- make install: the runtime for build systems without ripcc ----------------
+
+USER = b"""#include <stdio.h>
+#include "rip.h"
+static void task(void *arg) { rip_yield(); printf("%s\\n", (const char *)arg); }
+int main(void) { return rip_run(task, "installed"); }
+"""
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    top = tmp_path_factory.mktemp("prefix")
+    r = run(["make", "-s", "-C", ROOT, "install", "PREFIX=" + str(top)], timeout=600)
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+    return top
+
+
+@pytest.mark.parametrize("backend", ["ucontext", "threads"])
+def test_pkg_config_builds_against_the_installed_shared_library(prefix, tmp_path, backend):
+    if shutil.which("pkg-config") is None:
+        pytest.skip("pkg-config is not installed")
+    (tmp_path / "user.c").write_bytes(USER)
+    env = dict(os.environ, PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig"))
+    flags = run(["pkg-config", "--cflags", "--libs", "rip-" + backend], env=env)
+    assert flags.returncode == 0, flags.stderr.decode()
+    r = run(["cc", str(tmp_path / "user.c"), "-o", str(tmp_path / "user")] +
+            flags.stdout.decode().split())
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"librip-%s.so" % backend.encode() in run(["ldd", str(tmp_path / "user")],
+                                                     env=dict(env, LD_LIBRARY_PATH=str(
+                                                         prefix / "lib"))).stdout
+    out = run([str(tmp_path / "user")], env=dict(env, LD_LIBRARY_PATH=str(prefix / "lib")))
+    assert out.stdout == b"installed\n"
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed")
+def test_cmake_find_package_links_the_installed_runtime(prefix, tmp_path):
+    (tmp_path / "user.c").write_bytes(USER)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.10)\nproject(user C)\n"
+        "find_package(ripper 0.1 REQUIRED)\nadd_executable(user user.c)\n"
+        "target_link_libraries(user ripper::ucontext)\n")
+    r = run(["cmake", "-S", str(tmp_path), "-B", str(tmp_path / "b"),
+             "-DCMAKE_PREFIX_PATH=" + str(prefix)], timeout=600)
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+    r = run(["cmake", "--build", str(tmp_path / "b")], timeout=600)
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+    assert run([str(tmp_path / "b" / "user")]).stdout == b"installed\n"
+
+
+def test_a_shared_library_built_by_ripcc_leaves_the_runtime_to_the_program(tmp_path):
+    (tmp_path / "lib.c").write_bytes(b'#include "rip.h"\nint twice(int x) { rip_yield(); '
+                                     b'return 2 * x; }\n')
+    (tmp_path / "main.c").write_bytes(b'#include <stdio.h>\n#include "rip.h"\n'
+                                      b'RIP_ASYNC int twice(int x);\n'
+                                      b'static void task(void *a) { (void)a; '
+                                      b'printf("%d\\n", twice(21)); }\n'
+                                      b'int main(void) { return rip_run(task, 0); }\n')
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path))
+    for backend in BACKENDS:
+        lib = "libtwice-%s.so" % backend
+        r = run([RIPCC, "--backend=" + backend, "-shared", "-fPIC", "lib.c", "-o", lib],
+                cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr.decode()
+        assert b"rip_run" not in run(["nm", "-D", "--defined-only",
+                                      str(tmp_path / lib)]).stdout
+        r = run([RIPCC, "--backend=" + backend, "main.c", lib, "-o", "main-" + backend],
+                cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr.decode()
+        assert run([str(tmp_path / ("main-" + backend))], env=env).stdout == b"42\n"
