@@ -14,8 +14,6 @@ when installed), plain and --all-async.  Also any files given with --file.
     python bench/rip_speed.py [LINES] [--file F.c ...]    (make bench-ripper)
 """
 import gc
-import glob
-import re
 import os
 import statistics
 import subprocess
@@ -133,25 +131,16 @@ def report(path, source, label, flags=(), all_async=False):
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ZLIB = os.path.join(ROOT, "build", "zlib")
 ZLIB_FILES = ("deflate.c", "inflate.c", "trees.c", "gzlib.c")
 
 
 def zlib_files():
-    """zlib's largest files, extracted once from gcc-12-source's tarball
-    into build/zlib; [] when the package is not installed."""
-    if not all(os.path.exists(os.path.join(ZLIB, f)) for f in ZLIB_FILES):
-        found = sorted(p for p in glob.glob("/usr/src/gcc-12/gcc-*.tar.xz")
-                       if re.search(r"/gcc-\d[\d.]*(-dfsg)?\.tar", p))
-        if not found:
-            return []
-        top = re.sub(r"(-dfsg)?\.tar\.xz$", "", os.path.basename(found[-1]))
-        with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run(["timeout", "600", "tar", "-xJf", found[-1], "-C", tmp, "--wildcards",
-                            top + "/zlib/*.c", top + "/zlib/*.h"], check=True)
-            os.makedirs(os.path.dirname(ZLIB), exist_ok=True)
-            os.rename(os.path.join(tmp, top, "zlib"), ZLIB)
-    return [os.path.join(ZLIB, f) for f in ZLIB_FILES]
+    """zlib's largest files, from gcc-12-source's tarball (fuzz/torture.py
+    extracts it once); [] when the package is not installed."""
+    sys.path.insert(0, os.path.join(ROOT, "fuzz"))
+    from torture import zlib_folder
+    folder = zlib_folder()
+    return [] if folder is None else [os.path.join(folder, f) for f in ZLIB_FILES]
 
 
 def command_table(files):

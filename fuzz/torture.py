@@ -328,9 +328,21 @@ def tarball():
 def suite_folder():
     """build/torture/execute, extracted from the package's tarball on first
     use; None when the package is not installed."""
-    folder = os.path.join(CACHE, "execute")
+    return extracted(SUITE_PATH, "execute")
+
+
+def zlib_folder():
+    """build/torture/zlib: the zlib gcc carries (its own CMakeLists.txt and
+    test programs), from the same tarball; None without the package."""
+    return extracted("zlib", "zlib")
+
+
+def extracted(path, name):
+    """The tarball's folder `path`, extracted once into build/torture/NAME
+    (again when the tarball changes); None when the package is missing."""
+    folder = os.path.join(CACHE, name)
     source = tarball()
-    stamp = os.path.join(CACHE, ".extracted-from")
+    stamp = os.path.join(CACHE, ".%s-extracted-from" % name)
     if source is None:
         return folder if os.path.exists(stamp) else None
     os.makedirs(CACHE, exist_ok=True)
@@ -342,12 +354,12 @@ def suite_folder():
         tmp = tempfile.mkdtemp(prefix="extract-", dir=CACHE)
         try:
             r = run_limited(["tar", "-xJf", source, "-C", tmp, "--wildcards",
-                             "%s/%s/*" % (top, SUITE_PATH)], 600)
+                             "%s/%s/*" % (top, path)], 600)
             if r.status:
                 raise SystemExit("torture: cannot extract %s: %s" % (
                     source, r.stderr.decode(errors="replace")[-500:]))
             shutil.rmtree(folder, ignore_errors=True)
-            os.rename(os.path.join(tmp, top, SUITE_PATH), folder)
+            os.rename(os.path.join(tmp, top, path), folder)
             with open(stamp, "w") as f:
                 f.write(source)
         finally:
