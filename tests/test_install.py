@@ -201,3 +201,36 @@ def test_a_shared_library_built_by_ripcc_leaves_the_runtime_to_the_program(tmp_p
                 cwd=str(tmp_path))
         assert r.returncode == 0, r.stderr.decode()
         assert run([str(tmp_path / ("main-" + backend))], env=env).stdout == b"42\n"
+
+
+def test_an_installed_ripcc_builds_a_new_runtime_when_its_sources_change(installed):
+    bin_dir, env, top = installed
+    work = top / "changed"
+    work.mkdir()
+    (work / "hello.c").write_bytes(PROGRAM)
+    assert run([str(bin_dir / "ripcc"), "hello.c", "-o", "before"], cwd=str(work), env=env,
+               timeout=600).returncode == 0
+    before = set(glob.glob(str(top / "cache" / "ripper" / "*")))
+    package = subprocess.check_output([str(bin_dir / "python"), "-c",
+                                       "import ripper, os; print(os.path.dirname("
+                                       "ripper.__file__))"], text=True, cwd=str(top)).strip()
+    with open(os.path.join(package, "runtime", "src", "core", "chan.c"), "a") as f:
+        f.write("/* a newer runtime */\n")
+    r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "after"], cwd=str(work), env=env,
+            timeout=600)
+    assert r.returncode == 0, r.stderr.decode()
+    assert len(set(glob.glob(str(top / "cache" / "ripper" / "*"))) - before) == 1
+    assert run([str(work / "after")]).stdout == b"consumer: sum 6\n"
+
+
+def test_in_a_clone_a_library_older_than_a_runtime_source_is_stale(tmp_path):
+    from ripper import runtime
+    lib = tmp_path / "librip-rip.a"
+    lib.write_bytes(b"")
+    newest = max(os.stat(f).st_mtime for f in runtime.sources("rip")[0] + glob.glob(
+        os.path.join(runtime.DIR, "src", "*", "*.h")) + [os.path.join(runtime.INCLUDE, "rip.h")])
+    os.utime(str(lib), (newest - 10, newest - 10))
+    assert runtime._stale(str(lib), "rip")
+    os.utime(str(lib), (newest + 10, newest + 10))
+    assert not runtime._stale(str(lib), "rip")
+    assert runtime._stale(str(tmp_path / "missing.a"), "rip")
