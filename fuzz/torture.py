@@ -328,18 +328,32 @@ def tarball():
 def suite_folder():
     """build/torture/execute, extracted from the package's tarball on first
     use; None when the package is not installed."""
-    return extracted(SUITE_PATH, "execute")
+    return extracted([SUITE_PATH + "/*"], SUITE_PATH, "execute")
 
 
 def zlib_folder():
     """build/torture/zlib: the zlib gcc carries (its own CMakeLists.txt and
     test programs), from the same tarball; None without the package."""
-    return extracted("zlib", "zlib")
+    return extracted(["zlib/*"], "zlib", "zlib")
 
 
-def extracted(path, name):
-    """The tarball's folder `path`, extracted once into build/torture/NAME
-    (again when the tarball changes); None when the package is missing."""
+# What gcc's in-tree zlib/configure (autoconf, automake, libtool) needs from
+# the top of gcc's tree.
+GCC_AUX = ("config.guess", "config.sub", "install-sh", "missing", "ltmain.sh", "mkinstalldirs",
+           "config-ml.in", "compile", "depcomp")
+
+
+def gcc_zlib_tree():
+    """build/torture/gcc-zlib: gcc's tree cut down to zlib and the files its
+    autoconf configure runs; None without the package."""
+    return extracted(["zlib/*"] + list(GCC_AUX), "", "gcc-zlib")
+
+
+def extracted(patterns, take, name):
+    """The tarball's members matching `patterns` (under its top folder),
+    extracted once and the folder `take` of them moved to
+    build/torture/NAME (again when the tarball changes); None when the
+    package is missing."""
     folder = os.path.join(CACHE, name)
     source = tarball()
     stamp = os.path.join(CACHE, ".%s-extracted-from" % name)
@@ -353,13 +367,13 @@ def extracted(path, name):
         top = re.sub(r"(-dfsg)?\.tar\.xz$", "", os.path.basename(source))
         tmp = tempfile.mkdtemp(prefix="extract-", dir=CACHE)
         try:
-            r = run_limited(["tar", "-xJf", source, "-C", tmp, "--wildcards",
-                             "%s/%s/*" % (top, path)], 600)
+            r = run_limited(["tar", "-xJf", source, "-C", tmp, "--wildcards"] +
+                            ["%s/%s" % (top, p) for p in patterns], 600)
             if r.status:
                 raise SystemExit("torture: cannot extract %s: %s" % (
                     source, r.stderr.decode(errors="replace")[-500:]))
             shutil.rmtree(folder, ignore_errors=True)
-            os.rename(os.path.join(tmp, top, path), folder)
+            os.rename(os.path.join(tmp, top, take), folder)
             with open(stamp, "w") as f:
                 f.write(source)
         finally:

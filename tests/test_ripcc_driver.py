@@ -132,3 +132,23 @@ def test_objects_of_another_backend_are_refused_at_link(project, objects):
     assert ("this link is for the %s backend, but main.o was built for %s"
             % (second, first)).encode() in r.stderr
     assert not os.path.exists(str(project / "prog"))
+
+
+def test_dash_MM_prints_the_users_dependencies_only(project):
+    r = ripcc(project, "-MM", "counter.c")
+    assert r.returncode == 0, r.stderr.decode()
+    deps = r.stdout.decode().split()
+    assert deps[:4] == ["counter.o:", "counter.c", "config.h", "counter.h"]
+    assert [os.path.basename(d) for d in deps[4:]] == ["rip.h"]    # found by ripcc's -I
+
+
+def test_save_temps_keeps_the_ripped_text(project):
+    r = ripcc(project, "-save-temps", "-c", "counter.c")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"count_to__rip" in (project / "counter.rip.i").read_bytes()
+
+
+def test_dash_hash_shows_every_step_and_runs_none(project):
+    r = ripcc(project, "-###", "main.c", "counter.c", "extra.c", "-lm", "-o", "prog")
+    assert b"ripcc: ripper" in r.stderr
+    assert not os.path.exists(str(project / "prog"))
