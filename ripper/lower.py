@@ -93,9 +93,36 @@ class _Lowering:
         main = self.analysis.defined.get("main")
         if main is not None and "main" in self.names:
             self.main_task(main)
-        self.rw.insert(len(self.text), [("\n" + abi.check() + "\n", None)])
+        self.rw.insert(len(self.text), [("\n" + abi.check() + "\n" + self.declarations_note(),
+                                         None)])
         self.rw.lowering = self     # for ripper --stage (stages.py)
         return self.rw
+
+    def declarations_note(self):
+        """Where each function this file calls, without defining it or
+        knowing it async, is declared: a string in the object's .rip_decls
+        section.  Should the function be async in another file, the link
+        fails, and ripcc names the declaration that lacks RIP_ASYNC.
+
+            int count_to(int);  ...  count_to(3)  ->
+            static const char rip__decls[] ... = "count_to main.c:3\\0";"""
+        called = {callee_name(c) for f in self.analysis.defined.values()
+                  for c in calls(f.body)}
+        seen, entries = set(), []
+        for f in self.unit.functions:
+            if f.system or f.definition or f.name not in called or f.name in self.names or \
+                    f.name in self.analysis.defined:
+                continue
+            path, line, _ = self.unit.lines.where(f.name_at)
+            where = "%s %s:%d" % (f.name, path, line)
+            if os.path.realpath(path) != RIP_H and where not in seen:    # not the runtime's
+                seen.add(where)
+                entries.append(where)
+        if not entries:
+            return ""
+        text = "".join(_c_string_body(e) + "\\0" for e in entries)
+        return ('static const char rip__decls[] __attribute__((used, unused, '
+                'section(".rip_decls"))) = "%s";\n' % text)
 
     # -- names ----------------------------------------------------------------
 
@@ -432,6 +459,14 @@ class _Lowering:
             "    return rip_main_status;",
             "}",
             ""]), None)])
+
+
+def _c_string_body(text):
+    """`text` as the inside of a C string literal (octal escapes for what
+    is not plain printable ASCII)."""
+    return "".join(c if " " <= c <= "~" and c not in '"\\?' else
+                   "".join("\\%03o" % b for b in c.encode("utf-8", "surrogateescape"))
+                   for c in text)
 
 
 def _declaration_groups(functions):

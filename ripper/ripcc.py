@@ -262,7 +262,9 @@ def build(cmd):
         r = subprocess.run(link, stderr=subprocess.PIPE)
         sys.stderr.write(r.stderr.decode("utf-8", "replace"))
         if r.returncode:
-            _explain_link_errors(r.stderr.decode("utf-8", "replace"), symbols, names)
+            _explain_link_errors(r.stderr.decode("utf-8", "replace"), symbols, names,
+                                 [a for i, a in enumerate(args) if cmd.is_input(i) and
+                                  a.endswith((".o", ".a"))])
         return r.returncode
 
 
@@ -296,10 +298,26 @@ def _symbols(files, names):
     return out
 
 
-def _explain_link_errors(text, symbols, names):
+def _declarations(files):
+    """{function: ["file:line" of a declaration of it]} from the .rip_decls
+    sections ripper leaves in objects (lower.py's declarations_note)."""
+    out = {}
+    for f in files:
+        try:
+            r = subprocess.run(["readelf", "-p", ".rip_decls", f], capture_output=True)
+        except OSError:
+            return out
+        for m in re.finditer(r"^\s*\[\s*[0-9a-f]+\]\s+(\S+) (.+)$",
+                             r.stdout.decode("utf-8", "replace"), re.M):
+            out.setdefault(m.group(1), []).append(m.group(2))
+    return out
+
+
+def _explain_link_errors(text, symbols, names, files):
     """A call of an async function through a declaration without RIP_ASYNC
-    is a plain call of a symbol the ripped definition does not have: say so."""
-    seen = set()
+    is a plain call of a symbol the ripped definition does not have: say so,
+    and where that declaration is."""
+    seen, declared = set(), None
     for m in re.finditer(r"(?:(\S+?):(\d+): )?undefined reference to `([^']+)'", text):
         name = m.group(3)
         if name in symbols.ripped and name not in seen:
@@ -307,9 +325,15 @@ def _explain_link_errors(text, symbols, names):
             where = ("%s:%s: " % (names.get(m.group(1), m.group(1)), m.group(2))
                      if m.group(1) else "ripcc: ")
             print("%serror: '%s' is async (ripped in %s), but is called through a "
-                  "declaration without RIP_ASYNC\nnote: mark every declaration of '%s' "
-                  "RIP_ASYNC (the header the callers include), as its definition is"
-                  % (where, name, symbols.ripped[name], name), file=sys.stderr)
+                  "declaration without RIP_ASYNC" % (where, name, symbols.ripped[name]),
+                  file=sys.stderr)
+            if declared is None:
+                declared = _declarations(files)
+            for place in sorted(set(declared.get(name, []))):
+                print("%s: note: this declaration of '%s' lacks RIP_ASYNC" % (place, name),
+                      file=sys.stderr)
+            print("note: mark every declaration of '%s' RIP_ASYNC, as its definition is"
+                  % name, file=sys.stderr)
 
 
 def _without_dependency_flags(args):

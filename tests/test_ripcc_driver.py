@@ -118,6 +118,19 @@ def test_an_async_function_declared_without_rip_async_is_named_at_the_call(proje
     err = r.stderr.decode()
     assert "caller.c:4: error: 'count_to' is async (ripped in counter.c), but is called " \
         "through a declaration without RIP_ASYNC" in err, err
+    assert "caller.c:3: note: this declaration of 'count_to' lacks RIP_ASYNC" in err, err
+
+
+def test_a_header_declaring_an_async_function_without_rip_async_is_named(project):
+    (project / "plain.h").write_text("int count_to(int n);\n")
+    (project / "caller.c").write_bytes(MISSING_RIP_ASYNC.replace(
+        b"int count_to(int n);", b'#include "plain.h"'))
+    for step in (["-c", "caller.c"], ["-c", "counter.c"]):
+        assert ripcc(project, *step).returncode == 0
+    r = ripcc(project, "caller.o", "counter.o", "-o", "prog")
+    assert r.returncode != 0
+    assert "plain.h:1: note: this declaration of 'count_to' lacks RIP_ASYNC" in \
+        r.stderr.decode(), r.stderr.decode()
 
 
 @pytest.mark.parametrize("objects", [("ucontext", "rip"), ("rip", "threads")])
