@@ -226,7 +226,7 @@ def build(cmd):
     include = ["-I", runtime.INCLUDE]
     if cmd.stop == "-E":            # preprocessing (-E, -M, -MM): what cc does, rip.h found
         return _run(cmd, cc + include + cmd.args + _output(cmd))
-    if cmd.stop and cmd.output and len(cmd.sources) > 1:
+    if cmd.stop and cmd.output and len(cmd.inputs()) > 1:
         return _usage_error("cannot specify -o with -c or -S and several source files")
     import tempfile
     with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
@@ -242,6 +242,13 @@ def build(cmd):
                 return status
             objects[i] = out
         if cmd.stop:
+            for i in range(len(cmd.args)):      # assembly and the like: cc's, as they are
+                if cmd.is_input(i) and i not in cmd.sources:
+                    status = _run(cmd, cc + include + [a for j, a in enumerate(cmd.args)
+                                                       if j == i or not cmd.is_input(j)] +
+                                  _output(cmd))
+                    if status:
+                        return status
             return 0
         args = [objects.get(i, a) for i, a in enumerate(cmd.args)]  # sources -> objects
         names = {objects[i]: cmd.args[i] for i in objects}     # an object -> its source

@@ -165,3 +165,27 @@ def test_dash_hash_shows_every_step_and_runs_none(project):
     r = ripcc(project, "-###", "main.c", "counter.c", "extra.c", "-lm", "-o", "prog")
     assert b"ripcc: ripper" in r.stderr
     assert not os.path.exists(str(project / "prog"))
+
+
+ASSEMBLY = b""".globl answer
+answer:
+    mov $42, %eax
+    ret
+.section .note.GNU-stack,"",@progbits
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_assembly_inputs_are_compiled_as_cc_compiles_them(project, backend):
+    (project / "answer.S").write_bytes(ASSEMBLY)
+    (project / "use.c").write_bytes(b'#include <stdio.h>\nint answer(void);\n'
+                                    b'int main(void) { printf("%d\\n", answer()); return 0; }\n')
+    r = ripcc(project, "--backend=" + backend, "-c", "use.c", "answer.S")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"answer" in run(["nm", str(project / "answer.o")]).stdout
+    r = ripcc(project, "--backend=" + backend, "use.o", "answer.o", "-o", "linked")
+    assert r.returncode == 0, r.stderr.decode()
+    r = ripcc(project, "--backend=" + backend, "use.c", "answer.S", "-o", "direct")
+    assert r.returncode == 0, r.stderr.decode()
+    for prog in ("linked", "direct"):
+        assert run([str(project / prog)]).stdout == b"42\n"
