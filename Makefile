@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -226,6 +226,11 @@ fuzz-http: fuzz-deps $(FUZZ_OUT)/http_parser_fuzz
 # How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv
 	$(VENV)/bin/python bench/rip_speed.py 10000
+
+# ripper's runtime beside Go, tokio and C++20 coroutines on the same work
+# (skynet, 10^6 blocked tasks, ping-pong), one core each: build/peers/REPORT.md.
+bench-peers: all
+	$(VENV)/bin/python bench/peers.py $(BUILD)
 
 # Switch, call, spawn and memory costs beside a hand-written state machine
 # and stackful peers (State Threads, boost.context).

@@ -1,0 +1,3 @@
+module ripper/bench/peers
+
+go 1.21
