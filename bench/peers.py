@@ -1,7 +1,7 @@
 """peers.py -- `make bench-peers`: ripper's runtime beside what users pick
 instead, on the same work, side by side in one run, one core each.
 
-    python bench/peers.py [BUILD_DIR] [--runs N]
+    python bench/peers.py [BUILD_DIR] [--runs N] [--no-http]
 
 Tests (each program prints one line; the median of RUNS runs is reported):
   skynet    10^6 leaf tasks in a 10-ary tree, each returning its number to
@@ -9,12 +9,18 @@ Tests (each program prints one line; the median of RUNS runs is reported):
   blocked   10^6 tasks spawned and blocked on one event, then released:
             bytes per blocked task, ns per spawn, ms to release them all
   pingpong  two tasks handing a token back and forth: ns per switch
+  http      a small file over keep-alive HTTP, wrk at 50, 1,000 and 10,000
+            connections on the other CPU: requests/s, p99, requests per
+            CPU-second of the server, peak RSS growth per connection
 
 Peers, each written the way its users write it (bench/peers/): rip and
 ucontext (the rip API, built by ripcc), Go (goroutines and channels,
 GOMAXPROCS=1), tokio (tasks and tokio::sync on a current-thread runtime,
 release build), C++20 coroutines (the standard's bare coroutines with the
-small task/channel/event layer a user writes, cpp/coro.h; g++ -O2).
+small task/channel/event layer a user writes, cpp/coro.h; g++ -O2).  For
+HTTP: httpd-rip and httpd-ucontext (examples/httpd.c), a hand-written epoll
+state machine (bench/models/epoll_httpd.c, the practical limit), nginx
+(one worker) and Go's net/http (GOMAXPROCS=1).
 A peer whose toolchain is missing is skipped with a note saying what to
 install.  Report: BUILD_DIR/peers/REPORT.md (and on standard output).
 """
@@ -147,13 +153,91 @@ def table(test, results, progs):
     return "\n".join(lines)
 
 
+HTTP_CONNECTIONS = (50, 1000, 10000)
+HTTP_SECONDS = 5
+
+
+def http_servers(build_dir, root, out):
+    """{name: argv(port)} of the HTTP servers that exist here."""
+    sys.path.insert(0, HERE)
+    import suite
+    table = suite.servers(build_dir, root, only={"httpd-rip", "httpd-ucontext", "nginx"})
+    epoll = os.path.join(out, "epoll_httpd")
+    if sh(["cc", "-O2", "-D_GNU_SOURCE", os.path.join(HERE, "models", "epoll_httpd.c"),
+           "-o", epoll]).returncode == 0:
+        table["epoll (hand-written)"] = lambda port: [epoll, str(port),
+                                                      os.path.join(root, "index.html")]
+    go = os.path.join(out, "httpd-go")
+    if shutil.which("go") and sh(["go", "build", "-o", go, "./httpd"],
+                                 cwd=os.path.join(PEERS_SRC, "go")).returncode == 0:
+        table["go net/http"] = lambda port: [go, str(port), root]
+    return table
+
+
+def http(build_dir, out, runs):
+    """Rows of (server, connections, requests/s, p99 ms, requests per
+    CPU-second, peak RSS bytes per connection), medians of `runs`."""
+    sys.path.insert(0, HERE)
+    import suite
+    suite.raise_fd_limit()
+    root = suite.docroot()
+    rows = []
+    os.environ["GOMAXPROCS"] = "1"
+    for name, argv in http_servers(build_dir, root, out).items():
+        port = suite.free_port()
+        print("running http on %s ..." % name, file=sys.stderr, flush=True)
+        server = suite.Server(name, argv(port), port)
+        try:
+            idle = server.rss()
+            for conns in HTTP_CONNECTIONS:
+                samples = []
+                for _ in range(runs):
+                    cpu0 = server.cpu_seconds()
+                    _, (rps, total, _, p99, errors) = suite.wrk(port, conns, HTTP_SECONDS)
+                    cpu = server.cpu_seconds() - cpu0
+                    samples.append((rps or 0, p99 or 0, total / cpu if cpu else 0, errors))
+                per_conn = (server.rss("VmHWM") - idle) / conns
+                rows.append((name, conns, statistics.median(x[0] for x in samples),
+                             statistics.median(x[1] for x in samples),
+                             statistics.median(x[2] for x in samples), per_conn,
+                             max(x[3] for x in samples)))
+        finally:
+            server.stop()
+    return rows
+
+
+def http_table(rows):
+    lines = ["### http", "",
+             "| server | connections | requests/s | p99 ms | requests per CPU-second | "
+             "peak RSS bytes per connection | wrk errors |",
+             "|---|--:|--:|--:|--:|--:|--:|"]
+    for name, conns, rps, p99, per_cpu, per_conn, errors in rows:
+        lines.append("| %s | %d | %.0f | %.2f | %.0f | %.0f | %d |"
+                     % (name, conns, rps, p99, per_cpu, per_conn, errors))
+    lines.append("")
+    by = {(r[0], r[1]): r for r in rows}
+    for conns in HTTP_CONNECTIONS:
+        mine, limit = by.get(("httpd-rip", conns)), by.get(("epoll (hand-written)", conns))
+        others = [r for r in rows if r[1] == conns and r[0] not in
+                  ("httpd-rip", "httpd-ucontext", "epoll (hand-written)")]
+        if mine and limit:
+            lines.append("- %d connections: httpd-rip %.2fx the hand-written epoll server's "
+                         "requests/s" % (conns, mine[2] / limit[2] if limit[2] else 0))
+        if mine and others:
+            best = max(others, key=lambda r: r[2])
+            lines.append("- %d connections: httpd-rip %.2fx the best other peer's (%s)"
+                         % (conns, mine[2] / best[2] if best[2] else 0, best[0]))
+    return "\n".join(lines + [""])
+
+
 def main(argv):
     runs = 5
     if "--runs" in argv:
         i = argv.index("--runs")
         runs = int(argv[i + 1])
         del argv[i:i + 2]
-    build_dir = argv[0] if argv else os.path.join(ROOT, "build")
+    args = [a for a in argv if not a.startswith("--")]
+    build_dir = args[0] if args else os.path.join(ROOT, "build")
     out = os.path.join(build_dir, "peers")
     progs, notes = build(out)
     results = {}
@@ -166,6 +250,10 @@ def main(argv):
                                       "taskset missing: not pinned", runs), ""]
     for test in TESTS:
         report.append(table(test, results, progs))
+    if "--no-http" not in argv and shutil.which("wrk"):
+        report.append(http_table(http(build_dir, out, min(runs, 3))))
+    elif "--no-http" not in argv:
+        notes.append("HTTP skipped: install wrk (make test-deps)")
     if notes:
         report += ["## Not measured", ""] + ["- " + n for n in notes] + [""]
     text = "\n".join(report)
