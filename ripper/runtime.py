@@ -71,8 +71,14 @@ def _clone_library(backend):
         os.makedirs(os.path.dirname(lib), exist_ok=True)
         with open(os.path.join(build, ".ripcc-lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
+            # the runtime is built with the C compiler, never with ripcc: a
+            # build running ripcc as CC passes CC=ripcc down in MAKEFLAGS or
+            # the environment, and ripcc would wait on this lock for itself
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
             r = subprocess.run(["make", "-s", "-C", CLONE, "SAN=%d" % sanitized(),
-                                os.path.relpath(lib, CLONE)])
+                                "CC=" + os.environ.get("RIPCC_CC", "cc"),
+                                os.path.relpath(lib, CLONE)], env=env)
         if r.returncode != 0 or not os.path.exists(lib):
             raise Diagnostic("", 0, 0, "cannot build the %s runtime (make -C %s%s runtime)"
                              % (backend, CLONE, " SAN=1" if sanitized() else ""))
