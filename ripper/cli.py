@@ -114,8 +114,7 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend):
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower
     from .parse import parse
-    pre = preprocessing.result()
-    unit = parse(pre, dialect_flags(flags), parse_alarm)
+    unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     analysis = Analysis(unit, all_async)
     while True:
         try:

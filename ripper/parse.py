@@ -785,13 +785,16 @@ _FILE_LOCATION = _RANGE_START = _RANGE_END = _EXTENT = None     # bound by _lib(
 
 
 def parse(pre, dialect=(), alarm=None):
-    """Parse preprocessed text (preprocess.Preprocessed) into a tree.Unit.
+    """Parse preprocessed text into a tree.Unit.
 
-    `dialect`: the user's flags that shape the language (-std=...).
-    Raises Diagnostic for every error libclang reports in user code.  With
-    `alarm` (seconds), SIGALRM ends the process if libclang's parse runs
-    longer: libclang hangs on some malformed input.  Only for a process that
-    exists to rip one file (ripper's child)."""
+    `pre`: a preprocess.Preprocessed, or a preprocessing under way
+    (start_preprocess()), whose likely text libclang parses while the
+    preprocessor's choice of text is settled.  `dialect`: the user's flags
+    that shape the language (-std=...).  Raises Diagnostic for every error
+    libclang reports in user code.  With `alarm` (seconds), SIGALRM ends
+    the process if libclang's parse runs longer: libclang hangs on some
+    malformed input.  Only for a process that exists to rip one file
+    (ripper's child)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     global _raw_base
     _raw_base = None            # the slow path until this text's base is measured
@@ -802,14 +805,19 @@ def parse(pre, dialect=(), alarm=None):
         raise Diagnostic(pre.path, 0, 0, "cannot load libclang: %s" % e,
                          hint="install the 'libclang' package from PyPI") from e
     name = (pre.path if pre.path not in ("-", "<stdin>") else "stdin") + ".ripper.i"
+    args = ["-x", "cpp-output", "-ferror-limit=0",
+            "-fbracket-depth=%d" % (MAX_NESTING + 48)] + list(dialect) + LENIENT
     if alarm:
         signal.setitimer(signal.ITIMER_REAL, alarm)
     try:
-        tu = index.parse(name, args=["-x", "cpp-output", "-ferror-limit=0",
-                                     "-fbracket-depth=%d" % (MAX_NESTING + 48)] + list(dialect)
-                         + LENIENT, unsaved_files=[(name, pre.text)])
-    except ci.TranslationUnitLoadError as e:
-        raise Diagnostic(pre.path, 0, 0, "libclang could not parse the file: %s" % e) from e
+        if hasattr(pre, "candidate"):       # under way
+            text = pre.candidate()
+            tu = _parse_text(index, name, args, text, pre.path)
+            pre = pre.result()
+            if pre.text is not text:        # not the text parsed
+                tu = _parse_text(index, name, args, pre.text, pre.path)
+        else:
+            tu = _parse_text(index, name, args, pre.text, pre.path)
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -833,6 +841,36 @@ def parse(pre, dialect=(), alarm=None):
     if errors:
         raise errors[0].with_others(errors[1:50])
     return _Unit(pre, tu, dialect).build()
+
+
+def _parse_text(index, name, args, text, path):
+    try:
+        return index.parse(name, args=args, unsaved_files=[(name, text)])
+    except ci.TranslationUnitLoadError as e:
+        raise Diagnostic(path, 0, 0, "libclang could not parse the file: %s" % e) from e
+
+
+class _SystemFunction(T.Function):
+    """A function a system header declares (or defines) without RIP_ASYNC:
+    hundreds per file, of which the passes ask all but a few only for
+    name, system and definition.  The rest is read from libclang when
+    first asked."""
+    __slots__ = ("_unit", "_cursor")
+
+    def __init__(self, unit, c, s, e):      # not Function's: that sets every field
+        self._unit, self._cursor = unit, c
+        self.name, self.start, self.end = c.spelling, s, e
+        self.system, self.marked_async = True, False
+        self.definition = c.is_definition()
+        self.body = None                    # a system header's body is not read
+
+    def __getattr__(self, name):            # a field not read yet
+        if name in ("_unit", "_cursor"):
+            raise AttributeError(name)
+        full = self._unit.full_function(self._cursor, self.start, self.end, True)
+        for slot in T.Function.__slots__:
+            setattr(self, slot, getattr(full, slot))
+        return getattr(self, name)
 
 
 class _Unit:
@@ -886,6 +924,11 @@ class _Unit:
     def function(self, c):
         s, e = _range(c)
         system = self.lines.in_system_header(s)
+        if system and not self.annotated(s, e):
+            return _SystemFunction(self, c, s, e)
+        return self.full_function(c, s, e, system)
+
+    def full_function(self, c, s, e, system):
         definition = c.is_definition()
         kids = _children(c) if (definition and not system) or self.annotated(s, e) else None
         body = None

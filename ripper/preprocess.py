@@ -24,6 +24,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import threading
 
 from .diag import Diagnostic
 from .runtime import FRAME_HEADER, INCLUDE as RUNTIME_INCLUDE  # noqa: F401 (bench uses it)
@@ -85,19 +86,56 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depen
 
 class _Preprocessing:
     """The compiler writing the text without comments and with them (-C),
-    side by side."""
+    side by side.  Which of the two is ripped is settled on a thread while
+    libclang already parses the likely one, the commented text (parse.py):
+    the check holds the GIL, libclang's parse does not."""
 
     def __init__(self, path, stdin, timeout, commands):
         self.path, self.stdin, self.timeout = path, stdin, timeout
         self.runs = _Runs(commands, path)
+        self._choice = None         # the thread that settles which text is ripped
+        self._chosen = []           # its result, a Preprocessed (or the exception)
+
+    def candidate(self):
+        """The commented text, which result() gives unless -C changed the
+        code (a rare case: then the text without comments)."""
+        if self._choice is None:
+            plain, commented = self.runs.outputs(self.stdin, self.timeout)
+            self._commented = commented
+            self._choice = threading.Thread(target=self._settle, args=(plain, commented))
+            try:
+                self._choice.start()
+            except RuntimeError:    # no thread to be had: settle it here
+                self._choice = _Done()
+                self._settle(plain, commented)
+        return self._commented
+
+    def _settle(self, plain, commented):
+        try:
+            self._chosen.append(_choose(self.path, plain, commented))
+        except BaseException as e:  # noqa: B902 (raised again by result())
+            self._chosen.append(e)
 
     def result(self):
-        plain, commented = self.runs.outputs(self.stdin, self.timeout)
-        if _code(commented) == _code(plain):
-            return Preprocessed(self.path, commented, LineMap(commented, self.path))
-        # no comments: and none to tell the compiler a case falls through on purpose
-        text = NO_FALLTHROUGH_COMMENTS + plain
-        return Preprocessed(self.path, text, LineMap(text, self.path))
+        self.candidate()
+        self._choice.join()
+        if isinstance(self._chosen[0], BaseException):
+            raise self._chosen[0]
+        return self._chosen[0]
+
+
+class _Done:
+    def join(self):
+        pass
+
+
+def _choose(path, plain, commented):
+    """Preprocessed text of the commented output if -C changed no code."""
+    if _code(commented) == _code(plain):
+        return Preprocessed(path, commented, LineMap(commented, path))
+    # no comments: and none to tell the compiler a case falls through on purpose
+    text = NO_FALLTHROUGH_COMMENTS + plain
+    return Preprocessed(path, text, LineMap(text, path))
 
 
 NO_FALLTHROUGH_COMMENTS = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'

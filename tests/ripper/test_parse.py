@@ -128,3 +128,31 @@ def test_node_offsets_are_libclangs_own_for_every_node(monkeypatch):
                 if f.body is not None for root in f.params + [f.body] for n in root.walk()]
     assert P._raw_base is None and len(spans(fast)) > 3000
     assert spans(fast) == spans(slow)
+
+
+def test_a_preprocessing_under_way_is_parsed_with_comments_when_they_change_no_code():
+    from ripper.parse import parse
+    from ripper.preprocess import start_preprocess
+    src = b"int f(int x) { switch (x) { case 1: x++; /* fall through */ case 2: x++; } return x; }\n"
+    unit = parse(start_preprocess("<stdin>", src))
+    assert b"/* fall through */" in unit.text and "f" in unit.definitions
+
+
+def test_a_preprocessing_under_way_whose_comments_change_code_is_parsed_again_without():
+    """libclang parses the commented text while the check runs; when -C
+    turned a directive into text, the tree must be the plain text's."""
+    from ripper.parse import parse
+    from ripper.preprocess import start_preprocess
+    src = b"/* c */ #define A 1\nint v = A;\nint g(void) { return v; }\n"
+    unit = parse(start_preprocess("<stdin>", src))
+    assert b"int v = 1;" in unit.text and b"#define" not in unit.text
+    g = unit.definitions["g"]
+    assert unit.text[g.start:g.end].startswith(b"int g(void)")
+
+
+def test_a_system_headers_functions_are_read_from_libclang_only_when_asked():
+    unit = unit_of(b"#include <stdio.h>\nint main(void) { return 0; }\n")
+    printf = next(f for f in unit.functions if f.name == "printf")
+    assert printf.system and not printf.definition and not printf.marked_async
+    assert printf.variadic and printf.prototyped and not printf.static
+    assert len(printf.param_types) == 1 and printf.body is None
