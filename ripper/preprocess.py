@@ -11,9 +11,10 @@ or a loop is plain code to every later pass:
     TRY(f(x));      ->   do { if ((f(x)) < 0) return -1; } while (0);
 
 The frame ABI (runtime/src/rip/rip_frame.h, which includes nothing) is
-included first.  Comments are kept (-C: gcc's -Wimplicit-fallthrough reads
-them) unless that would change the meaning (gcc documents one case, a
-comment before a directive).  The text keeps the compiler's linemarkers;
+included first.  Comments are kept (-C) when the user's flags ask for
+gcc's -Wimplicit-fallthrough, which reads them, unless that would change
+the meaning (gcc documents one case, a comment before a directive); else
+the compiler runs once, without -C, and the text is a third as long.  The text keeps the compiler's linemarkers;
 LineMap maps any offset back to the user's file, line and column.
 """
 
@@ -80,8 +81,32 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depen
         stdin = source
     else:
         args += ["-x", "c", path]
-    return _Preprocessing(path, stdin, timeout, [args[:2] + list(depend) + args[2:],
-                                                 args[:2] + ["-C"] + args[2:]])
+    plain = args[:2] + list(depend) + args[2:]
+    if not reads_fallthrough_comments(flags):
+        return _Preprocessing(path, stdin, timeout, [plain])
+    return _Preprocessing(path, stdin, timeout, [plain, args[:2] + ["-C"] + args[2:]])
+
+
+def reads_fallthrough_comments(flags):
+    """Whether the compiler, with these flags, reads comments: gcc's
+    -Wimplicit-fallthrough (in -Wextra) takes a `/* fall through */`
+    comment for the attribute.  Only then are comments worth keeping, at
+    the price of a second preprocessor run and a text three times as long
+    (glibc's headers are mostly comments).  An explicit -W[no-]implicit-
+    fallthrough wins over -Wextra, whatever the order, as in gcc."""
+    extra, explicit = False, None
+    for f in flags:
+        if f in ("-Wextra", "-W"):
+            extra = True
+        elif f == "-Wno-extra":
+            extra = False
+        elif f == "-Wimplicit-fallthrough":
+            explicit = True
+        elif f == "-Wno-implicit-fallthrough":
+            explicit = False
+        elif f.startswith("-Wimplicit-fallthrough="):
+            explicit = f != "-Wimplicit-fallthrough=0"
+    return extra if explicit is None else explicit
 
 
 class _Preprocessing:
@@ -98,19 +123,22 @@ class _Preprocessing:
 
     def candidate(self):
         """The commented text, which result() gives unless -C changed the
-        code (a rare case: then the text without comments)."""
+        code (a rare case: then the text without comments); or the only
+        text, when comments are not wanted."""
         if self._choice is None:
-            plain, commented = self.runs.outputs(self.stdin, self.timeout)
-            self._commented = commented
-            self._choice = threading.Thread(target=self._settle, args=(plain, commented))
+            texts = self.runs.outputs(self.stdin, self.timeout)
+            if len(texts) == 1:     # the only text, as it is ripped
+                texts = [COMMENTS_NOT_WANTED + texts[0]]
+            self._likely = texts[-1]
+            self._choice = threading.Thread(target=self._settle, args=texts)
             try:
                 self._choice.start()
             except RuntimeError:    # no thread to be had: settle it here
                 self._choice = _Done()
-                self._settle(plain, commented)
-        return self._commented
+                self._settle(*texts)
+        return self._likely
 
-    def _settle(self, plain, commented):
+    def _settle(self, plain, commented=None):
         try:
             self._chosen.append(_choose(self.path, plain, commented))
         except BaseException as e:  # noqa: B902 (raised again by result())
@@ -130,17 +158,27 @@ class _Done:
 
 
 def _choose(path, plain, commented):
-    """Preprocessed text of the commented output if -C changed no code."""
-    if _code(commented) == _code(plain):
+    """Preprocessed text: the commented output if there is one and -C
+    changed no code; else the plain one, saying why it has no comments.
+    (With a single text, no thread is needed, but one path is simpler.)"""
+    if commented is None:
+        text = plain                # the only text (COMMENTS_NOT_WANTED first)
+    elif _code(commented) == _code(plain):
         return Preprocessed(path, commented, LineMap(commented, path))
-    # no comments: and none to tell the compiler a case falls through on purpose
-    text = NO_FALLTHROUGH_COMMENTS + plain
+    else:
+        text = NO_FALLTHROUGH_COMMENTS + plain
     return Preprocessed(path, text, LineMap(text, path))
 
 
 NO_FALLTHROUGH_COMMENTS = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
                            b"/* ripper: this file's comments cannot be kept (see preprocess.py), "
                            b"its fall-through comments with them */\n")
+# The same pragma when no one asked for the warning that reads comments: a
+# file ripped without -Wextra and then compiled with it must not warn
+# where the source does not.
+COMMENTS_NOT_WANTED = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
+                       b"/* ripper: comments dropped, as the flags it was given do not ask for "
+                       b"-Wimplicit-fallthrough, which reads them (pass -Wextra to keep it) */\n")
 
 
 def _code(text):

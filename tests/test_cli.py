@@ -365,3 +365,40 @@ def test_colour_only_when_asked_or_on_a_terminal(tmp_path):
     assert b"\x1b[" not in plain.stderr                 # a pipe: no colour
     asked = run([RIPPER, "-fdiagnostics-color=always", src, "-o", str(tmp_path / "out.c")])
     assert b"\x1b[1;31merror:\x1b[m" in asked.stderr
+
+
+FALLS_THROUGH = b"""#include "rip.h"
+int step(int x) {
+    switch (x) {
+    case 1:
+        rip_yield();
+        x++;
+        /* fall through */
+    case 2:
+        x++;
+    }
+    return x;
+}
+"""
+
+
+def test_a_file_ripped_without_warning_flags_compiles_warning_free_with_them(tmp_path):
+    """Without -Wextra ripper drops comments (one preprocessor run): the
+    fall-through comment goes too, and the warning that reads it with it."""
+    src = write(tmp_path, "ft.c", FALLS_THROUGH)
+    out = str(tmp_path / "ft.rip.c")
+    assert run([RIPPER, src, "-o", out]).returncode == 0
+    r = run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", out, "-o",
+             str(tmp_path / "ft.o")])
+    assert r.returncode == 0, r.stderr.decode()
+
+
+def test_a_file_ripped_with_wextra_keeps_its_fallthrough_comment(tmp_path):
+    src = write(tmp_path, "ft.c", FALLS_THROUGH)
+    out = str(tmp_path / "ft.rip.c")
+    assert run([RIPPER, "-Wextra", src, "-o", out]).returncode == 0
+    text = open(out, "rb").read()
+    assert b"/* fall through */" in text and b"ignored \"-Wimplicit-fallthrough\"" not in text
+    r = run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", out, "-o",
+             str(tmp_path / "ft.o")])
+    assert r.returncode == 0, r.stderr.decode()

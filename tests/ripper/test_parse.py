@@ -134,7 +134,7 @@ def test_a_preprocessing_under_way_is_parsed_with_comments_when_they_change_no_c
     from ripper.parse import parse
     from ripper.preprocess import start_preprocess
     src = b"int f(int x) { switch (x) { case 1: x++; /* fall through */ case 2: x++; } return x; }\n"
-    unit = parse(start_preprocess("<stdin>", src))
+    unit = parse(start_preprocess("<stdin>", src, ["-Wextra"]))
     assert b"/* fall through */" in unit.text and "f" in unit.definitions
 
 
@@ -144,7 +144,7 @@ def test_a_preprocessing_under_way_whose_comments_change_code_is_parsed_again_wi
     from ripper.parse import parse
     from ripper.preprocess import start_preprocess
     src = b"/* c */ #define A 1\nint v = A;\nint g(void) { return v; }\n"
-    unit = parse(start_preprocess("<stdin>", src))
+    unit = parse(start_preprocess("<stdin>", src, ["-Wextra"]))
     assert b"int v = 1;" in unit.text and b"#define" not in unit.text
     g = unit.definitions["g"]
     assert unit.text[g.start:g.end].startswith(b"int g(void)")
@@ -156,3 +156,15 @@ def test_a_system_headers_functions_are_read_from_libclang_only_when_asked():
     assert printf.system and not printf.definition and not printf.marked_async
     assert printf.variadic and printf.prototyped and not printf.static
     assert len(printf.param_types) == 1 and printf.body is None
+
+
+def test_a_preprocessing_under_way_is_parsed_once_when_it_is_settled_as_it_began(monkeypatch):
+    from ripper import parse as P
+    from ripper.preprocess import start_preprocess
+    texts = []
+    real = P._parse_text
+    monkeypatch.setattr(P, "_parse_text", lambda *a: texts.append(a[3]) or real(*a))
+    for flags in ([], ["-Wextra"]):
+        del texts[:]
+        unit = P.parse(start_preprocess("<stdin>", b"int g(void) { return 1; }\n", flags))
+        assert texts == [unit.text], flags

@@ -20,14 +20,29 @@ def test_the_users_flags_reach_the_preprocessor():
     assert b"int x = 42;" in text and b"gone" not in text
 
 
+FALLS_THROUGH = b"int f(int x) { switch (x) { case 1: x++; /* fall through */ case 2: x++; } return x; }\n"
+
+
 def test_comments_are_kept_for_the_compilers_fallthrough_warning():
-    src = b"int f(int x) { switch (x) { case 1: x++; /* fall through */ case 2: x++; } return x; }\n"
-    assert b"/* fall through */" in preprocess("<stdin>", src).text
+    for flags in (["-Wextra"], ["-W"], ["-Wimplicit-fallthrough"], ["-Wimplicit-fallthrough=3"],
+                  ["-Wno-implicit-fallthrough", "-Wimplicit-fallthrough"],
+                  ["-Wimplicit-fallthrough", "-Wno-extra"]):
+        assert b"/* fall through */" in preprocess("<stdin>", FALLS_THROUGH, flags).text, flags
+
+
+def test_without_the_fallthrough_warning_comments_are_dropped_and_the_warning_off():
+    """One preprocessor run, a text a third as long: and a file ripped
+    without -Wextra, then compiled with it, must not warn."""
+    for flags in ([], ["-Wall"], ["-Wextra", "-Wno-implicit-fallthrough"],
+                  ["-Wimplicit-fallthrough=0", "-Wextra"], ["-Wextra", "-Wno-extra"]):
+        text = preprocess("<stdin>", FALLS_THROUGH, flags).text
+        assert b"/* fall through */" not in text, flags
+        assert text.startswith(b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"'), flags
 
 
 def test_a_comment_before_a_directive_drops_comments_rather_than_the_directive():
     src = b"/* c */ #define A 1\nint v = A;\n"
-    assert b"int v = 1;" in preprocess("<stdin>", src).text
+    assert b"int v = 1;" in preprocess("<stdin>", src, ["-Wextra"]).text
 
 
 def test_the_frame_abi_comes_first_and_includes_nothing():
@@ -73,5 +88,5 @@ def test_a_comment_in_a_stringified_macro_argument_drops_comments():
     """gcc's -C puts the comment into the string (and unescaped): the
     program would print something else than it does."""
     src = b'#define S(x) #x\nconst char *s = S(a(/* "q" */ 1));\n'
-    text = preprocess("<stdin>", src).text
+    text = preprocess("<stdin>", src, ["-Wextra"]).text
     assert b'"a( 1)"' in text
