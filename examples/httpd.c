@@ -1,13 +1,15 @@
 /* httpd.c -- a static-file HTTP/1.1 server in plain blocking style.
  *
  *   httpd --root DIR [--port P] [--addr A] [--workers N | --prefork N]
- *         [--timeout MS]
+ *         [--timeout MS] [--file-cache-ms MS]
  *
  * One task per connection: read a request head, answer it, repeat
  * (keep-alive and pipelining).  GET and HEAD; files stream in chunks;
  * nothing outside --root is ever opened (the kernel resolves paths beneath
  * the root: openat2 RESOLVE_BENEATH).  A client that sends its head or
  * takes its response slower than --timeout (default 10 s) is dropped.
+ * Files of up to 16 KiB are served from memory for --file-cache-ms after
+ * they are read (default 100 ms; 0: never).
  * --workers N runs N schedulers on N threads, each with its own
  * SO_REUSEPORT listener; --prefork N forks N processes sharing one.
  * At its connection cap (the fd limit less a small reserve) a new client
@@ -57,11 +59,13 @@ static struct {
     struct sockaddr_in addr;        /* where it listens */
     int reuseport;                  /* each worker opens its own listener */
     int max_conns;                  /* connections at once: RLIMIT_NOFILE less the reserve */
-} cfg = { .timeout_ms = 10000 };
+    int file_cache_ms;              /* --file-cache-ms: how long a small file is served from memory */
+} cfg = { .timeout_ms = 10000, .file_cache_ms = 100 };
 
 static int open_conns;              /* connections now, over all workers (atomic) */
 
 struct request;
+struct live_list;
 
 enum conn_state {
     CONN_HEAD,                      /* waiting for (the rest of) a request head */
@@ -72,12 +76,13 @@ enum conn_state {
 /* A connection: its socket and the bytes received but not yet answered.
  * An idle connection holds no buffer (reads land in `scratch` first). */
 struct conn {
-    struct conn *prev, *next;       /* the other open connections (all workers) */
-    enum conn_state state;          /* what it waits for; guarded by live.mu */
-    int64_t since;                  /* rip_now_ms() when that state began; guarded by live.mu */
-    size_t got;                     /* bytes of the head received so far; guarded by live.mu */
-    int64_t last;                   /* rip_now_ms() of its last activity (bytes, an answer, the accept); guarded by live.mu */
-    int shed;                       /* shut down to make room: closing; guarded by live.mu */
+    struct live_list *list;         /* its worker's list of open connections */
+    struct conn *prev, *next;       /* the other open connections of that list */
+    enum conn_state state;          /* what it waits for; guarded by list->mu */
+    int64_t since;                  /* rip_now_ms() when that state began; guarded by list->mu */
+    size_t got;                     /* bytes of the head received so far; guarded by list->mu */
+    int64_t last;                   /* rip_now_ms() of its last activity (bytes, an answer, the accept); guarded by list->mu */
+    int shed;                       /* shut down to make room: closing; guarded by list->mu */
     int fd;                         /* the client's socket */
     struct request *r;              /* the request being read or answered; NULL when idle */
     char *buf;                      /* HEAD_MAX bytes after *r, while bytes are pending */
@@ -100,59 +105,66 @@ static __thread char scratch[HEAD_MAX]; /* per scheduler thread: an idle read's 
 
 /* ---- shedding at the cap ------------------------------------------------ */
 
-/* Every open connection, for the acceptor to choose one to shed.  A mutex,
- * not a per-scheduler list: on the threads backend each connection is a
- * thread, and workers may shed each other's connections (shutdown(2) is
- * safe from anywhere; the owner then sees end of file and closes). */
-static struct {
+/* Every open connection, for an acceptor to choose one to shed: a list per
+ * worker, so that workers do not contend for one lock on every request,
+ * each with a mutex, since on the threads backend each connection is a
+ * thread, and an acceptor at the cap may shed another worker's connection
+ * (shutdown(2) is safe from anywhere; the owner then sees end of file and
+ * closes). */
+#define MAX_WORKERS 1024            /* --workers at most */
+struct live_list {
     pthread_mutex_t mu;             /* guards the list and its conns' state fields */
     struct conn *first;             /* open connections, newest first */
     int shedding;                   /* shed but not yet closed */
-} live = { PTHREAD_MUTEX_INITIALIZER, NULL, 0 };
+} __attribute__((aligned(64)));     /* a cache line each: workers share none */
+static struct live_list live[MAX_WORKERS];
+static int live_lists;              /* lists in use: one per worker */
 
 static void conn_open(struct conn *c) {
-    pthread_mutex_lock(&live.mu);
+    struct live_list *l = c->list = &live[rip_worker_id()];
+    pthread_mutex_lock(&l->mu);
     c->state = CONN_HEAD;
     c->since = c->last = rip_now_ms();
     c->prev = NULL;
-    if ((c->next = live.first))
+    if ((c->next = l->first))
         c->next->prev = c;
-    live.first = c;
-    pthread_mutex_unlock(&live.mu);
+    l->first = c;
+    pthread_mutex_unlock(&l->mu);
 }
 
 /* Before the socket is closed: the acceptor must never shut a number down
  * once it may name another connection. */
 static void conn_closing(struct conn *c) {
-    pthread_mutex_lock(&live.mu);
+    struct live_list *l = c->list;
+    pthread_mutex_lock(&l->mu);
     if (c->prev)
         c->prev->next = c->next;
     else
-        live.first = c->next;
+        l->first = c->next;
     if (c->next)
         c->next->prev = c->prev;
-    live.shedding -= c->shed;
-    pthread_mutex_unlock(&live.mu);
+    l->shedding -= c->shed;
+    pthread_mutex_unlock(&l->mu);
 }
 
 static void conn_set(struct conn *c, enum conn_state state, size_t got) {
-    pthread_mutex_lock(&live.mu);
+    pthread_mutex_lock(&c->list->mu);
     c->state = state;
     c->since = c->last = rip_now_ms();
     c->got = got;
-    pthread_mutex_unlock(&live.mu);
+    pthread_mutex_unlock(&c->list->mu);
 }
 
 /* n more bytes of a head arrived (an idle connection's begin one). */
 static void conn_got(struct conn *c, size_t n) {
-    pthread_mutex_lock(&live.mu);
+    pthread_mutex_lock(&c->list->mu);
     c->last = rip_now_ms();
     if (c->state == CONN_IDLE) {
         c->state = CONN_HEAD;
         c->since = c->last;
     }
     c->got += n;
-    pthread_mutex_unlock(&live.mu);
+    pthread_mutex_unlock(&c->list->mu);
 }
 
 /* Bytes wait in fd that its task has not read yet (it has not run since
@@ -162,37 +174,45 @@ static int unread(int fd) {
     return ioctl(fd, FIONREAD, &n) == 0 && n > 0;
 }
 
-/* Shut down the connection doing least: the oldest idle one, else the head
- * that has sent least for longest (ms waited per byte received).  Its task
- * reads end of file and closes it.  1, or 0 if every one is busy. */
+/* Shut down the connection doing least, of every worker's: the oldest
+ * idle one, else the head that has sent least for longest (ms waited per
+ * byte received).  Its task reads end of file and closes it.  1, or 0 if
+ * every one is busy. */
 static int shed_one(void) {
     int64_t now = rip_now_ms(), best = -1;
     struct conn *victim = NULL;
-    pthread_mutex_lock(&live.mu);
-    for (struct conn *c = live.first; c; c = c->next) {
-        if (c->shed || c->state == CONN_BUSY || now - c->last < QUIET_MS)
-            continue;               /* busy, or active just now (a client between requests,
+    for (int i = 0; i < live_lists; i++)
+        pthread_mutex_lock(&live[i].mu);
+    for (int i = 0; i < live_lists; i++) {
+        for (struct conn *c = live[i].first; c; c = c->next) {
+            if (c->shed || c->state == CONN_BUSY || now - c->last < QUIET_MS)
+                continue;           /* busy, or active just now (a client between requests,
                                        a task about to parse what came) */
-        int64_t stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
-                                              : (now - c->since) / (int64_t)(c->got + 1);
-        if (stall >= best && !unread(c->fd)) { /* >=: of equals, the oldest (newest first) */
-            best = stall;
-            victim = c;
+            int64_t stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
+                                                  : (now - c->since) / (int64_t)(c->got + 1);
+            if (stall >= best && !unread(c->fd)) { /* >=: of equals, the oldest (newest first) */
+                best = stall;
+                victim = c;
+            }
         }
     }
     if (victim) {
         victim->shed = 1;
-        live.shedding++;
+        victim->list->shedding++;
         shutdown(victim->fd, SHUT_RDWR);
     }
-    pthread_mutex_unlock(&live.mu);
+    for (int i = live_lists - 1; i >= 0; i--)
+        pthread_mutex_unlock(&live[i].mu);
     return victim != NULL;
 }
 
 static int shedding(void) {
-    pthread_mutex_lock(&live.mu);
-    int n = live.shedding;
-    pthread_mutex_unlock(&live.mu);
+    int n = 0;
+    for (int i = 0; i < live_lists; i++) {
+        pthread_mutex_lock(&live[i].mu);
+        n += live[i].shedding;
+        pthread_mutex_unlock(&live[i].mu);
+    }
     return n;
 }
 
@@ -421,16 +441,73 @@ static int open_file(struct request *r, off_t *size) {
     return fd;
 }
 
+/* Append string s at *p, never at or past end. */
+static void put(char **p, const char *end, const char *s) {
+    while (*s && *p < end)
+        *(*p)++ = *s++;
+}
+
+/* A response head into out (cap bytes, NUL-terminated): its length.  By
+ * hand, not snprintf, which took a third of the server's instructions. */
 static int format_head(char *out, size_t cap, int status, const char *type, long long len,
                        int keep_alive, int minor) {
-    return snprintf(out, cap,
-                    "HTTP/1.1 %d %s\r\nServer: ripper-httpd\r\nContent-Type: %s\r\n"
-                    "Content-Length: %lld\r\n%s%s\r\n",
-                    status, reason(status), type, len,
-                    !keep_alive ? "Connection: close\r\n"
-                    : minor == 0 ? "Connection: keep-alive\r\n" : "",
-                    status == 405 ? "Allow: GET, HEAD\r\n" : "");
+    char digits[24], *d = digits + sizeof digits;
+    unsigned long long v = len > 0 ? (unsigned long long)len : 0;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + v % 10);
+    while (v /= 10);
+    char code[4] = { (char)('0' + status / 100 % 10), (char)('0' + status / 10 % 10),
+                     (char)('0' + status % 10), '\0' };
+    char *p = out;
+    const char *end = out + cap - 1;
+    put(&p, end, "HTTP/1.1 ");
+    put(&p, end, code);
+    put(&p, end, " ");
+    put(&p, end, reason(status));
+    put(&p, end, "\r\nServer: ripper-httpd\r\nContent-Type: ");
+    put(&p, end, type);
+    put(&p, end, "\r\nContent-Length: ");
+    put(&p, end, d);
+    put(&p, end, "\r\n");
+    put(&p, end, !keep_alive ? "Connection: close\r\n"
+                 : minor == 0 ? "Connection: keep-alive\r\n" : "");
+    put(&p, end, status == 405 ? "Allow: GET, HEAD\r\n" : "");
+    put(&p, end, "\r\n");
+    *p = '\0';
+    return (int)(p - out);
 }
+
+/* ---- request buffers ---------------------------------------------------- */
+
+/* A request and its HEAD_MAX bytes of head: 12 KiB, too big for malloc's
+ * fast bins, and taken and given back on every keep-alive request.  Each
+ * worker keeps up to POOLED of them (the threads backend has no worker
+ * thread to keep them for, and uses malloc). */
+#define POOLED 32
+#define REQUEST_BYTES (sizeof(struct request) + HEAD_MAX)
+#ifdef RIP_BACKEND_THREADS
+static struct request *request_new(void) { return malloc(REQUEST_BYTES); }
+static void request_free(struct request *r) { free(r); }
+#else
+static struct request_pool {
+    struct request *free[POOLED];   /* buffers to hand out again */
+    int n;                          /* how many */
+} pools[MAX_WORKERS];
+
+static struct request *request_new(void) {
+    struct request_pool *p = &pools[rip_worker_id()];
+    return p->n ? p->free[--p->n] : malloc(REQUEST_BYTES);
+}
+
+static void request_free(struct request *r) {
+    struct request_pool *p = &pools[rip_worker_id()];
+    if (r && p->n < POOLED)
+        p->free[p->n++] = r;
+    else
+        free(r);
+}
+#endif
 
 /* ---- connections (blocking style: these are the async functions) ------ */
 
@@ -453,9 +530,97 @@ static int send_error(struct conn *c, struct request *r) {
     return send_all(c->fd, msg, (size_t)hlen);
 }
 
+/* ---- the small-file cache ------------------------------------------------ */
+
+/* A file of at most SMALL_FILE bytes is kept in memory for --file-cache-ms
+ * after it is read (100 ms by default; 0: never), so that a busy server
+ * answers it with no open, fstat, pread and close: a change on disk shows
+ * within that time.  One cache per worker, direct-mapped on the path; the
+ * threads backend has no per-worker thread to keep one for, so it reads
+ * every time. */
+#define SMALL_FILE 16384            /* bytes: larger files are read for every request */
+#define FILE_CACHE_SLOTS 64         /* entries per worker */
+
+struct cached_file {
+    char *path;                     /* the request path it answers (malloc'd); NULL: free */
+    char *data;                     /* the file's bytes (malloc'd) */
+    size_t size;                    /* how many */
+    const char *type;               /* its Content-Type */
+    int64_t until;                  /* rip_now_ms() from which it is read again */
+};
+#ifdef RIP_BACKEND_THREADS
+static struct cached_file *cache_slot(const char *path, size_t len) {
+    (void)path, (void)len;
+    return NULL;
+}
+#else
+static struct cached_file *file_caches[MAX_WORKERS]; /* each worker's slots, made on first use */
+
+static struct cached_file *cache_slot(const char *path, size_t len) {
+    if (cfg.file_cache_ms == 0)
+        return NULL;
+    struct cached_file **slots = &file_caches[rip_worker_id()];
+    if (!*slots && !(*slots = calloc(FILE_CACHE_SLOTS, sizeof **slots)))
+        return NULL;
+    uint32_t h = 2166136261u;       /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)path[i]) * 16777619u;
+    return &(*slots)[h % FILE_CACHE_SLOTS];
+}
+#endif
+
+/* The fresh cached copy of r->path, or NULL. */
+static const struct cached_file *cache_find(const struct request *r) {
+    size_t len = strlen(r->path);
+    const struct cached_file *e = cache_slot(r->path, len);
+    if (!e || !e->path || strcmp(e->path, r->path) != 0 || rip_now_ms() >= e->until)
+        return NULL;
+    return e;
+}
+
+/* Keep `size` bytes of the file that answers request path `path` (the
+ * first `len` bytes of it: open_file may have appended /index.html). */
+static void cache_keep(const char *path, size_t len, const char *data, size_t size,
+                       const char *type) {
+    struct cached_file *e = cache_slot(path, len);
+    if (!e)
+        return;
+    char *p = malloc(len + 1), *d = malloc(size ? size : 1);
+    if (!p || !d) {
+        free(p);
+        free(d);
+        return;
+    }
+    memcpy(p, path, len);
+    p[len] = '\0';
+    memcpy(d, data, size);
+    free(e->path);
+    free(e->data);
+    *e = (struct cached_file){ p, d, size, type, rip_now_ms() + cfg.file_cache_ms };
+}
+
+/* Answer r from the cache: as respond() does. */
+static int respond_cached(struct conn *c, struct request *r, const struct cached_file *e) {
+    char head[512];
+    int hlen = format_head(head, sizeof head, 200, e->type, (long long)e->size, r->keep_alive,
+                           r->minor);
+    char *buf = malloc((size_t)hlen + e->size);
+    if (!buf)
+        return -1;
+    memcpy(buf, head, (size_t)hlen);
+    memcpy(buf + hlen, e->data, e->size);  /* before any wait: e may be replaced after */
+    int ok = send_all(c->fd, buf, (size_t)hlen + e->size) == 0;
+    free(buf);
+    return ok ? !r->keep_alive : -1;
+}
+
 /* Answer one parsed request: 0 to keep the connection, 1 to close it once
  * answered, -1 to close it now (the client left or was too slow). */
 static int respond(struct conn *c, struct request *r) {
+    const struct cached_file *hit = r->status || r->head_only ? NULL : cache_find(r);
+    if (hit)
+        return respond_cached(c, r, hit);
+    size_t asked = strlen(r->path);  /* open_file may append /index.html */
     off_t size = 0;
     int file = r->status ? -1 : open_file(r, &size);
     for (int64_t until = rip_now_ms() + cfg.timeout_ms; file < 0 && r->status == 503 &&
@@ -476,6 +641,8 @@ static int respond(struct conn *c, struct request *r) {
     if (ok) {
         memcpy(buf, head, (size_t)hlen);
         ssize_t n = first ? pread(file, buf + hlen, first, 0) : 0;
+        if (n == (ssize_t)first && !r->head_only && size <= SMALL_FILE)
+            cache_keep(r->path, asked, buf + hlen, (size_t)size, content_type(r->path));
         ok = n == (ssize_t)first && send_all(c->fd, buf, (size_t)hlen + first) == 0;
         sent = (off_t)first;
     }
@@ -499,7 +666,7 @@ static int read_head(struct conn *c) {
         if (!c->have) {             /* idle: no buffer until bytes arrive */
             got = rip_read(c->fd, scratch, sizeof scratch);
             if (got > 0) {
-                if (!(c->r = malloc(sizeof *c->r + HEAD_MAX)))
+                if (!(c->r = request_new()))
                     return -1;
                 c->buf = (char *)(c->r + 1);
                 memcpy(c->buf, scratch, (size_t)got);
@@ -534,7 +701,7 @@ static int consume(struct conn *c) {
     c->have -= drop;
     c->seen = 0;
     if (c->have == 0) {             /* idle again: give the buffer back */
-        free(c->r);
+        request_free(c->r);
         c->r = NULL;
         c->buf = NULL;
     }
@@ -562,7 +729,7 @@ static void connection(void *arg) {
     while ((state = read_head(&c)) == 0 && (state = respond(&c, c.r)) == 0 &&
            (state = consume(&c)) == 0)
         ;
-    free(c.r);
+    request_free(c.r);
     if (state > 0)                  /* answered, to be closed: still busy, never shed */
         linger(c.fd);
     conn_closing(&c);
@@ -623,7 +790,7 @@ static void acceptor(void *arg) {
 
 static void usage(void) {
     fputs("usage: httpd --root DIR [--port P] [--addr A] [--workers N | --prefork N] "
-          "[--timeout MS]\n", stderr);
+          "[--timeout MS] [--file-cache-ms MS]\n", stderr);
     exit(2);
 }
 
@@ -676,10 +843,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--workers")) workers = number(v, 1, 1024), i++;
         else if (!strcmp(a, "--prefork")) procs = number(v, 1, 1024), i++;
         else if (!strcmp(a, "--timeout")) cfg.timeout_ms = (int)number(v, 1, 86400000), i++;
+        else if (!strcmp(a, "--file-cache-ms")) cfg.file_cache_ms = (int)number(v, 0, 86400000), i++;
         else usage();
     }
     if (!root || (workers && procs))
         usage();
+    live_lists = workers > 1 ? (int)workers : 1;
+    for (int i = 0; i < live_lists; i++)
+        pthread_mutex_init(&live[i].mu, NULL);
     signal(SIGPIPE, SIG_IGN);
     struct rlimit nofile;
     getrlimit(RLIMIT_NOFILE, &nofile);
