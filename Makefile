@@ -230,6 +230,8 @@ bench-ripper: venv
 # ripper's runtime beside Go, tokio and C++20 coroutines on the same work
 # (skynet, 10^6 blocked tasks, ping-pong), one core each: build/peers/REPORT.md.
 bench-peers: all
+	@$(VENV)/bin/python -c "import matplotlib" 2>/dev/null || $(VENV)/bin/pip install -q matplotlib || \
+		echo "note: matplotlib did not install: the report will have no plots"
 	$(VENV)/bin/python bench/peers.py $(BUILD)
 
 # Switch, call, spawn and memory costs beside a hand-written state machine

@@ -1,7 +1,9 @@
 """peers.py -- `make bench-peers`: ripper's runtime beside what users pick
 instead, on the same work, side by side in one run, one core each.
 
-    python bench/peers.py [BUILD_DIR] [--runs N] [--no-http]
+    python bench/peers.py [BUILD_DIR] [--runs N] [--only SECTION,...] [--no-http]
+
+SECTION is skynet, blocked, pingpong, http or scaling (default: all).
 
 Tests (each program prints one line; the median of RUNS runs is reported):
   skynet    10^6 leaf tasks in a 10-ary tree, each returning its number to
@@ -12,6 +14,8 @@ Tests (each program prints one line; the median of RUNS runs is reported):
   http      a small file over keep-alive HTTP, wrk at 50, 1,000 and 10,000
             connections on the other CPU: requests/s, p99, requests per
             CPU-second of the server, peak RSS growth per connection
+  scaling   httpd-rip --workers N beside nginx and h2o with N workers, N = 1
+            .. the CPUs here, 1,000 connections
 
 Peers, each written the way its users write it (bench/peers/): rip and
 ucontext (the rip API, built by ripcc), Go (goroutines and channels,
@@ -20,9 +24,12 @@ release build), C++20 coroutines (the standard's bare coroutines with the
 small task/channel/event layer a user writes, cpp/coro.h; g++ -O2).  For
 HTTP: httpd-rip and httpd-ucontext (examples/httpd.c), a hand-written epoll
 state machine (bench/models/epoll_httpd.c, the practical limit), nginx
-(one worker) and Go's net/http (GOMAXPROCS=1).
-A peer whose toolchain is missing is skipped with a note saying what to
-install.  Report: BUILD_DIR/peers/REPORT.md (and on standard output).
+(one worker), h2o (one thread), Go's net/http (GOMAXPROCS=1) and hyper on
+a current-thread tokio runtime (tokio/src/bin/httpd.rs).
+wrk, nginx and h2o are installed with apt-get when missing (as root); a
+peer whose toolchain is missing is skipped with a note saying what to
+install.  Report: BUILD_DIR/peers/REPORT.md (and on standard output), with
+PNG plots beside it when matplotlib imports.
 """
 import os
 import re
@@ -84,6 +91,7 @@ def build(out):
         if r.returncode == 0:
             for test in TESTS:
                 progs[test, "tokio"] = [os.path.join(target, "release", test)]
+            progs["http", "hyper"] = [os.path.join(target, "release", "httpd")]
         else:
             notes.append("tokio did not build (crates.io reachable?): %s" % r.stderr[-300:])
     else:
@@ -157,63 +165,162 @@ HTTP_CONNECTIONS = (50, 1000, 10000)
 HTTP_SECONDS = 5
 
 
-def http_servers(build_dir, root, out):
-    """{name: argv(port)} of the HTTP servers that exist here."""
+def http_servers(build_dir, root, out, progs):
+    """{name: argv(port)} of the HTTP servers that exist here, each on one
+    core as its users run it on one core."""
     sys.path.insert(0, HERE)
     import suite
     table = suite.servers(build_dir, root, only={"httpd-rip", "httpd-ucontext", "nginx"})
+    index = os.path.join(root, "index.html")
     epoll = os.path.join(out, "epoll_httpd")
     if sh(["cc", "-O2", "-D_GNU_SOURCE", os.path.join(HERE, "models", "epoll_httpd.c"),
            "-o", epoll]).returncode == 0:
-        table["epoll (hand-written)"] = lambda port: [epoll, str(port),
-                                                      os.path.join(root, "index.html")]
+        table["epoll (hand-written)"] = lambda port: [epoll, str(port), index]
+    if os.path.exists(H2O):
+        table["h2o"] = lambda port: h2o_command(port, root, out)
     go = os.path.join(out, "httpd-go")
     if shutil.which("go") and sh(["go", "build", "-o", go, "./httpd"],
                                  cwd=os.path.join(PEERS_SRC, "go")).returncode == 0:
         table["go net/http"] = lambda port: [go, str(port), root]
+    if ("http", "hyper") in progs:
+        table["hyper (tokio)"] = lambda port: progs["http", "hyper"] + [str(port), index]
     return table
 
 
-def http(build_dir, out, runs):
+H2O = "/usr/bin/h2o"
+
+
+def h2o_command(port, root, out, threads=1):
+    """h2o serving `root` with `threads` event loops (h2o's num-threads)."""
+    conf = os.path.join(out, "h2o-%d.conf" % port)
+    with open(conf, "w") as f:
+        f.write("%slisten:\n  host: 127.0.0.1\n  port: %d\nnum-threads: %d\n"
+                "error-log: %s\npid-file: %s\nhttp1-request-timeout: 120\n"
+                "hosts:\n  default:\n    paths:\n      /:\n        file.dir: %s\n"
+                % ("user: root\n" if os.geteuid() == 0 else "", port, threads,
+                   os.path.join(out, "h2o-error.log"), os.path.join(out, "h2o-%d.pid" % port),
+                   root))
+    return [H2O, "-m", "master", "-c", conf]
+
+
+def http(build_dir, out, runs, progs):
     """Rows of (server, connections, requests/s, p99 ms, requests per
-    CPU-second, peak RSS bytes per connection), medians of `runs`."""
+    CPU-second, peak RSS bytes per connection, wrk errors, command),
+    medians of `runs`."""
     sys.path.insert(0, HERE)
     import suite
     suite.raise_fd_limit()
     root = suite.docroot()
     rows = []
     os.environ["GOMAXPROCS"] = "1"
-    for name, argv in http_servers(build_dir, root, out).items():
+    for name, argv in http_servers(build_dir, root, out, progs).items():
         port = suite.free_port()
         print("running http on %s ..." % name, file=sys.stderr, flush=True)
-        server = suite.Server(name, argv(port), port)
+        cmd = argv(port)
+        try:
+            server = suite.Server(name, cmd, port)
+        except (OSError, RuntimeError) as e:   # the report goes on without it
+            print("  %s" % e, file=sys.stderr)
+            continue
         try:
             idle = server.rss()
             for conns in HTTP_CONNECTIONS:
-                samples = []
-                for _ in range(runs):
-                    cpu0 = server.cpu_seconds()
-                    _, (rps, total, _, p99, errors) = suite.wrk(port, conns, HTTP_SECONDS)
-                    cpu = server.cpu_seconds() - cpu0
-                    samples.append((rps or 0, p99 or 0, total / cpu if cpu else 0, errors))
+                samples = load(suite, server, port, conns, runs)
                 per_conn = (server.rss("VmHWM") - idle) / conns
-                rows.append((name, conns, statistics.median(x[0] for x in samples),
-                             statistics.median(x[1] for x in samples),
-                             statistics.median(x[2] for x in samples), per_conn,
-                             max(x[3] for x in samples)))
+                rows.append((name, conns) + samples[:3] + (per_conn, samples[3],
+                                                           suite.shown(cmd)))
         finally:
             server.stop()
     return rows
 
 
+def load(suite, server, port, conns, runs):
+    """(requests/s, p99 ms, requests per CPU-second, wrk errors): medians of
+    `runs` wrk runs against `server` at `conns` connections."""
+    samples = []
+    for _ in range(runs):
+        cpu0 = server.cpu_seconds()
+        _, (rps, total, _, p99, errors) = suite.wrk(port, conns, HTTP_SECONDS)
+        cpu = server.cpu_seconds() - cpu0
+        samples.append((rps or 0, p99 or 0, total / cpu if cpu else 0, errors))
+    return (statistics.median(x[0] for x in samples), statistics.median(x[1] for x in samples),
+            statistics.median(x[2] for x in samples), max(x[3] for x in samples))
+
+
+SCALING_CONNECTIONS = 1000
+
+
+def scaling(build_dir, out, runs):
+    """Rows of (server, workers, requests/s, p99 ms, requests per
+    CPU-second, command): httpd-rip --workers N beside nginx with N worker
+    processes, N = 1 .. the cores here, the server on the first N cores and
+    wrk on the last (shared with a worker when N is every core)."""
+    sys.path.insert(0, HERE)
+    import suite
+    suite.raise_fd_limit()
+    root = suite.docroot()
+    ncpu = os.cpu_count() or 1
+    rows = []
+    conf_dir = os.path.join(out, "nginx-scaling")
+    os.makedirs(conf_dir, exist_ok=True)
+    for n in range(1, ncpu + 1):
+        servers = {"httpd-rip": lambda port: [os.path.join(build_dir, "httpd-rip"), "--root",
+                                              root, "--port", str(port), "--addr", "127.0.0.1",
+                                              "--workers", str(n)]}
+        if os.path.exists(suite.PACKAGES["nginx-light"]):
+            servers["nginx"] = lambda port: suite.nginx_command(port, root, conf_dir, n)
+        if os.path.exists(H2O):
+            servers["h2o"] = lambda port: h2o_command(port, root, out, n)
+        for name, argv in servers.items():
+            port = suite.free_port()
+            print("running scaling on %s, %d workers ..." % (name, n), file=sys.stderr,
+                  flush=True)
+            cmd = argv(port)
+            server = suite.Server(name, cmd, port, cpu=tuple(range(n)))
+            try:
+                rps, p99, per_cpu, _ = load(suite, server, port, SCALING_CONNECTIONS, runs)
+                rows.append((name, n, rps, p99, per_cpu, suite.shown(cmd)))
+            finally:
+                server.stop()
+    return rows
+
+
+def scaling_table(rows):
+    lines = ["### http scaling (%d connections, %d CPUs here)" % (SCALING_CONNECTIONS,
+                                                                   os.cpu_count() or 1), "",
+             "The server runs on the first N CPUs and wrk on the last; with N = every CPU, "
+             "wrk shares one with a worker, so the last row measures sharing as well.", "",
+             "| server | workers | requests/s | p99 ms | requests per CPU-second | command |",
+             "|---|--:|--:|--:|--:|---|"]
+    for name, n, rps, p99, per_cpu, cmd in rows:
+        lines.append("| %s | %d | %.0f | %.2f | %.0f | `%s` |" % (name, n, rps, p99, per_cpu,
+                                                                   cmd))
+    lines.append("")
+    by = {(r[0], r[1]): r for r in rows}
+    for n in sorted({r[1] for r in rows}):
+        mine = by.get(("httpd-rip", n))
+        others = [r for r in rows if r[1] == n and r[0] != "httpd-rip"]
+        if mine and others:
+            best = max(others, key=lambda r: r[2])
+            lines.append("- %d workers: httpd-rip %.2fx the requests/s of %s" % (
+                n, mine[2] / best[2] if best[2] else 0, best[0]))
+    one = by.get(("httpd-rip", 1))
+    for n in sorted({r[1] for r in rows if r[1] > 1}):
+        more = by.get(("httpd-rip", n))
+        if one and more and one[2]:
+            lines.append("- httpd-rip with %d workers: %.2fx its requests/s with 1" % (
+                n, more[2] / one[2]))
+    return "\n".join(lines + [""])
+
+
 def http_table(rows):
     lines = ["### http", "",
              "| server | connections | requests/s | p99 ms | requests per CPU-second | "
-             "peak RSS bytes per connection | wrk errors |",
-             "|---|--:|--:|--:|--:|--:|--:|"]
-    for name, conns, rps, p99, per_cpu, per_conn, errors in rows:
-        lines.append("| %s | %d | %.0f | %.2f | %.0f | %.0f | %d |"
-                     % (name, conns, rps, p99, per_cpu, per_conn, errors))
+             "peak RSS bytes per connection | wrk errors | command |",
+             "|---|--:|--:|--:|--:|--:|--:|---|"]
+    for name, conns, rps, p99, per_cpu, per_conn, errors, cmd in rows:
+        lines.append("| %s | %d | %.0f | %.2f | %.0f | %.0f | %d | `%s` |"
+                     % (name, conns, rps, p99, per_cpu, per_conn, errors, cmd))
     lines.append("")
     by = {(r[0], r[1]): r for r in rows}
     for conns in HTTP_CONNECTIONS:
@@ -225,9 +332,91 @@ def http_table(rows):
                          "requests/s" % (conns, mine[2] / limit[2] if limit[2] else 0))
         if mine and others:
             best = max(others, key=lambda r: r[2])
-            lines.append("- %d connections: httpd-rip %.2fx the best other peer's (%s)"
-                         % (conns, mine[2] / best[2] if best[2] else 0, best[0]))
+            fastest = min(others, key=lambda r: r[3])
+            lines.append("- %d connections: httpd-rip %.2fx the best other peer's requests/s "
+                         "(%s); p99 %.2f ms against the best other peer's %.2f ms (%s)"
+                         % (conns, mine[2] / best[2] if best[2] else 0, best[0], mine[3],
+                            fastest[3], fastest[0]))
     return "\n".join(lines + [""])
+
+
+def versions():
+    """One line per toolchain and server measured: what ran."""
+    found = []
+    for name, cmd in (("cc", ["cc", "--version"]), ("g++", ["g++", "--version"]),
+                      ("go", ["go", "version"]), ("rustc", ["rustc", "--version"]),
+                      ("nginx", ["/usr/sbin/nginx", "-v"]), ("h2o", [H2O, "--version"]),
+                      ("wrk", ["wrk", "-v"])):
+        try:
+            r = sh(cmd, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        text = (r.stdout + r.stderr).strip().splitlines()
+        if text:
+            found.append("%s: %s" % (name, text[0].strip()))
+    return found
+
+
+def plots(results, http_rows, scale_rows, out):
+    """PNG plots beside the report (matplotlib, installed by make
+    bench-peers when it can be): [file names]."""
+    sys.path.insert(0, HERE)
+    import suite
+    plt = suite.pyplot()
+    if plt is None:
+        return []
+    made = []
+    for test in TESTS:
+        _, columns = PATTERNS[test]
+        got = [(peer, results[test, peer]) for peer in PEERS
+               if isinstance(results.get((test, peer)), list)]
+        if not got:
+            continue
+        fig, axes = plt.subplots(1, len(columns), figsize=(4 * len(columns), 3.2))
+        axes = axes if len(columns) > 1 else [axes]
+        for i, (ax, column) in enumerate(zip(axes, columns)):
+            ax.bar([p for p, _ in got], [v[i] for _, v in got],
+                   color=["tab:red" if p == "rip" else "tab:gray" for p, _ in got])
+            ax.set_title("%s: %s (lower is better)" % (test, column), fontsize=9)
+            ax.set_yscale("log")
+            ax.tick_params(axis="x", labelsize=8)
+        fig.tight_layout()
+        made.append(save(fig, out, "peers-%s.png" % test))
+    if http_rows:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+        for name in dict.fromkeys(r[0] for r in http_rows):
+            mine = [r for r in http_rows if r[0] == name]
+            style = dict(marker="o", linewidth=2.5 if name == "httpd-rip" else 1)
+            axes[0].plot([r[1] for r in mine], [r[2] for r in mine], label=name, **style)
+            axes[1].plot([r[1] for r in mine], [r[3] for r in mine], label=name, **style)
+        for ax, what in zip(axes, ("requests/s (higher is better)", "p99 ms (lower is better)")):
+            ax.set_xscale("log")
+            ax.set_xlabel("connections")
+            ax.set_title("http, one core: " + what, fontsize=9)
+        axes[1].set_yscale("log")
+        axes[0].legend(fontsize=7)
+        fig.tight_layout()
+        made.append(save(fig, out, "peers-http.png"))
+    if scale_rows:
+        fig, ax = plt.subplots(figsize=(5, 3.6))
+        for name in dict.fromkeys(r[0] for r in scale_rows):
+            mine = [r for r in scale_rows if r[0] == name]
+            ax.plot([r[1] for r in mine], [r[2] for r in mine], marker="o", label=name)
+        ax.set_xlabel("workers")
+        ax.set_xticks(sorted({r[1] for r in scale_rows}))
+        ax.set_title("http scaling: requests/s", fontsize=9)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        made.append(save(fig, out, "peers-scaling.png"))
+    return made
+
+
+def save(fig, out, name):
+    fig.savefig(os.path.join(out, name), dpi=80)
+    return name
+
+
+SECTIONS = TESTS + ("http", "scaling")
 
 
 def main(argv):
@@ -236,24 +425,51 @@ def main(argv):
         i = argv.index("--runs")
         runs = int(argv[i + 1])
         del argv[i:i + 2]
+    only = set(SECTIONS)
+    if "--only" in argv:
+        i = argv.index("--only")
+        only = set(argv[i + 1].split(","))
+        del argv[i:i + 2]
+        if not only <= set(SECTIONS):
+            sys.exit("peers.py: --only takes %s" % ",".join(SECTIONS))
+    if "--no-http" in argv:
+        only -= {"http", "scaling"}
     args = [a for a in argv if not a.startswith("--")]
-    build_dir = args[0] if args else os.path.join(ROOT, "build")
+    build_dir = os.path.abspath(args[0] if args else os.path.join(ROOT, "build"))
     out = os.path.join(build_dir, "peers")
+    sys.path.insert(0, HERE)
+    import suite
+    suite.PACKAGES.setdefault("h2o", H2O)
+    missing = suite.ensure_packages()       # wrk, nginx, h2o: apt-get when root
     progs, notes = build(out)
+    notes += ["%s not measured: apt-get install %s" % (m, m) for m in missing]
     results = {}
     for (test, peer), cmd in sorted(progs.items()):
-        print("running %s on %s ..." % (test, peer), file=sys.stderr, flush=True)
-        results[test, peer] = measure(test, peer, cmd, runs)
+        if test in only and test in TESTS:  # the others are servers: http()
+            print("running %s on %s ..." % (test, peer), file=sys.stderr, flush=True)
+            results[test, peer] = measure(test, peer, cmd, runs)
     report = ["# ripper beside its peers", "",
-              "%d CPUs here; every program pinned to one (%s), median of %d runs. Lower is "
-              "better everywhere." % (os.cpu_count(), "taskset -c 0" if ONE_CORE else
-                                      "taskset missing: not pinned", runs), ""]
+              "%d CPUs here; every program pinned to one (%s), median of %d runs (HTTP: of "
+              "up to 3). Lower is better except where a column says otherwise."
+              % (os.cpu_count(), "taskset -c 0" if ONE_CORE else "taskset missing: not pinned",
+                 runs), ""]
     for test in TESTS:
-        report.append(table(test, results, progs))
-    if "--no-http" not in argv and shutil.which("wrk"):
-        report.append(http_table(http(build_dir, out, min(runs, 3))))
-    elif "--no-http" not in argv:
+        if test in only:
+            report.append(table(test, results, progs))
+    http_rows, scale_rows = [], []
+    if only & {"http", "scaling"} and not shutil.which("wrk"):
         notes.append("HTTP skipped: install wrk (make test-deps)")
+    elif only & {"http", "scaling"}:
+        if "http" in only:
+            http_rows = http(build_dir, out, min(runs, 3), progs)
+            report.append(http_table(http_rows))
+        if "scaling" in only:
+            scale_rows = scaling(build_dir, out, min(runs, 3))
+            report.append(scaling_table(scale_rows))
+    made = plots(results, http_rows, scale_rows, out)
+    if made:
+        report += ["## Plots", ""] + ["![%s](%s)" % (m, m) for m in made] + [""]
+    report += ["## Versions", ""] + ["- " + v for v in versions()] + [""]
     if notes:
         report += ["## Not measured", ""] + ["- " + n for n in notes] + [""]
     text = "\n".join(report)

@@ -63,7 +63,9 @@ def pinned(cpu):
     def pre():
         raise_fd_limit()
         if ncpu > 1 and cpu is not None:
-            os.sched_setaffinity(0, {cpu % ncpu})
+            os.sched_setaffinity(0, {c % ncpu for c in (cpu if isinstance(cpu, (set, tuple,
+                                                                                 list))
+                                                        else (cpu,))})
     return pre
 
 
@@ -301,6 +303,23 @@ def children(pid):
     return found
 
 
+def nginx_command(port, root, conf_dir, workers=1):
+    """nginx serving `root`: one worker process without a master, or
+    `workers` of them, each with its own listening socket (reuseport, as
+    httpd --workers has)."""
+    conf = os.path.join(conf_dir, "nginx-%s.conf" % port)
+    with open(conf, "w") as f:
+        f.write("%sdaemon off; worker_processes %d;\n"
+                "pid %s/nginx-%s.pid; error_log %s/error.log;\n"
+                "events { worker_connections 65536; }\n"
+                "http { access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000000;\n"
+                "  keepalive_timeout 120s;\n"
+                "  server { listen 127.0.0.1:%s%s backlog=4096; root %s; } }\n"
+                % ("master_process off; " if workers == 1 else "", workers, conf_dir, port,
+                   conf_dir, port, " reuseport" if workers > 1 else "", root))
+    return [PACKAGES["nginx-light"], "-c", conf, "-e", os.path.join(conf_dir, "error.log")]
+
+
 def servers(build, root, only=None):
     """{name: function(port) -> argv} of every server to compare."""
     conf_dir = tempfile.mkdtemp(prefix="bench-nginx-")
@@ -310,18 +329,7 @@ def servers(build, root, only=None):
         table["httpd-" + backend] = (lambda port, exe=exe:
                                      [exe, "--root", root, "--port", str(port), "--addr", "127.0.0.1"])
     if os.path.exists(PACKAGES["nginx-light"]):
-        def nginx(port):
-            conf = os.path.join(conf_dir, "nginx-%s.conf" % port)
-            with open(conf, "w") as f:
-                f.write("master_process off; daemon off; worker_processes 1;\n"
-                        "pid %s/nginx.pid; error_log %s/error.log;\n"
-                        "events { worker_connections 65536; }\n"
-                        "http { access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000000;\n"
-                        "  keepalive_timeout 120s;\n"
-                        "  server { listen 127.0.0.1:%s backlog=4096; root %s; } }\n"
-                        % (conf_dir, conf_dir, port, root))
-            return [PACKAGES["nginx-light"], "-c", conf, "-e", os.path.join(conf_dir, "error.log")]
-        table["nginx"] = nginx
+        table["nginx"] = lambda port: nginx_command(port, root, conf_dir)
     fork = os.path.join(build, "bench-fork_httpd")
     if subprocess.run(["cc", "-O2", os.path.join(HERE, "models", "fork_httpd.c"), "-o", fork]).returncode == 0:
         table["fork-per-connection"] = lambda port: [fork, str(port), os.path.join(root, "index.html")]
