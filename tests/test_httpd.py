@@ -65,6 +65,7 @@ def server(request, ripcc, docroot):
         s = Server(exe, docroot, *args)
         servers.append(s)
         return s
+    start.backend = request.param
     yield start
     for s in servers:
         if s.proc.returncode is None:
@@ -421,3 +422,43 @@ def test_usage_errors_exit_2(ripcc, docroot):
                  ["--root", str(docroot), "--workers", "2", "--prefork", "2"]):
         r = subprocess.run([exe] + args, capture_output=True, timeout=10)
         assert r.returncode == 2 and b"usage" in r.stderr
+
+
+def get_body(srv, path):
+    status, _, body = request(srv, b"GET /%s HTTP/1.1\r\nHost: x\r\n\r\n" % path.encode())
+    return status, body
+
+
+def test_a_small_file_is_answered_alike_from_the_cache_and_from_disk(server, docroot):
+    (docroot / "same.txt").write_text("same\n")
+    srv = server()
+    first, second = (request(srv, b"GET /same.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+                     for _ in range(2))
+    assert first == second and first[0] == 200 and first[2] == b"same\n"
+
+
+def test_a_small_file_is_served_from_memory_for_file_cache_ms(server, docroot):
+    (docroot / "gone.txt").write_text("was here\n")
+    srv = server("--file-cache-ms", "60000")
+    assert get_body(srv, "gone.txt") == (200, b"was here\n")
+    os.remove(docroot / "gone.txt")
+    # the threads backend keeps no cache (no worker thread to keep it in)
+    expected = (404, b"404 Not Found\n") if server.backend == "threads" else (200, b"was here\n")
+    assert get_body(srv, "gone.txt") == expected
+
+
+def test_a_changed_small_file_is_served_fresh_after_file_cache_ms(server, docroot):
+    (docroot / "changing.txt").write_text("one\n")
+    srv = server("--file-cache-ms", "200")
+    assert get_body(srv, "changing.txt") == (200, b"one\n")
+    (docroot / "changing.txt").write_text("two, longer\n")
+    time.sleep(0.5)
+    assert get_body(srv, "changing.txt") == (200, b"two, longer\n")
+
+
+def test_file_cache_ms_0_serves_every_change_at_once(server, docroot):
+    (docroot / "live.txt").write_text("one\n")
+    srv = server("--file-cache-ms", "0")
+    assert get_body(srv, "live.txt") == (200, b"one\n")
+    (docroot / "live.txt").write_text("two\n")
+    assert get_body(srv, "live.txt") == (200, b"two\n")
