@@ -14,8 +14,9 @@ The frame ABI (runtime/src/rip/rip_frame.h, which includes nothing) is
 included first.  Comments are kept (-C) when the user's flags ask for
 gcc's -Wimplicit-fallthrough, which reads them, unless that would change
 the meaning (gcc documents one case, a comment before a directive); else
-the compiler runs once, without -C, and the text is a third as long.  The text keeps the compiler's linemarkers;
-LineMap maps any offset back to the user's file, line and column.
+the compiler runs once, without -C, and the text is a third as long.  The
+text keeps the compiler's linemarkers; LineMap maps any offset back to the
+user's file, line and column.
 """
 
 import bisect
@@ -100,7 +101,7 @@ def reads_fallthrough_comments(flags):
             extra = True
         elif f == "-Wno-extra":
             extra = False
-        elif f == "-Wimplicit-fallthrough":
+        elif f in ("-Wimplicit-fallthrough", "-Werror=implicit-fallthrough"):
             explicit = True
         elif f == "-Wno-implicit-fallthrough":
             explicit = False
@@ -110,10 +111,11 @@ def reads_fallthrough_comments(flags):
 
 
 class _Preprocessing:
-    """The compiler writing the text without comments and with them (-C),
-    side by side.  Which of the two is ripped is settled on a thread while
-    libclang already parses the likely one, the commented text (parse.py):
-    the check holds the GIL, libclang's parse does not."""
+    """The compiler writing the text without comments, and with them (-C)
+    side by side when they are wanted.  Which of the two is ripped is
+    settled on a thread while libclang already parses the likely one, the
+    commented text (parse.py): the check holds the GIL, libclang's parse
+    does not."""
 
     def __init__(self, path, stdin, timeout, commands):
         self.path, self.stdin, self.timeout = path, stdin, timeout

@@ -26,6 +26,7 @@ FALLS_THROUGH = b"int f(int x) { switch (x) { case 1: x++; /* fall through */ ca
 def test_comments_are_kept_for_the_compilers_fallthrough_warning():
     for flags in (["-Wextra"], ["-W"], ["-Wimplicit-fallthrough"], ["-Wimplicit-fallthrough=3"],
                   ["-Wno-implicit-fallthrough", "-Wimplicit-fallthrough"],
+                  ["-Werror=implicit-fallthrough"],
                   ["-Wimplicit-fallthrough", "-Wno-extra"]):
         assert b"/* fall through */" in preprocess("<stdin>", FALLS_THROUGH, flags).text, flags
 
