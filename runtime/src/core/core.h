@@ -61,11 +61,14 @@ typedef struct rip_timer rip_timer;
 struct rip_timer {
     int64_t deadline_ms;            /* rip_now_ms() value at which to wake */
     uint64_t seq;                   /* order the sleeps began: ties wake in it */
-    size_t index;                   /* place in the timer heap */
+    size_t index;                   /* place in the timer heap, or RIP_TIMER_LISTED */
+    rip_timer *prev, *next;         /* neighbours in the deadline list, when listed */
     rip_task *task;                 /* the sleeping task */
     rip_waiter *io;                 /* an fd wait it limits (an I/O deadline), else NULL; NULL once expired */
     int fd, dir;                    /* that wait's fd and RIP_FD_READ/WRITE */
 };
+
+#define RIP_TIMER_LISTED SIZE_MAX    /* rip_timer.index of a timer in the deadline list */
 
 /* Backend hooks, called by the core. */
 void rip__backend_run(rip_task *t);           /* run t until it suspends or ends */
@@ -78,6 +81,8 @@ struct rip_sched {
     rip_task *current;              /* the running task */
     rip_timer **timers;             /* heap of sleeping tasks, earliest first */
     size_t ntimers;                 /* timers in the heap */
+    rip_timer *listed_first;        /* timers begun in deadline order (a sorted list beside */
+    rip_timer *listed_last;         /*   the heap: O(1) for timeouts of one length) */
     size_t timer_cap;               /* its capacity */
     uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */

@@ -1,6 +1,9 @@
 /* sched.c -- the FIFO run queue, timers and scheduler loop of the rip and
- * ucontext backends.  Timers are a binary heap on (deadline, order the
- * sleeps began): O(log n) each.  The clock and the event loop are consulted
+ * ucontext backends.  Timers are ordered on (deadline, order the sleeps
+ * began).  A timer that expires no earlier than the last one begun (every
+ * timeout of one length: a server's I/O deadlines) is appended to a sorted
+ * list, O(1) to add and to cancel; any other goes into a binary heap,
+ * O(log n); the next to expire is the earlier of the two firsts.  The clock and the event loop are consulted
  * only when the run queue is empty or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
 #include <time.h>
@@ -72,7 +75,32 @@ static void timer_down(size_t i) {
     timer_place(i, tm);
 }
 
+static void list_remove(rip_timer *tm) {
+    if (tm->prev)
+        tm->prev->next = tm->next;
+    else
+        S.listed_first = tm->next;
+    if (tm->next)
+        tm->next->prev = tm->prev;
+    else
+        S.listed_last = tm->prev;
+}
+
 void rip__timer_start(rip_timer *tm, int64_t at_ms) {
+    tm->deadline_ms = at_ms;
+    tm->seq = S.timer_seq++;
+    tm->task = S.current;
+    if (!S.listed_last || at_ms >= S.listed_last->deadline_ms) {  /* in order: append */
+        tm->index = RIP_TIMER_LISTED;
+        tm->next = NULL;
+        tm->prev = S.listed_last;
+        if (S.listed_last)
+            S.listed_last->next = tm;
+        else
+            S.listed_first = tm;
+        S.listed_last = tm;
+        return;
+    }
     if (S.ntimers == S.timer_cap) {
         size_t cap = S.timer_cap ? 2 * S.timer_cap : 64;
         rip_timer **grown = realloc(S.timers, cap * sizeof *grown);
@@ -81,9 +109,6 @@ void rip__timer_start(rip_timer *tm, int64_t at_ms) {
         S.timers = grown;
         S.timer_cap = cap;
     }
-    tm->deadline_ms = at_ms;
-    tm->seq = S.timer_seq++;
-    tm->task = S.current;
     S.timers[S.ntimers] = tm;
     timer_up(S.ntimers++);
 }
@@ -95,8 +120,13 @@ void rip__sleep_begin(rip_timer *tm, int64_t ms) {
 
 void rip__timer_cancel(rip_timer *tm) {
     size_t i = tm->index;
-    rip_assert(i < S.ntimers && S.timers[i] == tm);
     tm->io = NULL;
+    if (i == RIP_TIMER_LISTED) {
+        rip_assert(tm->prev ? tm->prev->next == tm : S.listed_first == tm);
+        list_remove(tm);
+        return;
+    }
+    rip_assert(i < S.ntimers && S.timers[i] == tm);
     if (i == --S.ntimers)
         return;
     rip_timer *moved = S.timers[S.ntimers];
@@ -105,8 +135,19 @@ void rip__timer_cancel(rip_timer *tm) {
     timer_down(moved->index);
 }
 
+/* The timer to expire next, or NULL. */
+static rip_timer *first_timer(void) {
+    rip_timer *heaped = S.ntimers ? S.timers[0] : NULL, *listed = S.listed_first;
+    return !heaped ? listed : !listed ? heaped : timer_before(listed, heaped) ? listed : heaped;
+}
+
+/* Take the first timer (there is one) off the list or heap. */
 static rip_timer *timer_pop(void) {
-    rip_timer *first = S.timers[0];
+    rip_timer *first = first_timer();
+    if (first->index == RIP_TIMER_LISTED) {
+        list_remove(first);
+        return first;
+    }
     if (--S.ntimers > 0) {
         S.timers[0] = S.timers[S.ntimers];
         timer_down(0);
@@ -117,7 +158,8 @@ static rip_timer *timer_pop(void) {
 /* Wake, in deadline order, every timer due at `now`.  An I/O deadline
  * whose fd wait already ended (the task is queued) has nothing to do. */
 static void expire_timers(int64_t now) {
-    while (S.ntimers && S.timers[0]->deadline_ms <= now) {
+    rip_timer *next;
+    while ((next = first_timer()) && next->deadline_ms <= now) {
         rip_timer *tm = timer_pop();
         rip_waiter *io = tm->io;
         tm->io = NULL;
@@ -152,6 +194,7 @@ static int sched_end(int status) {
     free(S.timers);
     S.timers = NULL;
     S.ntimers = S.timer_cap = 0;
+    S.listed_first = S.listed_last = NULL;
     return status;
 }
 
@@ -162,14 +205,15 @@ int rip__sched_loop(void) {
     for (;;) {
         rip_task *t = S.head;
         if (!t) {
+            rip_timer *first = first_timer();
             if (rip__fd_waiting() || S.offloads) {
-                rip__poll(S.ntimers ? poll_timeout(S.timers[0]->deadline_ms) : -1);
-                if (S.ntimers)
+                rip__poll(first ? poll_timeout(first->deadline_ms) : -1);
+                if (first)
                     expire_timers(rip_now_ms());
                 continue;
             }
-            if (S.ntimers) {
-                sleep_until(S.timers[0]->deadline_ms);
+            if (first) {
+                sleep_until(first->deadline_ms);
                 expire_timers(rip_now_ms());
                 continue;
             }
@@ -189,7 +233,7 @@ int rip__sched_loop(void) {
         if (++runs % RIP_TIMER_CHECK == 0) {
             if (rip__fd_waiting() || S.offloads)
                 rip__poll(0);
-            if (S.ntimers)
+            if (S.ntimers || S.listed_first)
                 expire_timers(rip_now_ms());
         }
     }
