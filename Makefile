@@ -253,6 +253,7 @@ bench: all
 	@$(VENV)/bin/python -c "import matplotlib" 2>/dev/null || $(VENV)/bin/pip install -q matplotlib || \
 		echo "note: matplotlib did not install: the report will have no plots"
 	$(VENV)/bin/python bench/suite.py $(BUILD)
+	$(VENV)/bin/python bench/peers.py $(BUILD)
 
 clean:
 	rm -rf build build-san
