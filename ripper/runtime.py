@@ -17,7 +17,6 @@ beside it for rip and ucontext.
 
 import fcntl
 import glob
-import hashlib
 import os
 import subprocess
 
@@ -106,6 +105,7 @@ def cache_root():
 def _cached_library(backend, compiler):
     files, includes = sources(backend)
     flags = SAN_FLAGS if sanitized() else []
+    import hashlib                  # here: ripper's start-up does not need it (3 ms)
     key = hashlib.sha256()
     cc = _which(compiler[0])
     st = os.stat(cc)
