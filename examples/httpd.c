@@ -599,15 +599,25 @@ static void cache_keep(const char *path, size_t len, const char *data, size_t si
     *e = (struct cached_file){ p, d, size, type, rip_now_ms() + cfg.file_cache_ms };
 }
 
+#define HEAD_ROOM 512               /* a response head fits in this */
+
+/* A buffer holding the head of a 200 answer of `size` bytes of `type`
+ * (its length in *hlen), with `room` bytes after it for the body; NULL
+ * if out of memory. */
+static char *response_start(const struct request *r, const char *type, long long size,
+                            size_t room, int *hlen) {
+    char *buf = malloc(HEAD_ROOM + room);
+    if (buf)
+        *hlen = format_head(buf, HEAD_ROOM, 200, type, size, r->keep_alive, r->minor);
+    return buf;
+}
+
 /* Answer r from the cache: as respond() does. */
 static int respond_cached(struct conn *c, struct request *r, const struct cached_file *e) {
-    char head[512];
-    int hlen = format_head(head, sizeof head, 200, e->type, (long long)e->size, r->keep_alive,
-                           r->minor);
-    char *buf = malloc((size_t)hlen + e->size);
+    int hlen = 0;
+    char *buf = response_start(r, e->type, (long long)e->size, e->size, &hlen);
     if (!buf)
         return -1;
-    memcpy(buf, head, (size_t)hlen);
     memcpy(buf + hlen, e->data, e->size);  /* before any wait: e may be replaced after */
     int ok = send_all(c->fd, buf, (size_t)hlen + e->size) == 0;
     free(buf);
@@ -631,18 +641,16 @@ static int respond(struct conn *c, struct request *r) {
     }
     if (file < 0)
         return send_error(c, r) == 0 ? !r->keep_alive : -1;
-    char head[512];
-    int hlen = format_head(head, sizeof head, 200, content_type(r->path), (long long)size,
-                           r->keep_alive, r->minor);
+    const char *type = content_type(r->path);
     size_t first = r->head_only ? 0 : size < CHUNK ? (size_t)size : CHUNK;
-    char *buf = malloc((size_t)hlen + first);
+    int hlen = 0;
+    char *buf = response_start(r, type, (long long)size, first, &hlen);
     int ok = buf != NULL;
     off_t sent = 0;
     if (ok) {
-        memcpy(buf, head, (size_t)hlen);
         ssize_t n = first ? pread(file, buf + hlen, first, 0) : 0;
         if (n == (ssize_t)first && !r->head_only && size <= SMALL_FILE)
-            cache_keep(r->path, asked, buf + hlen, (size_t)size, content_type(r->path));
+            cache_keep(r->path, asked, buf + hlen, (size_t)size, type);
         ok = n == (ssize_t)first && send_all(c->fd, buf, (size_t)hlen + first) == 0;
         sent = (off_t)first;
     }
