@@ -5,7 +5,7 @@ import os
 import pytest
 
 from ripper.diag import Diagnostic
-from ripper.preprocess import LineMap, preprocess
+from ripper.preprocess import LineMap, preprocess, start_preprocess
 
 
 def test_the_compilers_own_predefined_macros_decide_the_branch():
@@ -36,7 +36,9 @@ def test_without_the_fallthrough_warning_comments_are_dropped_and_the_warning_of
     without -Wextra, then compiled with it, must not warn."""
     for flags in ([], ["-Wall"], ["-Wextra", "-Wno-implicit-fallthrough"],
                   ["-Wimplicit-fallthrough=0", "-Wextra"], ["-Wextra", "-Wno-extra"]):
-        text = preprocess("<stdin>", FALLS_THROUGH, flags).text
+        running = start_preprocess("<stdin>", FALLS_THROUGH, flags)
+        assert len(running.runs.procs) == 1, flags
+        text = running.result().text
         assert b"/* fall through */" not in text, flags
         assert text.startswith(b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"'), flags
 
