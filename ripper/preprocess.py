@@ -120,7 +120,7 @@ class _Preprocessing:
     def __init__(self, path, stdin, timeout, commands):
         self.path, self.stdin, self.timeout = path, stdin, timeout
         self.runs = _Runs(commands, path)
-        self._choice = None         # the thread that settles which text is ripped
+        self._choice = None         # the thread that settles which text is ripped (False: settled here)
         self._chosen = []           # its result, a Preprocessed (or the exception)
 
     def candidate(self):
@@ -136,8 +136,8 @@ class _Preprocessing:
             try:
                 self._choice.start()
             except RuntimeError:    # no thread to be had: settle it here
-                self._choice = _Done()
                 self._settle(*texts)
+                self._choice = False
         return self._likely
 
     def _settle(self, plain, commented=None):
@@ -148,21 +148,18 @@ class _Preprocessing:
 
     def result(self):
         self.candidate()
-        self._choice.join()
+        if self._choice:
+            self._choice.join()
         if isinstance(self._chosen[0], BaseException):
             raise self._chosen[0]
         return self._chosen[0]
 
 
-class _Done:
-    def join(self):
-        pass
-
-
 def _choose(path, plain, commented):
     """Preprocessed text: the commented output if there is one and -C
     changed no code; else the plain one, saying why it has no comments.
-    (With a single text, no thread is needed, but one path is simpler.)"""
+    A single text is settled on the thread too: its LineMap is made while
+    libclang parses."""
     if commented is None:
         text = plain                # the only text (COMMENTS_NOT_WANTED first)
     elif _code(commented) == _code(plain):
@@ -172,15 +169,17 @@ def _choose(path, plain, commented):
     return Preprocessed(path, text, LineMap(text, path))
 
 
-NO_FALLTHROUGH_COMMENTS = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
-                           b"/* ripper: this file's comments cannot be kept (see preprocess.py), "
-                           b"its fall-through comments with them */\n")
-# The same pragma when no one asked for the warning that reads comments: a
-# file ripped without -Wextra and then compiled with it must not warn
-# where the source does not.
-COMMENTS_NOT_WANTED = (b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
-                       b"/* ripper: comments dropped, as the flags it was given do not ask for "
-                       b"-Wimplicit-fallthrough, which reads them (pass -Wextra to keep it) */\n")
+# What the text starts with when it has no comments: no fall-through
+# comment can tell the compiler a case falls through on purpose, so the
+# warning is off (a file ripped without -Wextra and compiled with it must
+# not warn where the source does not), with the reason.
+FALLTHROUGH_OFF = b'#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"\n'
+NO_FALLTHROUGH_COMMENTS = FALLTHROUGH_OFF + (
+    b"/* ripper: this file's comments cannot be kept (see preprocess.py), "
+    b"its fall-through comments with them */\n")
+COMMENTS_NOT_WANTED = FALLTHROUGH_OFF + (
+    b"/* ripper: comments dropped, as the flags it was given do not ask for "
+    b"-Wimplicit-fallthrough, which reads them (pass -Wextra to keep it) */\n")
 
 
 def _code(text):

@@ -93,3 +93,13 @@ def test_a_comment_in_a_stringified_macro_argument_drops_comments():
     src = b'#define S(x) #x\nconst char *s = S(a(/* "q" */ 1));\n'
     text = preprocess("<stdin>", src, ["-Wextra"]).text
     assert b'"a( 1)"' in text
+
+
+def test_without_a_thread_to_be_had_the_text_is_settled_in_the_caller(monkeypatch):
+    import threading
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    assert b"/* fall through */" in preprocess("<stdin>", FALLS_THROUGH, ["-Wextra"]).text
+    assert preprocess("<stdin>", FALLS_THROUGH).text.count(b"x++") == 2

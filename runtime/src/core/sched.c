@@ -3,8 +3,9 @@
  * began).  A timer that expires no earlier than the last one begun (every
  * timeout of one length: a server's I/O deadlines) is appended to a sorted
  * list, O(1) to add and to cancel; any other goes into a binary heap,
- * O(log n); the next to expire is the earlier of the two firsts.  The clock and the event loop are consulted
- * only when the run queue is empty or every RIP_TIMER_CHECK runs. */
+ * O(log n); the next to expire is the earlier of the two firsts.  The
+ * clock and the event loop are consulted only when the run queue is empty
+ * or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
 #include <time.h>
 #include "core.h"
@@ -141,26 +142,24 @@ static rip_timer *first_timer(void) {
     return !heaped ? listed : !listed ? heaped : timer_before(listed, heaped) ? listed : heaped;
 }
 
-/* Take the first timer (there is one) off the list or heap. */
-static rip_timer *timer_pop(void) {
-    rip_timer *first = first_timer();
+/* Take `first`, the first_timer(), off the list or heap. */
+static void timer_pop(rip_timer *first) {
     if (first->index == RIP_TIMER_LISTED) {
         list_remove(first);
-        return first;
+        return;
     }
     if (--S.ntimers > 0) {
         S.timers[0] = S.timers[S.ntimers];
         timer_down(0);
     }
-    return first;
 }
 
 /* Wake, in deadline order, every timer due at `now`.  An I/O deadline
  * whose fd wait already ended (the task is queued) has nothing to do. */
 static void expire_timers(int64_t now) {
-    rip_timer *next;
-    while ((next = first_timer()) && next->deadline_ms <= now) {
-        rip_timer *tm = timer_pop();
+    rip_timer *tm;
+    while ((tm = first_timer()) && tm->deadline_ms <= now) {
+        timer_pop(tm);
         rip_waiter *io = tm->io;
         tm->io = NULL;
         if (io) {
@@ -233,7 +232,7 @@ int rip__sched_loop(void) {
         if (++runs % RIP_TIMER_CHECK == 0) {
             if (rip__fd_waiting() || S.offloads)
                 rip__poll(0);
-            if (S.ntimers || S.listed_first)
+            if (first_timer())
                 expire_timers(rip_now_ms());
         }
     }
