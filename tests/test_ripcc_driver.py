@@ -150,7 +150,8 @@ def test_objects_of_another_backend_are_refused_at_link(project, objects):
 def test_dash_MM_prints_the_users_dependencies_only(project):
     r = ripcc(project, "-MM", "counter.c")
     assert r.returncode == 0, r.stderr.decode()
-    deps = r.stdout.decode().split()
+    # cc wraps long lines with " \\": a long path to rip.h starts a new line
+    deps = [d for d in r.stdout.decode().split() if d != "\\"]
     assert deps[:4] == ["counter.o:", "counter.c", "config.h", "counter.h"]
     assert [os.path.basename(d) for d in deps[4:]] == ["rip.h"]    # found by ripcc's -I
 
