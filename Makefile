@@ -36,7 +36,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e . pytest build wheel
+	$(VENV)/bin/pip install -q "setuptools>=77" && $(VENV)/bin/pip install -q -e . pytest build wheel
 	touch $@
 
 runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)
