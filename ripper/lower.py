@@ -20,7 +20,7 @@ What cannot be ripped is a diagnostic, never wrong code.
 import os
 import re
 
-from . import abi, runtime
+from . import __version__, abi, runtime
 from . import tree as T
 from .analysis import function_values, is_async_call, unrippable, value_destination
 from .diag import Diagnostic
@@ -29,7 +29,6 @@ from .evaluation import callee_name, calls
 from .frame import AsyncFunction, unevaluated_async_calls
 from .scan import declarator_start, matching_paren, params_open, semicolon_after, skip_blank
 
-RIP_H = os.path.realpath(os.path.join(runtime.INCLUDE, "rip.h"))
 RESERVED = re.compile(r"^(rip_F|rip_c|rip_r|rip_self|rip_t\d+|rip_resume_\d+|rip_cont_\d+|"
                       r"rip_main_\w+|rip__\w*)$")
 
@@ -115,7 +114,7 @@ class _Lowering:
                 continue
             path, line, _ = self.unit.lines.where(f.name_at)
             where = "%s %s:%d" % (f.name, path, line)
-            if os.path.realpath(path) != RIP_H and where not in seen:    # not the runtime's
+            if not runtime.is_runtime_header(path) and where not in seen:
                 seen.add(where)
                 entries.append(where)
         if not entries:
@@ -133,10 +132,15 @@ class _Lowering:
                 raise self.error(f.name_at, "'%s' is a name ripper reserves" % f.name,
                                  hint="rename it")
         for name, offset in self.unit.global_names:
-            if RESERVED.match(name) and \
-                    os.path.realpath(self.unit.lines.where(offset)[0]) != RIP_H:  # rip.h's own
-                raise self.error(offset, "'%s' is a name ripper reserves" % name,
-                                 hint="rename it")
+            path = self.unit.lines.where(offset)[0]
+            if not RESERVED.match(name) or runtime.is_runtime_header(path):
+                continue
+            if os.path.basename(path) == "rip.h":
+                raise self.error(offset, "%s is not the rip.h of ripper %s (another version's?)"
+                                 % (path, __version__),
+                                 hint="compile against ripper's own: its folder is printed "
+                                      "by `ripcc --print-include-dir`")
+            raise self.error(offset, "'%s' is a name ripper reserves" % name, hint="rename it")
         for f in self.analysis.defined.values():
             for n in list(f.params) + f.body.nodes():
                 if isinstance(n, (T.VarDecl, T.ParamDecl, T.Label)) and RESERVED.match(n.name):

@@ -37,6 +37,26 @@ SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
              "-fno-omit-frame-pointer"]
 
 
+_RIP_H = os.path.join(INCLUDE, "rip.h")
+_runtime_headers = {}       # path -> whether it is this ripper's rip.h
+
+
+def is_runtime_header(path):
+    """Whether `path` is this ripper's rip.h: the file itself, or a copy
+    with the same bytes (make install's, or another clone's of the same
+    commit, found first on the user's include path)."""
+    if path not in _runtime_headers:
+        same = os.path.basename(path) == "rip.h"
+        if same and os.path.realpath(path) != os.path.realpath(_RIP_H):
+            try:
+                with open(path, "rb") as mine, open(_RIP_H, "rb") as ours:
+                    same = mine.read() == ours.read()
+            except OSError:
+                same = False
+        _runtime_headers[path] = same
+    return _runtime_headers[path]
+
+
 def sanitized():
     """RIP_SAN=1: build against the sanitizer runtime (make SAN=1)."""
     return os.environ.get("RIP_SAN", "") not in ("", "0")

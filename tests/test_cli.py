@@ -402,3 +402,32 @@ def test_a_file_ripped_with_wextra_keeps_its_fallthrough_comment(tmp_path):
     r = run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", out, "-o",
              str(tmp_path / "ft.o")])
     assert r.returncode == 0, r.stderr.decode()
+
+
+def copy_of_rip_h(tmp_path, change=b""):
+    """A folder holding a copy of the runtime's rip.h (as `make install`
+    leaves one), with `change` appended."""
+    folder = tmp_path / "installed-include"
+    folder.mkdir()
+    with open(os.path.join(ROOT, "runtime", "include", "rip.h"), "rb") as f:
+        (folder / "rip.h").write_bytes(f.read() + change)
+    return str(folder)
+
+
+def test_a_copy_of_rip_h_first_on_the_include_path_is_the_runtimes(tmp_path):
+    src = write(tmp_path, "g.c", GOOD)
+    exe = str(tmp_path / "g")
+    r = run([RIPCC, "-I", copy_of_rip_h(tmp_path), "-Wall", "-Wextra", "-Werror", src,
+             "-o", exe])
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([exe]).stdout == b"7\n"
+
+
+def test_another_versions_rip_h_is_an_error_that_names_it(tmp_path):
+    src = write(tmp_path, "g.c", GOOD)
+    folder = copy_of_rip_h(tmp_path, b"/* another version */\n")
+    r = run([RIPPER, "-I", folder, src, "-o", str(tmp_path / "g.rip.c")])
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert "%s/rip.h is not the rip.h of ripper" % folder in err, err
+    assert "ripcc --print-include-dir" in err
