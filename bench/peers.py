@@ -464,22 +464,27 @@ SECTIONS = TESTS + ("http", "scaling")
 
 
 def main(argv):
-    runs = 5
-    if "--runs" in argv:
-        i = argv.index("--runs")
-        runs = int(argv[i + 1])
-        del argv[i:i + 2]
-    only = set(SECTIONS)
-    if "--only" in argv:
-        i = argv.index("--only")
-        only = set(argv[i + 1].split(","))
-        del argv[i:i + 2]
-        if not only <= set(SECTIONS):
-            sys.exit("peers.py: --only takes %s" % ",".join(SECTIONS))
-    if "--no-http" in argv:
+    import argparse
+    ap = argparse.ArgumentParser(
+        prog="peers.py", description="ripper's runtime beside Go, tokio, C++20 coroutines, "
+        "h2o, nginx and a hand-written epoll server, side by side (make bench-peers)",
+        epilog="report: BUILD_DIR/peers/REPORT.md")
+    ap.add_argument("build_dir", nargs="?", default=os.path.join(ROOT, "build"),
+                    help="where to build the peers and write the report (default: build)")
+    ap.add_argument("--runs", type=int, default=5, metavar="N",
+                    help="runs per measurement, of which the median is reported (HTTP: at "
+                         "most 3; default 5)")
+    ap.add_argument("--only", metavar="SECTION,...", default=",".join(SECTIONS),
+                    help="the sections to run, of: %s (default: all)" % ",".join(SECTIONS))
+    ap.add_argument("--no-http", action="store_true", help="leave out http and scaling")
+    args = ap.parse_args(argv)
+    runs = args.runs
+    only = set(args.only.split(","))
+    if not only <= set(SECTIONS) or runs < 1:
+        ap.error("--only takes %s, --runs a number from 1" % ",".join(SECTIONS))
+    if args.no_http:
         only -= {"http", "scaling"}
-    args = [a for a in argv if not a.startswith("--")]
-    build_dir = os.path.abspath(args[0] if args else os.path.join(ROOT, "build"))
+    build_dir = os.path.abspath(args.build_dir)
     out = os.path.join(build_dir, "peers")
     sys.path.insert(0, HERE)
     import suite
