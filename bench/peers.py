@@ -221,8 +221,8 @@ def h2o_command(port, root, out, threads=1):
 
 def http(build_dir, out, runs, progs):
     """Rows of (server, connections, requests/s, p99 ms, requests per
-    CPU-second, peak RSS bytes per connection, wrk errors, command),
-    medians of `runs`.  Every server runs at once (idle ones cost no CPU)
+    CPU-second, peak RSS bytes per connection, wrk errors, command, user
+    and kernel CPU microseconds per request), medians of `runs`.  Every server runs at once (idle ones cost no CPU)
     and the runs go round them in turn, so that a noisy minute on this
     shared machine falls on all of them rather than on one."""
     sys.path.insert(0, HERE)
@@ -252,9 +252,9 @@ def http(build_dir, out, runs, progs):
             for name, (server, _, cmd, idle) in running.items():
                 got = samples[name]
                 per_conn = (server.rss("VmHWM") - idle) / conns
-                rows.append((name, conns) + tuple(statistics.median(x[i] for x in got)
-                                                  for i in range(3))
-                            + (per_conn, max(x[3] for x in got), cmd))
+                median = [statistics.median(x[i] for x in got) for i in range(6)]
+                rows.append((name, conns) + tuple(median[:3])
+                            + (per_conn, max(x[3] for x in got), cmd) + tuple(median[4:]))
     finally:
         for server, _, _, _ in running.values():
             server.stop()
@@ -263,12 +263,16 @@ def http(build_dir, out, runs, progs):
 
 
 def load(suite, server, port, conns):
-    """(requests/s, p99 ms, requests per CPU-second, wrk errors) of one wrk
-    run against `server` at `conns` connections."""
-    cpu0 = server.cpu_seconds()
+    """(requests/s, p99 ms, requests per CPU-second, wrk errors, user and
+    kernel CPU microseconds per request) of one wrk run against `server`
+    at `conns` connections."""
+    user0, kernel0 = server.cpu_times()
     _, (rps, total, _, p99, errors) = suite.wrk(port, conns, HTTP_SECONDS)
-    cpu = server.cpu_seconds() - cpu0
-    return rps or 0, p99 or 0, total / cpu if cpu else 0, errors
+    user1, kernel1 = server.cpu_times()
+    user, kernel = user1 - user0, kernel1 - kernel0
+    per_request = (lambda s: s / total * 1e6) if total else (lambda s: 0)
+    return (rps or 0, p99 or 0, total / (user + kernel) if user + kernel else 0, errors,
+            per_request(user), per_request(kernel))
 
 
 SCALING_CONNECTIONS = 1000
@@ -341,11 +345,12 @@ def scaling_table(rows):
 def http_table(rows):
     lines = ["### http", "",
              "| server | connections | requests/s | p99 ms | requests per CPU-second | "
+             "server's user / kernel µs per request | "
              "peak RSS bytes per connection | wrk errors | command |",
-             "|---|--:|--:|--:|--:|--:|--:|---|"]
-    for name, conns, rps, p99, per_cpu, per_conn, errors, cmd in rows:
-        lines.append("| %s | %d | %.0f | %.2f | %.0f | %.0f | %d | `%s` |"
-                     % (name, conns, rps, p99, per_cpu, per_conn, errors, cmd))
+             "|---|--:|--:|--:|--:|--:|--:|--:|---|"]
+    for name, conns, rps, p99, per_cpu, per_conn, errors, cmd, user, kernel in rows:
+        lines.append("| %s | %d | %.0f | %.2f | %.0f | %.2f / %.2f | %.0f | %d | `%s` |"
+                     % (name, conns, rps, p99, per_cpu, user, kernel, per_conn, errors, cmd))
     lines.append("")
     by = {(r[0], r[1]): r for r in rows}
     for conns in HTTP_CONNECTIONS:
@@ -362,6 +367,11 @@ def http_table(rows):
                          "(%s); p99 %.2f ms against the best other peer's %.2f ms (%s)"
                          % (conns, mine[2] / best[2] if best[2] else 0, best[0], mine[3],
                             fastest[3], fastest[0]))
+            # Where the time goes: the server's own code (user) against the
+            # kernel's TCP work, which no server's design removes.
+            lines.append("- %d connections, server CPU per request: httpd-rip %.2f µs in its "
+                         "own code + %.2f µs in the kernel, %s %.2f + %.2f"
+                         % (conns, mine[8], mine[9], best[0], best[8], best[9]))
     lines += [""] + unfair(rows)
     return "\n".join(lines + [""])
 

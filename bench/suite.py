@@ -256,16 +256,21 @@ class Server:
         raise RuntimeError("%s did not start listening: %s" % (name, shown(cmd)))
 
     def cpu_seconds(self):
+        return sum(self.cpu_times())
+
+    def cpu_times(self):
+        """(user, kernel) CPU seconds of the server, all its processes."""
         ticks = os.sysconf("SC_CLK_TCK")
-        total = 0
+        user = kernel = 0
         for pid in [self.proc.pid] + children(self.proc.pid):
             try:
                 with open("/proc/%d/stat" % pid) as f:
                     fields = f.read().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
+                user += int(fields[11])
+                kernel += int(fields[12])
             except OSError:
                 pass
-        return total / ticks
+        return user / ticks, kernel / ticks
 
     def rss(self, field="VmRSS"):
         """Resident bytes of the server (all its processes)."""
