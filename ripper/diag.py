@@ -41,7 +41,8 @@ class Diagnostic(Exception):
         b, r, c, g, x = (_BOLD, _RED, _CYAN, _GREEN, _RESET) if color else ("",) * 5
         lines = []
         for d in [self] + self.others:
-            where = "%s:%d:%d" % (d.path, d.line, d.col) if d.line else d.path
+            # no file (no compiler, say): the tool's name, as gcc says "gcc: error:"
+            where = "%s:%d:%d" % (d.path, d.line, d.col) if d.line else d.path or "ripper"
             lines.append("%s%s:%s %serror:%s %s" % (b, where, x, r, x, d.message))
             lines += _quote(d.path, d.line, d.col, g, x)
             for note in (d.hint, d.why):

@@ -24,12 +24,11 @@ import itertools
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import threading
 
 from .diag import Diagnostic
-from .runtime import FRAME_HEADER, INCLUDE as RUNTIME_INCLUDE  # noqa: F401 (bench uses it)
+from .runtime import FRAME_HEADER, INCLUDE as RUNTIME_INCLUDE, which  # noqa: F401 (bench uses INCLUDE)
 # `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
 MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
 # What -C may change in preprocessed text, and the literals to keep whole
@@ -44,7 +43,7 @@ DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", re.
 def compiler():
     """The compiler's command words: $RIPCC_CC, else cc."""
     words = shlex.split(os.environ.get("RIPCC_CC") or "cc")
-    if not words or not shutil.which(words[0]):
+    if not words or not which(words[0]):
         raise Diagnostic("", 0, 0, "no C compiler: ripper preprocesses with $RIPCC_CC or cc",
                          hint="install gcc, or set RIPCC_CC to your compiler")
     return words

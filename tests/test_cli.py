@@ -431,3 +431,13 @@ def test_another_versions_rip_h_is_an_error_that_names_it(tmp_path):
     err = r.stderr.decode()
     assert "%s/rip.h is not the rip.h of ripper" % folder in err, err
     assert "ripcc --print-include-dir" in err
+
+
+def test_no_compiler_is_an_error_that_names_ripper(tmp_path):
+    src = write(tmp_path, "g.c", GOOD)
+    env = dict(os.environ, RIPCC_CC="no-such-cc -O2")
+    r = run([RIPPER, src, "-o", str(tmp_path / "g.rip.c")], env=env)
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith("ripper: error: no C compiler"), r.stderr
+    env["RIPCC_CC"] = str(tmp_path / "g.c")          # a path, but not a program
+    assert run([RIPPER, src, "-o", str(tmp_path / "g.rip.c")], env=env).returncode == 1
