@@ -245,8 +245,28 @@ class Printer:
                 items = [T.Declare(d.init, d) if isinstance(d, T.VarDecl) and
                          d.storage not in ("static", "extern") else T.Keep(d) for d in n.decls]
             self.declarations(n, items)
+            self.type_uses(n)
         if protos:
             self.gen(" " + protos)
+
+    def type_uses(self, n):
+        """What only the written type of a frame variable names stays
+        named: the frame spells the type out, and a function named in
+        nothing else would be 'defined but not used' (-Wunused-function).
+
+            __typeof__(pick(1)) v = 5;  ->
+                rip_F->v = 5; (void)sizeof(__typeof__(pick(1)) *);
+
+        A statement after the declaration's stores (statements already:
+        C89's order holds); the operand stays unevaluated, as it was."""
+        for d in n.decls:
+            if not (isinstance(d, T.VarDecl) and d.key in self.fn.fields):
+                continue
+            for e in d.type_exprs:
+                if any(isinstance(x, T.Ref) for x in e.walk()):
+                    self.gen(" (void)sizeof(__typeof__(")
+                    self.node(e)
+                    self.gen(") *);")
 
     def dummies(self, n, autos):
         """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip_d_v, rip_d_w;`:
