@@ -332,6 +332,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
     if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats, notes=notes,
                           depend=depend)
+    reap_children()
     rfd, wfd = os.pipe()
     parent = os.getpid()
     pid = os.fork()
@@ -347,21 +348,37 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             status = 3
         os._exit(status)
     os.close(wfd)
+    outcome = None
     try:
         with os.fdopen(rfd, "rb") as f:
             data = f.read()
-        _, wait_status = os.waitpid(pid, 0)
+        outcome = _loaded(data)
+        ripped = outcome is not None and outcome[0] == "ok"
+        if ripped:
+            # The child has sent all it had and is exiting, which takes
+            # milliseconds (the kernel unmaps libclang and the big stack):
+            # not waited for here, but before the next child or at exit.
+            _exiting.append(pid)
+        else:
+            _, wait_status = os.waitpid(pid, 0)
         pid = 0
     finally:
         if pid:                     # interrupted: the child goes too
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+    if ripped:
+        out, child_stats, child_notes = outcome[1]
+        if stats is not None:
+            stats.extend(child_stats)
+        if notes is not None:
+            notes.extend(child_notes)
+        return out
     if os.WIFSIGNALED(wait_status) and os.WTERMSIG(wait_status) == signal.SIGALRM:
         raise Diagnostic(path, 0, 0, "libclang did not finish parsing this file in %d s"
                          % parse_seconds(source),
                          hint="libclang hangs on some malformed input (`(::)` in a function, "
                               "for one): try the file with cc")
-    if os.WIFSIGNALED(wait_status) or not data:
+    if os.WIFSIGNALED(wait_status) or outcome is None:
         sig = os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else 0
         name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
         raise Diagnostic(path, 0, 0, "libclang or ripper crashed on this file (%s)"
@@ -369,19 +386,29 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
                          hint="most likely statements or expressions nested too deep for "
                               "libclang's stack: split them up" if sig == signal.SIGSEGV else
                               "this is a bug in ripper; RIPPER_DEBUG=1 shows where")
-    kind, value = pickle.loads(data)
-    if kind == "ok":
-        out, child_stats, child_notes = value
-        if stats is not None:
-            stats.extend(child_stats)
-        if notes is not None:
-            notes.extend(child_notes)
-        return out
+    kind, value = outcome
     if kind == "diagnostics":
         first, *others = [_diagnostic(*d) for d in value]
         raise first.with_others(others)
     raise Diagnostic(path, 0, 0, "internal error in ripper (%s)" % value,
                      hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where")
+
+
+_exiting = []                   # ripping children that sent their outcome and are ending
+
+
+def reap_children():
+    """Wait for the ripping children that are ending (see rip_source_reporting)."""
+    while _exiting:
+        os.waitpid(_exiting.pop(), 0)
+
+
+def _loaded(data):
+    """A child's pickled outcome, or None if it sent nothing whole."""
+    try:
+        return pickle.loads(data)
+    except Exception:
+        return None
 
 
 def _diagnostic(path, line, col, message, hint, why):
@@ -454,9 +481,26 @@ def runtime_library(backend):
 
 
 def main_ripper():
-    sys.exit(ripper_main())
+    _exit_now(ripper_main())
 
 
 def main_ripcc():
     from .ripcc import main     # the driver (ripcc.py) builds on this module
-    sys.exit(main())
+    _exit_now(main())
+
+
+def _exit_now(status):
+    """Exit with `status` without tearing the interpreter down (some 10 ms
+    of every file of a build, for nothing: the command has done all it
+    does).  Output is flushed first; if it cannot be, the usual exit
+    reports why.  A ripping child still ending is left to end alone."""
+    if status is None:
+        status = 0
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        sys.exit(status)
+    if not isinstance(status, int):
+        sys.exit(status)            # a message to print
+    os._exit(status)
