@@ -5,7 +5,10 @@
    pointer), so the standalone interpreter runs almost none of Lua ripped;
    here the virtual machine, tables, strings and the collector run ripped
    for everything the script does outside pcall and C functions.  An error
-   reaches the panic function and aborts, in both builds alike. */
+   reaches the panic function and aborts, in both builds alike.  Lua seeds
+   math.random from the clock and the address of its state (ASLR): the
+   driver seeds it with 0, so that a script drawing numbers (constructs.lua
+   picks a branch by math.random(0, 1)) prints the same in both builds. */
 #define MAKE_LIB
 #include "onelua.c"
 
@@ -18,6 +21,11 @@ int main(int argc, char **argv)
         return 2;
     }
     luaL_openlibs(L);
+    lua_getglobal(L, "math");
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, 0);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
     lua_createtable(L, argc, 0);
     for (i = 0; i < argc; i++) {
         lua_pushstring(L, argv[i]);
