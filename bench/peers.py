@@ -31,6 +31,7 @@ peer whose toolchain is missing is skipped with a note saying what to
 install.  Report: BUILD_DIR/peers/REPORT.md (and on standard output), with
 PNG plots beside it when matplotlib imports.
 """
+import collections
 import os
 import re
 import shutil
@@ -223,12 +224,21 @@ def h2o_command(port, root, out, threads=1):
     return [H2O, "-m", "master", "-c", conf]
 
 
+# One wrk run against a server: requests/s, p99 ms, requests per
+# CPU-second of the server, wrk's errors, and the server's user and kernel
+# CPU microseconds per request.
+Load = collections.namedtuple("Load", "rps p99 per_cpu errors user_us kernel_us")
+# A row of the HTTP table: the medians of a server's Loads at `conns`
+# connections (errors: the most of any run), its peak RSS growth per
+# connection, and the command that ran it.
+HttpRow = collections.namedtuple(
+    "HttpRow", "server conns rps p99 per_cpu per_conn errors cmd user_us kernel_us")
+
+
 def http(build_dir, out, runs, progs):
-    """Rows of (server, connections, requests/s, p99 ms, requests per
-    CPU-second, peak RSS bytes per connection, wrk errors, command, user
-    and kernel CPU microseconds per request), medians of `runs`.  Every server runs at once (idle ones cost no CPU)
-    and the runs go round them in turn, so that a noisy minute on this
-    shared machine falls on all of them rather than on one."""
+    """HttpRows, medians of `runs`.  Every server runs at once (idle ones
+    cost no CPU) and the runs go round them in turn, so that a noisy minute
+    on this shared machine falls on all of them rather than on one."""
     sys.path.insert(0, HERE)
     import suite
     suite.raise_fd_limit()
@@ -256,27 +266,27 @@ def http(build_dir, out, runs, progs):
             for name, (server, _, cmd, idle) in running.items():
                 got = samples[name]
                 per_conn = (server.rss("VmHWM") - idle) / conns
-                median = [statistics.median(x[i] for x in got) for i in range(6)]
-                rows.append((name, conns) + tuple(median[:3])
-                            + (per_conn, max(x[3] for x in got), cmd) + tuple(median[4:]))
+                def median(field):
+                    return statistics.median(getattr(x, field) for x in got)
+                rows.append(HttpRow(name, conns, median("rps"), median("p99"), median("per_cpu"),
+                                    per_conn, max(x.errors for x in got), cmd,
+                                    median("user_us"), median("kernel_us")))
     finally:
         for server, _, _, _ in running.values():
             server.stop()
     order = list(running)
-    return sorted(rows, key=lambda r: (order.index(r[0]), r[1]))
+    return sorted(rows, key=lambda r: (order.index(r.server), r.conns))
 
 
 def load(suite, server, port, conns):
-    """(requests/s, p99 ms, requests per CPU-second, wrk errors, user and
-    kernel CPU microseconds per request) of one wrk run against `server`
-    at `conns` connections."""
+    """The Load of one wrk run against `server` at `conns` connections."""
     user0, kernel0 = server.cpu_times()
     _, (rps, total, _, p99, errors) = suite.wrk(port, conns, HTTP_SECONDS)
     user1, kernel1 = server.cpu_times()
     user, kernel = user1 - user0, kernel1 - kernel0
     per_request = (lambda s: s / total * 1e6) if total else (lambda s: 0)
-    return (rps or 0, p99 or 0, total / (user + kernel) if user + kernel else 0, errors,
-            per_request(user), per_request(kernel))
+    return Load(rps or 0, p99 or 0, total / (user + kernel) if user + kernel else 0, errors,
+                per_request(user), per_request(kernel))
 
 
 SCALING_CONNECTIONS = 1000
@@ -311,7 +321,8 @@ def scaling(build_dir, out, runs):
             server = suite.Server(name, cmd, port, cpu=tuple(range(n)))
             try:
                 got = [load(suite, server, port, SCALING_CONNECTIONS) for _ in range(runs)]
-                rps, p99, per_cpu = (statistics.median(x[i] for x in got) for i in range(3))
+                rps, p99, per_cpu = (statistics.median(getattr(x, f) for x in got)
+                                     for f in ("rps", "p99", "per_cpu"))
                 rows.append((name, n, rps, p99, per_cpu, suite.shown(cmd)))
             finally:
                 server.stop()
@@ -352,30 +363,32 @@ def http_table(rows):
              "server's user / kernel µs per request | "
              "peak RSS bytes per connection | wrk errors | command |",
              "|---|--:|--:|--:|--:|--:|--:|--:|---|"]
-    for name, conns, rps, p99, per_cpu, per_conn, errors, cmd, user, kernel in rows:
+    for r in rows:
         lines.append("| %s | %d | %.0f | %.2f | %.0f | %.2f / %.2f | %.0f | %d | `%s` |"
-                     % (name, conns, rps, p99, per_cpu, user, kernel, per_conn, errors, cmd))
+                     % (r.server, r.conns, r.rps, r.p99, r.per_cpu, r.user_us, r.kernel_us,
+                        r.per_conn, r.errors, r.cmd))
     lines.append("")
-    by = {(r[0], r[1]): r for r in rows}
+    by = {(r.server, r.conns): r for r in rows}
     for conns in HTTP_CONNECTIONS:
         mine, limit = by.get(("httpd-rip", conns)), by.get(("epoll (hand-written)", conns))
-        others = [r for r in rows if r[1] == conns and r[0] not in
+        others = [r for r in rows if r.conns == conns and r.server not in
                   ("httpd-rip", "httpd-ucontext", "epoll (hand-written)")]
         if mine and limit:
             lines.append("- %d connections: httpd-rip %.2fx the hand-written epoll server's "
-                         "requests/s" % (conns, mine[2] / limit[2] if limit[2] else 0))
+                         "requests/s" % (conns, mine.rps / limit.rps if limit.rps else 0))
         if mine and others:
-            best = max(others, key=lambda r: r[2])
-            fastest = min(others, key=lambda r: r[3])
+            best = max(others, key=lambda r: r.rps)
+            fastest = min(others, key=lambda r: r.p99)
             lines.append("- %d connections: httpd-rip %.2fx the best other peer's requests/s "
                          "(%s); p99 %.2f ms against the best other peer's %.2f ms (%s)"
-                         % (conns, mine[2] / best[2] if best[2] else 0, best[0], mine[3],
-                            fastest[3], fastest[0]))
+                         % (conns, mine.rps / best.rps if best.rps else 0, best.server,
+                            mine.p99, fastest.p99, fastest.server))
             # Where the time goes: the server's own code (user) against the
             # kernel's TCP work, which no server's design removes.
             lines.append("- %d connections, server CPU per request: httpd-rip %.2f µs in its "
                          "own code + %.2f µs in the kernel, %s %.2f + %.2f"
-                         % (conns, mine[8], mine[9], best[0], best[8], best[9]))
+                         % (conns, mine.user_us, mine.kernel_us, best.server, best.user_us,
+                            best.kernel_us))
     lines += [""] + unfair(rows)
     return "\n".join(lines + [""])
 
@@ -388,7 +401,7 @@ def unfair(rows):
     went to some connections while others waited (wrk samples only
     answered requests).  A low p99 there is not a better server."""
     found = []
-    for name, conns, rps, p99, *_ in rows:
+    for name, conns, rps, p99, *_ in rows:    # HttpRows
         round_ms = conns / rps * 1e3 if rps else 0
         if p99 and p99 < 0.5 * round_ms:
             found.append("- %s at %d connections: p99 %.2f ms, but a round of every "
@@ -442,11 +455,11 @@ def plots(results, http_rows, scale_rows, out):
         made.append(save(fig, out, "peers-%s.png" % test))
     if http_rows:
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-        for name in dict.fromkeys(r[0] for r in http_rows):
-            mine = [r for r in http_rows if r[0] == name]
+        for name in dict.fromkeys(r.server for r in http_rows):
+            mine = [r for r in http_rows if r.server == name]
             style = dict(marker="o", linewidth=2.5 if name == "httpd-rip" else 1)
-            axes[0].plot([r[1] for r in mine], [r[2] for r in mine], label=name, **style)
-            axes[1].plot([r[1] for r in mine], [r[3] for r in mine], label=name, **style)
+            axes[0].plot([r.conns for r in mine], [r.rps for r in mine], label=name, **style)
+            axes[1].plot([r.conns for r in mine], [r.p99 for r in mine], label=name, **style)
         for ax, what in zip(axes, ("requests/s (higher is better)", "p99 ms (lower is better)")):
             ax.set_xscale("log")
             ax.set_xlabel("connections")

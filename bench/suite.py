@@ -58,14 +58,15 @@ def raise_fd_limit():
 
 
 def pinned(cpu):
+    """A preexec function pinning the child to CPU `cpu`, or to each CPU of
+    a tuple of them (modulo the CPUs here); None: not pinned."""
     ncpu = os.cpu_count() or 1
+    cpus = cpu if isinstance(cpu, tuple) else (cpu,)
 
     def pre():
         raise_fd_limit()
         if ncpu > 1 and cpu is not None:
-            os.sched_setaffinity(0, {c % ncpu for c in (cpu if isinstance(cpu, (set, tuple,
-                                                                                 list))
-                                                        else (cpu,))})
+            os.sched_setaffinity(0, {c % ncpu for c in cpus})
     return pre
 
 

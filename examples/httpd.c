@@ -848,7 +848,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--root") && v) root = argv[++i];
         else if (!strcmp(a, "--port")) port = number(v, 0, 65535), i++;
         else if (!strcmp(a, "--addr") && v) addr = argv[++i];
-        else if (!strcmp(a, "--workers")) workers = number(v, 1, 1024), i++;
+        else if (!strcmp(a, "--workers")) workers = number(v, 1, MAX_WORKERS), i++;
         else if (!strcmp(a, "--prefork")) procs = number(v, 1, 1024), i++;
         else if (!strcmp(a, "--timeout")) cfg.timeout_ms = (int)number(v, 1, 86400000), i++;
         else if (!strcmp(a, "--file-cache-ms")) cfg.file_cache_ms = (int)number(v, 0, 86400000), i++;

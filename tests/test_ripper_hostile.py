@@ -142,3 +142,19 @@ def test_a_fixed_batch_of_hostile_inputs(tmp_path):
             for r in results if r["verdict"] == "BUG"]
     assert not bugs, "\n".join(bugs)
     assert {r["verdict"] for r in results} == {"ripped", "refused"}
+
+
+def test_a_ripping_child_left_ending_is_reaped_before_the_next(tmp_path):
+    """A child that has sent its ripped text is not waited for then (it is
+    still unmapping libclang), but before the next child starts: rips in
+    one process (ripcc's files) leave at most one child behind."""
+    source = HEADER + b"RIP_ASYNC void task(void *p) { (void)p; rip_yield(); }\n"
+    cli.reap_children()
+    for _ in range(3):
+        cli.rip_source_reporting(str(tmp_path / "a.c"), source, [])
+        assert len(cli._exiting) == 1
+    left = cli._exiting[0]
+    cli.reap_children()
+    assert not cli._exiting
+    with pytest.raises(ChildProcessError):      # reaped: no zombie of it remains
+        os.waitpid(left, os.WNOHANG)
