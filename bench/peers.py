@@ -172,7 +172,7 @@ WHY = {
         "waiter and no close, ownership or rendezvous logic, and the compiler inlines all "
         "of it into the two coroutines; a rip channel operation is a call into the "
         "runtime library with the general channel behind it. callgrind (make "
-        "bench-instructions): 175 instructions per rip switch, of which the channel's "
+        "bench-instructions): 173 instructions per rip switch, of which the channel's "
         "send and receive take about 95 and the scheduler loop 22, against 89 in all per "
         "C++ switch. Cutting 18 of rip's (the runtime's thread-locals in the initial-exec "
         "model, which spares the channel calls five register saves) left the time as it "
