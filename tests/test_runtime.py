@@ -81,6 +81,27 @@ def test_misuse_aborts_with_a_message(tmp_path, ripcc, backend, message):
     assert r.stderr.decode().strip().splitlines()[-1].startswith("rip: " + message)
 
 
+ANOTHER_WORKERS = {
+    "send": "int v = 1; rip_chan_send(c, &v);",
+    "recv": "int v; rip_chan_recv(c, &v);",
+}
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+@pytest.mark.parametrize("op", sorted(ANOTHER_WORKERS))
+def test_a_channel_of_another_worker_aborts_with_a_message(tmp_path, ripcc, backend, op):
+    """Workers share nothing: worker 1 using worker 0's channel is stopped
+    (in rip by the check inlined into the ripped caller), not a race."""
+    src = tmp_path / ("foreign_%s.c" % op)
+    src.write_text('#include "rip.h"\nstatic rip_chan *c;\n'
+                   "static void task(void *arg) { (void)arg; if (rip_worker_id() == 1) { %s } }\n"
+                   "int main(void) { c = rip_chan_new(sizeof(int), 0); "
+                   "return rip_run_workers(2, task, 0); }\n" % ANOTHER_WORKERS[op])
+    r = run([ripcc(str(src), backend)], timeout=20)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert "rip: a channel made by another worker used by worker 1" in r.stderr.decode()
+
+
 @pytest.mark.skipif(not SAN, reason="AddressSanitizer only (make test SAN=1)")
 def test_a_freed_frame_is_poisoned_under_asan(tmp_path, ripcc):
     """The frame pool hides frees from ASan; it poisons the blocks it holds."""

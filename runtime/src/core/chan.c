@@ -6,33 +6,11 @@
 #include <string.h>
 #include "core.h"
 
-struct rip_chan {
-    size_t elem_size;               /* bytes per element */
-    size_t capacity;                /* ring buffer slots; 0 = rendezvous */
-    size_t head;                    /* slot of the oldest buffered element */
-    size_t count;                   /* buffered elements */
-    int closed;                     /* rip_chan_close was called */
-    struct rip_sched *owner;        /* the scheduler (worker) that made it */
-    rip_waitlist senders;           /* waiting senders */
-    rip_waitlist receivers;         /* waiting receivers */
-    unsigned char buf[];            /* capacity * elem_size bytes */
-};
-
-/* memcpy of one element: the common sizes as single moves, since a call
- * into libc was a tenth of a ping-pong switch. */
-static inline void copy_elem(void *to, const void *from, size_t size) {
-    switch (size) {
-    case 1: __builtin_memcpy(to, from, 1); break;
-    case 2: __builtin_memcpy(to, from, 2); break;
-    case 4: __builtin_memcpy(to, from, 4); break;
-    case 8: __builtin_memcpy(to, from, 8); break;
-    case 16: __builtin_memcpy(to, from, 16); break;
-    default: memcpy(to, from, size);
-    }
-}
-
+/* struct rip_chan is in rip_frame.h: ripped code inlines the hand-over
+ * and the wait (rip__chan_send_try, rip__chan_recv_try), and comes here
+ * for the rest.  Its ring buffer follows it in the same block. */
 static unsigned char *slot(rip_chan *c, size_t i) {
-    return c->buf + ((c->head + i) % c->capacity) * c->elem_size;
+    return (unsigned char *)(c + 1) + ((c->head + i) % c->capacity) * c->elem_size;
 }
 
 rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
@@ -49,57 +27,39 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
     return c;
 }
 
+/* The cases rip__chan_send_try leaves to the core (a closed channel, room
+ * in the buffer, a channel of another worker), then the try's own.  */
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
     rip__check_owner(c->owner, "channel");
     if (c->closed) {
         errno = EPIPE;
         return -1;
     }
-    rip_waiter *r = rip__wl_pop(&c->receivers);
-    if (r) {                        /* hand over and go on */
-        copy_elem(r->elem, elem, c->elem_size);
-        r->status = 1;
-        rip__ready(r->task);
-        return 0;
-    }
-    if (c->count < c->capacity) {
-        copy_elem(slot(c, c->count), elem, c->elem_size);
+    if (!c->receivers.head && c->count < c->capacity) {
+        rip__copy_elem(slot(c, c->count), elem, c->elem_size);
         c->count++;
         return 0;
     }
-    w->task = rip__current();
-    w->elem = (void *)elem;
-    rip__wl_push(&c->senders, w);
-    return RIP_WAIT;
+    return rip__chan_send_try(c, elem, (struct rip__wait *)(void *)w); /* a hand-over, or the wait */
 }
 
+/* The same for a receive: buffered elements here, the rest the try's. */
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
     rip__check_owner(c->owner, "channel");
-    rip_waiter *s;
     if (c->count) {
-        copy_elem(elem, slot(c, 0), c->elem_size);
+        rip_waiter *s;
+        rip__copy_elem(elem, slot(c, 0), c->elem_size);
         c->head = (c->head + 1) % c->capacity;
         c->count--;
         if ((s = rip__wl_pop(&c->senders))) {
-            copy_elem(slot(c, c->count), s->elem, c->elem_size); /* refill the freed slot */
+            rip__copy_elem(slot(c, c->count), s->elem, c->elem_size); /* refill the freed slot */
             c->count++;
             s->status = 0;
             rip__ready(s->task);
         }
         return 1;
     }
-    if ((s = rip__wl_pop(&c->senders))) { /* rendezvous */
-        copy_elem(elem, s->elem, c->elem_size);
-        s->status = 0;
-        rip__ready(s->task);
-        return 1;
-    }
-    if (c->closed)
-        return 0;
-    w->task = rip__current();
-    w->elem = elem;
-    rip__wl_push(&c->receivers, w);
-    return RIP_WAIT;
+    return rip__chan_recv_try(c, elem, (struct rip__wait *)(void *)w); /* a rendezvous, closed, or the wait */
 }
 
 int rip__chan_sent(rip_waiter *w) {

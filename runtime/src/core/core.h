@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "rip.h"
+#include "rip.h"                    /* first: these objects are built for no one backend */
+#include "rip_frame.h"              /* the task, waiter, run queue and channel, which ripped code inlines */
 #include "../shared/fatal.h"
 
 /* Always-on assertion: invariants hold in release builds too. */
@@ -22,40 +23,9 @@ void rip__assert_fail(const char *expr, const char *file, int line);
 
 #define RIP_WAIT 2                  /* "must wait": the caller suspends */
 
-typedef struct rip_task rip_task;
-struct rip_task {
-    rip_task *next;                 /* run queue or wait list link */
-    void *impl;                     /* the backend's: innermost frame (rip), context (ucontext) */
-};
-
-typedef struct rip_waiter rip_waiter;
-struct rip_waiter {
-    rip_waiter *next;               /* next waiter of the same channel or wait group */
-    rip_task *task;                 /* the task to wake */
-    void *elem;                     /* element to send from or receive into */
-    int status;                     /* the operation's result, set before the wake */
-};
-
-typedef struct {
-    rip_waiter *head;               /* oldest waiter */
-    rip_waiter *tail;               /* newest waiter */
-} rip_waitlist;
-
-static inline void rip__wl_push(rip_waitlist *l, rip_waiter *w) {
-    w->next = NULL;
-    if (l->tail)
-        l->tail->next = w;
-    else
-        l->head = w;
-    l->tail = w;
-}
-
-static inline rip_waiter *rip__wl_pop(rip_waitlist *l) {
-    rip_waiter *w = l->head;
-    if (w && !(l->head = w->next))
-        l->tail = NULL;
-    return w;
-}
+typedef struct rip__task rip_task;
+typedef struct rip__waiter rip_waiter;
+typedef struct rip__waitlist rip_waitlist;
 
 typedef struct rip_timer rip_timer;
 struct rip_timer {
@@ -70,15 +40,17 @@ struct rip_timer {
 
 #define RIP_TIMER_LISTED SIZE_MAX    /* rip_timer.index of a timer in the deadline list */
 
-/* Backend hooks, called by the core. */
-void rip__backend_run(rip_task *t);           /* run t until it suspends or ends */
+/* Backend hook, called by the core: run queued tasks, each until it
+ * suspends or ends, at most `budget` of them; 1 if the budget ran out with
+ * tasks still queued, else 0.  Each backend makes it of rip__run_queue
+ * below with its own run function, which inlines into the loop. */
+int rip__backend_run_queue(unsigned budget);
 
 /* Scheduler: one per thread (rip_run_workers runs several, sharing
  * nothing).  Its state is here so that the hot calls (the running task,
  * making a task ready) inline. */
-struct rip_sched {
-    rip_task *head, *tail;          /* the run queue */
-    rip_task *current;              /* the running task */
+struct rip__sched {
+    struct rip__runq run;           /* first: ripped code reaches it (rip_frame.h) */
     rip_timer **timers;             /* heap of sleeping tasks, earliest first */
     size_t ntimers;                 /* timers in the heap */
     rip_timer *listed_first;        /* timers begun in deadline order (a sorted list beside */
@@ -89,27 +61,29 @@ struct rip_sched {
     long offloads;                  /* rip_offload calls in flight */
     int worker;                     /* rip_worker_id() */
 };
-extern __thread struct rip_sched rip__sched;
 
 /* Workers share nothing: a channel or wait group made by one (owner) may
  * not be used by another. */
-static inline void rip__check_owner(const struct rip_sched *owner, const char *what) {
+static inline void rip__check_owner(const struct rip__sched *owner, const char *what) {
     if (owner != &rip__sched)
         rip__fatal("a %s made by another worker used by worker %d: workers share nothing",
                    what, rip__sched.worker);
 }
 
-static inline rip_task *rip__current(void) { return rip__sched.current; } /* the running task */
-
-/* Append t to the run queue. */
-static inline void rip__ready(rip_task *t) {
-    t->next = NULL;
-    if (rip__sched.tail)
-        rip__sched.tail->next = t;
-    else
-        rip__sched.head = t;
-    rip__sched.tail = t;
+/* The loop of rip__backend_run_queue: `run` runs one task. */
+static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
+    struct rip__runq *q = &rip__sched.run;
+    rip_task *t;
+    for (; budget > 0 && (t = q->head); budget--) {
+        if (!(q->head = t->next))
+            q->tail = NULL;
+        q->current = t;
+        run(t);
+    }
+    q->current = NULL;
+    return budget == 0 && q->head;
 }
+
 void rip__task_started(rip_task *t);          /* count a new task (then ready it) */
 int64_t rip__deadline(const rip_task *t);     /* t's rip_set_deadline, or -1 (deadline.c) */
 void rip__deadline_drop(const rip_task *t);   /* t ends: forget its deadline */

@@ -10,9 +10,9 @@
 #include <time.h>
 #include "core.h"
 
-#define RIP_TIMER_CHECK 64          /* task runs between two looks at the clock */
+#define RIP_TIMER_CHECK 64          /* task runs in a row between two looks at fds and the clock */
 
-__thread struct rip_sched rip__sched;
+__thread struct rip__sched rip__sched;
 #define S rip__sched
 
 void rip__assert_fail(const char *expr, const char *file, int line) {
@@ -36,7 +36,7 @@ void rip__task_started(rip_task *t) {
 }
 
 void rip__task_ended(void) {
-    rip__deadline_drop(S.current);
+    rip__deadline_drop(S.run.current);
     rip_assert(S.live > 0);
     S.live--;
 }
@@ -90,7 +90,7 @@ static void list_remove(rip_timer *tm) {
 void rip__timer_start(rip_timer *tm, int64_t at_ms) {
     tm->deadline_ms = at_ms;
     tm->seq = S.timer_seq++;
-    tm->task = S.current;
+    tm->task = S.run.current;
     if (!S.listed_last || at_ms >= S.listed_last->deadline_ms) {  /* in order: append */
         tm->index = RIP_TIMER_LISTED;
         tm->next = NULL;
@@ -198,42 +198,35 @@ static int sched_end(int status) {
 }
 
 int rip__sched_loop(void) {
-    unsigned runs = 0;
-    rip_assert(S.current == NULL);  /* rip_run inside a task */
+    rip_assert(S.run.current == NULL); /* rip_run inside a task */
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
     for (;;) {
-        rip_task *t = S.head;
-        if (!t) {
-            rip_timer *first = first_timer();
-            if (rip__fd_waiting() || S.offloads) {
-                rip__poll(first ? poll_timeout(first->deadline_ms) : -1);
-                if (first)
+        if (S.run.head) {
+            if (rip__backend_run_queue(RIP_TIMER_CHECK)) { /* busy: a look at fds and timers */
+                if (rip__fd_waiting() || S.offloads)
+                    rip__poll(0);
+                if (first_timer())
                     expire_timers(rip_now_ms());
-                continue;
             }
-            if (first) {
-                sleep_until(first->deadline_ms);
-                expire_timers(rip_now_ms());
-                continue;
-            }
-            if (S.live == 0)
-                return sched_end(0);
-            fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", S.live);
-            /* Blocked tasks sit in wait lists only; nothing can wake them. */
-            S.live = 0;
-            return sched_end(-1);
+            continue;
         }
-        S.head = t->next;
-        if (!S.head)
-            S.tail = NULL;
-        S.current = t;
-        rip__backend_run(t);
-        S.current = NULL;
-        if (++runs % RIP_TIMER_CHECK == 0) {
-            if (rip__fd_waiting() || S.offloads)
-                rip__poll(0);
-            if (first_timer())
+        rip_timer *first = first_timer();
+        if (rip__fd_waiting() || S.offloads) {
+            rip__poll(first ? poll_timeout(first->deadline_ms) : -1);
+            if (first)
                 expire_timers(rip_now_ms());
+            continue;
         }
+        if (first) {
+            sleep_until(first->deadline_ms);
+            expire_timers(rip_now_ms());
+            continue;
+        }
+        if (S.live == 0)
+            return sched_end(0);
+        fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", S.live);
+        /* Blocked tasks sit in wait lists only; nothing can wake them. */
+        S.live = 0;
+        return sched_end(-1);
     }
 }

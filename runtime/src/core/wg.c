@@ -5,7 +5,7 @@
 struct rip_wg {
     long count;                     /* rip_wg_add minus rip_wg_done */
     rip_waitlist waiters;           /* tasks in rip_wg_wait */
-    struct rip_sched *owner;        /* the scheduler (worker) that made it */
+    struct rip__sched *owner;       /* the scheduler (worker) that made it */
 };
 
 rip_wg *rip_wg_new(void) {

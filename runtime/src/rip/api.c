@@ -14,30 +14,10 @@ static void suspend(rip_frame *f, int next) {
     rip__current()->impl = f;
 }
 
-/* The intrinsics (rip_frame.h).  The frames below use them too. */
+/* The intrinsics are inline (rip_frame.h); the frames below use them too. */
 _Static_assert(RIP_WAITS == RIP_WAIT, "the intrinsics' wait code is the core's");
 _Static_assert(sizeof(rip_wait) >= sizeof(rip_waiter) &&
                _Alignof(rip_wait) >= _Alignof(rip_waiter), "rip_wait holds a rip_waiter");
-
-int rip__yield_in(rip_frame *self) {
-    rip_task *t = rip__current();
-    t->impl = self;
-    rip__ready(t);
-    return 0;
-}
-
-int rip__wait_in(rip_frame *self) {
-    rip__current()->impl = self;
-    return 0;
-}
-
-int rip__chan_send_woken(rip_wait *w) {
-    return rip__chan_sent((rip_waiter *)w);
-}
-
-int rip__chan_recv_woken(rip_wait *w) {
-    return ((rip_waiter *)w)->status;
-}
 
 static int yield_resume(rip_frame *f, rip_frame *done) {
     (void)done;

@@ -48,8 +48,9 @@
  * devirtualizes the resume entry the inline allocation just stored) and
  * an inline push: about 30 instructions with the callee's own.  A resume
  * from the scheduler is one indirect call plus the dispatch switch on
- * `state`; a yield pair switch is about 43 instructions in all, scheduler
- * loop included.  A task is its first frame plus 8 bytes (sched.c). */
+ * `state`; a yield pair switch is about 42 instructions in all, scheduler
+ * loop included, and a rendezvous ping-pong switch about 118 (the channel
+ * inline).  A task is its first frame plus 8 bytes (sched.c). */
 #ifndef RIP_FRAME_H
 #define RIP_FRAME_H
 #pragma GCC system_header
@@ -167,6 +168,84 @@ static __inline__ void *rip__copy(void *to, const void *from, __SIZE_TYPE__ n) {
     return to;
 }
 
+/* The scheduler core's task, wait list, run queue and channel (core.h,
+ * chan.c use these very definitions), spelled here so that the commonest
+ * channel operations inline into ripped code: a call into the runtime and
+ * a general channel behind it was half a ping-pong switch. */
+struct rip__task {
+    struct rip__task *next;         /* run queue or wait list link */
+    void *impl;                     /* the backend's: innermost frame (rip), context (ucontext) */
+};
+struct rip__waiter {
+    struct rip__waiter *next;       /* next waiter of the same channel or wait group */
+    struct rip__task *task;         /* the task to wake */
+    void *elem;                     /* element to send from or receive into */
+    int status;                     /* the operation's result, set before the wake */
+};
+struct rip__waitlist {
+    struct rip__waiter *head;       /* oldest waiter */
+    struct rip__waiter *tail;       /* newest waiter */
+};
+struct rip__runq {
+    struct rip__task *head, *tail;  /* the run queue, FIFO */
+    struct rip__task *current;      /* the running task */
+};
+struct rip__sched;                  /* the thread's scheduler (core.h): its first field is a rip__runq */
+extern __thread struct rip__sched rip__sched;
+#define RIP__RUNQ ((struct rip__runq *)(void *)&rip__sched)
+struct rip_chan {                   /* rip.h's rip_chan */
+    __SIZE_TYPE__ elem_size;        /* bytes per element */
+    __SIZE_TYPE__ capacity;         /* ring buffer slots; 0 = rendezvous */
+    __SIZE_TYPE__ head;             /* slot of the oldest buffered element */
+    __SIZE_TYPE__ count;            /* buffered elements */
+    int closed;                     /* rip_chan_close was called */
+    struct rip__sched *owner;       /* the scheduler (worker) that made it */
+    struct rip__waitlist senders;   /* waiting senders */
+    struct rip__waitlist receivers; /* waiting receivers */
+};                                  /* the ring buffer follows: capacity * elem_size bytes */
+
+static __inline__ struct rip__task *rip__current(void) { return RIP__RUNQ->current; }
+
+/* Append t to the run queue. */
+static __inline__ void rip__ready(struct rip__task *t) {
+    struct rip__runq *q = RIP__RUNQ;
+    t->next = 0;
+    if (q->tail)
+        q->tail->next = t;
+    else
+        q->head = t;
+    q->tail = t;
+}
+
+static __inline__ void rip__wl_push(struct rip__waitlist *l, struct rip__waiter *w) {
+    w->next = 0;
+    if (l->tail)
+        l->tail->next = w;
+    else
+        l->head = w;
+    l->tail = w;
+}
+
+static __inline__ struct rip__waiter *rip__wl_pop(struct rip__waitlist *l) {
+    struct rip__waiter *w = l->head;
+    if (w && !(l->head = w->next))
+        l->tail = 0;
+    return w;
+}
+
+/* One channel element: the common sizes as single moves (a call into libc,
+ * or a jump table on the size, cost a tenth of a switch each). */
+static __inline__ void rip__copy_elem(void *to, const void *from, __SIZE_TYPE__ size) {
+    if (size == 8)
+        __builtin_memcpy(to, from, 8);
+    else if (size == 4)
+        __builtin_memcpy(to, from, 4);
+    else if (size == 16)
+        __builtin_memcpy(to, from, 16);
+    else
+        __builtin_memcpy(to, from, size);
+}
+
 /* Intrinsics.  A direct call of rip_yield, rip_chan_send, rip_chan_recv or
  * rip_wg_wait in an async function is inlined into the caller's own resume
  * entry: no frame of its own, and a suspension that records the caller as
@@ -180,33 +259,91 @@ static __inline__ void *rip__copy(void *to, const void *from, __SIZE_TYPE__ n) {
  *     x = rip_r;
  *
  * and `rip_yield();` is `self->state = 4; return rip__yield_in(self);
- * resume_4: ;`.  The tries are the core's own operations (core.h), and
- * the calls that suspend are tail calls.  The frame's one rip_w field
+ * resume_4: ;`.  The tries are the core's own operations (core.h): the
+ * common cases of a channel (a hand-over to a waiting task, a wait) are
+ * inline below, and the rest (a buffered element, a closed channel, a
+ * channel of another worker) is a call.  The frame's one rip_w field
  * (added when the function has such a call) is its place in a wait list:
  * a frame waits at one point at a time. */
 enum { rip__waits = 2 };            /* the core's RIP_WAIT: queued, the caller suspends */
-struct rip__wait { void *opaque[4]; }; /* room for a core.h rip_waiter */
-struct rip_chan;
+struct rip__wait { void *opaque[4]; }; /* room for a struct rip__waiter */
 struct rip_wg;
-struct rip_waiter;
-int rip__chan_send(struct rip_chan *c, const void *elem, struct rip_waiter *w); /* core.h: 0, -1, rip__waits */
-int rip__chan_recv(struct rip_chan *c, void *elem, struct rip_waiter *w);       /* core.h: 1, 0, rip__waits */
-int rip__wg_wait(struct rip_wg *wg, struct rip_waiter *w);                      /* core.h: 0, rip__waits */
-int rip__yield_in(struct rip_frame *self);      /* queue the task at the tail, to resume at self; 0 */
-int rip__wait_in(struct rip_frame *self);       /* the task waits (queued by a try), to resume at self; 0 */
-int rip__chan_send_woken(struct rip__wait *w);  /* after the wait: 0, or -1 and EPIPE */
-int rip__chan_recv_woken(struct rip__wait *w);  /* after the wait: 1, or 0 (closed) */
+int rip__chan_send(struct rip_chan *c, const void *elem, struct rip__waiter *w); /* core.h: 0, -1, rip__waits */
+int rip__chan_recv(struct rip_chan *c, void *elem, struct rip__waiter *w);       /* core.h: 1, 0, rip__waits */
+int rip__chan_sent(struct rip__waiter *w);                                      /* core.h: 0, or -1 and EPIPE */
+int rip__wg_wait(struct rip_wg *wg, struct rip__waiter *w);                      /* core.h: 0, rip__waits */
 
-static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, struct rip__wait *w) {
-    return rip__chan_send(c, elem, (struct rip_waiter *)(void *)w);
+/* Queue the task at the tail, to resume at self; 0. */
+static __inline__ int rip__yield_in(struct rip_frame *self) {
+    struct rip__task *t = rip__current();
+    t->impl = self;
+    rip__ready(t);
+    return 0;
 }
 
+/* The task waits (queued by a try), to resume at self; 0. */
+static __inline__ int rip__wait_in(struct rip_frame *self) {
+    rip__current()->impl = self;
+    return 0;
+}
+
+/* After the wait: 0, or -1 and EPIPE (closed while it waited). */
+static __inline__ int rip__chan_send_woken(struct rip__wait *w) {
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w;
+    return __builtin_expect(me->status, 0) ? rip__chan_sent(me) : 0;
+}
+
+/* After the wait: 1, or 0 (closed). */
+static __inline__ int rip__chan_recv_woken(struct rip__wait *w) {
+    return ((struct rip__waiter *)(void *)w)->status;
+}
+
+/* A waiting receiver means the channel is open and empty: hand the
+ * element over.  A full channel (every rendezvous one is) that is open
+ * queues the sender.  Anything else is the core's. */
+static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, struct rip__wait *w) {
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w, *r = c->receivers.head;
+    if (__builtin_expect(c->owner != &rip__sched, 0))
+        return rip__chan_send(c, elem, me); /* the core's error */
+    if (r) {
+        rip__wl_pop(&c->receivers);
+        rip__copy_elem(r->elem, elem, c->elem_size);
+        r->status = 1;
+        rip__ready(r->task);
+        return 0;
+    }
+    if (c->count == c->capacity && !c->closed) {
+        me->task = rip__current();
+        me->elem = (void *)elem;
+        rip__wl_push(&c->senders, me);
+        return rip__waits;
+    }
+    return rip__chan_send(c, elem, me);
+}
+
+/* An empty channel: take a waiting sender's element (a rendezvous), or
+ * queue the receiver while it is open.  Buffered elements are the core's. */
 static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct rip__wait *w) {
-    return rip__chan_recv(c, elem, (struct rip_waiter *)(void *)w);
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w, *s = c->senders.head;
+    if (__builtin_expect(c->owner != &rip__sched, 0) || c->count)
+        return rip__chan_recv(c, elem, me);
+    if (s) {
+        rip__wl_pop(&c->senders);
+        rip__copy_elem(elem, s->elem, c->elem_size);
+        s->status = 0;
+        rip__ready(s->task);
+        return 1;
+    }
+    if (c->closed)
+        return 0;
+    me->task = rip__current();
+    me->elem = elem;
+    rip__wl_push(&c->receivers, me);
+    return rip__waits;
 }
 
 static __inline__ int rip__wg_wait_try(struct rip_wg *wg, struct rip__wait *w) {
-    return rip__wg_wait(wg, (struct rip_waiter *)(void *)w);
+    return rip__wg_wait(wg, (struct rip__waiter *)(void *)w);
 }
 
 #endif /* RIP_FRAME_H */

@@ -45,10 +45,14 @@ static __attribute__((noinline)) void unwind(void) {
 
 /* Resume the innermost frame; the common case, a suspension again, costs
  * one indirect call and a test. */
-void rip__backend_run(rip_task *t) {
+static inline void run(rip_task *t) {
     rip_frame *f = t->impl;
     if (__builtin_expect(f->resume(f, NULL), 0))
         unwind();
+}
+
+int rip__backend_run_queue(unsigned budget) {
+    return rip__run_queue(budget, run);
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {

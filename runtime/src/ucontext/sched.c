@@ -233,7 +233,7 @@ static void task_main(void) {
     switch_begin(NULL, sched_stack, sched_stack_size);
 }
 
-void rip__backend_run(rip_task *base) {
+static void run(rip_task *base) {
     uc_task *t = (uc_task *)base;
     void *fake;
     switch_begin(&fake, (char *)t->map + page_size, t->size);
@@ -250,6 +250,10 @@ void rip__backend_run(rip_task *base) {
         task_free(t);
         rip__task_ended();
     }
+}
+
+int rip__backend_run_queue(unsigned budget) {
+    return rip__run_queue(budget, run);
 }
 
 void rip__uc_park(void) {
