@@ -541,10 +541,28 @@ static int send_error(struct conn *c, struct request *r) {
 #define SMALL_FILE 16384            /* bytes: larger files are read for every request */
 #define FILE_CACHE_SLOTS 64         /* entries per worker */
 
+#define HEAD_ROOM 512               /* a response head fits in this */
+
+/* A cached file's whole 200 answer to an HTTP/1.1 keep-alive request, the
+ * commonest: sent as it is, with no copy.  A task sending it holds a
+ * reference, since the cache may replace the entry while the task waits
+ * on the socket.  Only its worker's tasks see it: no lock. */
+struct answer {
+    long refs;                      /* the cache entry's, plus one per task sending it */
+    size_t head;                    /* bytes of head; the file's bytes follow */
+    size_t len;                     /* bytes of head and file */
+    char bytes[];                   /* the answer */
+};
+
+static void answer_drop(struct answer *a) {
+    if (a && --a->refs == 0)
+        free(a);
+}
+
 struct cached_file {
     char *path;                     /* the request path it answers (malloc'd); NULL: free */
-    char *data;                     /* the file's bytes (malloc'd) */
-    size_t size;                    /* how many */
+    struct answer *answer;          /* the file's bytes, after a 1.1 keep-alive head */
+    size_t size;                    /* how many bytes the file has */
     const char *type;               /* its Content-Type */
     int64_t until;                  /* rip_now_ms() from which it is read again */
 };
@@ -585,21 +603,24 @@ static void cache_keep(const char *path, size_t len, const char *data, size_t si
     struct cached_file *e = cache_slot(path, len);
     if (!e)
         return;
-    char *p = malloc(len + 1), *d = malloc(size ? size : 1);
-    if (!p || !d) {
+    char head[HEAD_ROOM];
+    size_t hlen = (size_t)format_head(head, sizeof head, 200, type, (long long)size, 1, 1);
+    char *p = malloc(len + 1);
+    struct answer *a = malloc(sizeof *a + hlen + size);
+    if (!p || !a) {
         free(p);
-        free(d);
+        free(a);
         return;
     }
     memcpy(p, path, len);
     p[len] = '\0';
-    memcpy(d, data, size);
+    *a = (struct answer){ .refs = 1, .head = hlen, .len = hlen + size };
+    memcpy(a->bytes, head, hlen);
+    memcpy(a->bytes + hlen, data, size);
     free(e->path);
-    free(e->data);
-    *e = (struct cached_file){ p, d, size, type, rip_now_ms() + cfg.file_cache_ms };
+    answer_drop(e->answer);
+    *e = (struct cached_file){ p, a, size, type, rip_now_ms() + cfg.file_cache_ms };
 }
-
-#define HEAD_ROOM 512               /* a response head fits in this */
 
 /* A buffer holding the head of a 200 answer of `size` bytes of `type`
  * (its length in *hlen), with `room` bytes after it for the body; NULL
@@ -614,11 +635,18 @@ static char *response_start(const struct request *r, const char *type, long long
 
 /* Answer r from the cache: as respond() does. */
 static int respond_cached(struct conn *c, struct request *r, const struct cached_file *e) {
+    struct answer *a = e->answer;
+    if (r->keep_alive && r->minor == 1) {   /* the cached answer is this one's */
+        a->refs++;
+        int ok = send_all(c->fd, a->bytes, a->len) == 0;
+        answer_drop(a);
+        return ok ? 0 : -1;
+    }
     int hlen = 0;
     char *buf = response_start(r, e->type, (long long)e->size, e->size, &hlen);
     if (!buf)
         return -1;
-    memcpy(buf + hlen, e->data, e->size);  /* before any wait: e may be replaced after */
+    memcpy(buf + hlen, a->bytes + a->head, e->size); /* before any wait: e may be replaced after */
     int ok = send_all(c->fd, buf, (size_t)hlen + e->size) == 0;
     free(buf);
     return ok ? !r->keep_alive : -1;

@@ -456,6 +456,30 @@ def test_a_changed_small_file_is_served_fresh_after_file_cache_ms(server, docroo
     assert get_body(srv, "changing.txt") == (200, b"two, longer\n")
 
 
+def test_a_cached_answer_still_being_sent_when_the_cache_replaces_it_arrives_whole(server,
+                                                                                   docroot):
+    """A cached answer is sent from the cache entry itself (no copy).  A
+    client that pipelines many requests and reads none fills its socket,
+    so the server waits mid-answer; the entry it sends from is replaced
+    meanwhile (another client asked after --file-cache-ms) and must not be
+    freed under the send (ASan would see it; the bytes would be wrong)."""
+    path = docroot / "slowly.txt"
+    path.write_bytes(b"a" * 16000)  # the biggest size the cache keeps is 16 KiB
+    srv = server("--file-cache-ms", "300")
+    assert get_body(srv, "slowly.txt") == (200, b"a" * 16000)    # cached now
+    asks = 400                      # 6 MB of answers: more than the sockets hold
+    with srv.connect(timeout=20) as slow:
+        slow.sendall(b"GET /slowly.txt HTTP/1.1\r\nHost: x\r\n\r\n" * asks)
+        time.sleep(0.5)             # the entry has expired; an answer waits on the socket
+        path.write_bytes(b"b" * 16000)
+        assert get_body(srv, "slowly.txt") == (200, b"b" * 16000)    # replaces the entry
+        reader = Reader(slow)
+        bodies = [reader.response() for _ in range(asks)]
+    assert bodies[0] == (200, bodies[0][1], b"a" * 16000)
+    assert all(status == 200 and body in (b"a" * 16000, b"b" * 16000)
+               for status, _, body in bodies)
+
+
 def test_file_cache_ms_0_serves_every_change_at_once(server, docroot):
     (docroot / "live.txt").write_text("one\n")
     srv = server("--file-cache-ms", "0")
