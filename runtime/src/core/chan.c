@@ -23,7 +23,7 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
         return NULL;
     c->elem_size = elem_size;
     c->capacity = capacity;
-    c->owner = &rip__sched;
+    c->owner = &rip__runq;
     return c;
 }
 

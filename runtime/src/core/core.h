@@ -47,10 +47,10 @@ struct rip_timer {
 int rip__backend_run_queue(unsigned budget);
 
 /* Scheduler: one per thread (rip_run_workers runs several, sharing
- * nothing).  Its state is here so that the hot calls (the running task,
- * making a task ready) inline. */
+ * nothing).  Its run queue is rip__runq (rip_frame.h), on its own so that
+ * ripped code reaches it: the hot calls (the running task, making a task
+ * ready) inline there. */
 struct rip__sched {
-    struct rip__runq run;           /* first: ripped code reaches it (rip_frame.h) */
     rip_timer **timers;             /* heap of sleeping tasks, earliest first */
     size_t ntimers;                 /* timers in the heap */
     rip_timer *listed_first;        /* timers begun in deadline order (a sorted list beside */
@@ -61,18 +61,19 @@ struct rip__sched {
     long offloads;                  /* rip_offload calls in flight */
     int worker;                     /* rip_worker_id() */
 };
+extern __thread struct rip__sched rip__sched;
 
 /* Workers share nothing: a channel or wait group made by one (owner) may
  * not be used by another. */
-static inline void rip__check_owner(const struct rip__sched *owner, const char *what) {
-    if (owner != &rip__sched)
+static inline void rip__check_owner(const struct rip__runq *owner, const char *what) {
+    if (owner != &rip__runq)
         rip__fatal("a %s made by another worker used by worker %d: workers share nothing",
                    what, rip__sched.worker);
 }
 
 /* The loop of rip__backend_run_queue: `run` runs one task. */
 static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
-    struct rip__runq *q = &rip__sched.run;
+    struct rip__runq *q = &rip__runq;
     rip_task *t;
     for (; budget > 0 && (t = q->head); budget--) {
         if (!(q->head = t->next))

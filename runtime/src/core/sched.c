@@ -13,7 +13,9 @@
 #define RIP_TIMER_CHECK 64          /* task runs in a row between two looks at fds and the clock */
 
 __thread struct rip__sched rip__sched;
+__thread struct rip__runq rip__runq; /* apart: ripped code reaches it (rip_frame.h) */
 #define S rip__sched
+#define Q rip__runq
 
 void rip__assert_fail(const char *expr, const char *file, int line) {
     fprintf(stderr, "rip: %s:%d: assertion failed: %s\n", file, line, expr);
@@ -36,7 +38,7 @@ void rip__task_started(rip_task *t) {
 }
 
 void rip__task_ended(void) {
-    rip__deadline_drop(S.run.current);
+    rip__deadline_drop(Q.current);
     rip_assert(S.live > 0);
     S.live--;
 }
@@ -90,7 +92,7 @@ static void list_remove(rip_timer *tm) {
 void rip__timer_start(rip_timer *tm, int64_t at_ms) {
     tm->deadline_ms = at_ms;
     tm->seq = S.timer_seq++;
-    tm->task = S.run.current;
+    tm->task = Q.current;
     if (!S.listed_last || at_ms >= S.listed_last->deadline_ms) {  /* in order: append */
         tm->index = RIP_TIMER_LISTED;
         tm->next = NULL;
@@ -198,10 +200,10 @@ static int sched_end(int status) {
 }
 
 int rip__sched_loop(void) {
-    rip_assert(S.run.current == NULL); /* rip_run inside a task */
+    rip_assert(Q.current == NULL); /* rip_run inside a task */
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
     for (;;) {
-        if (S.run.head) {
+        if (Q.head) {
             if (rip__backend_run_queue(RIP_TIMER_CHECK)) { /* busy: a look at fds and timers */
                 if (rip__fd_waiting() || S.offloads)
                     rip__poll(0);

@@ -5,13 +5,13 @@
 struct rip_wg {
     long count;                     /* rip_wg_add minus rip_wg_done */
     rip_waitlist waiters;           /* tasks in rip_wg_wait */
-    struct rip__sched *owner;       /* the scheduler (worker) that made it */
+    struct rip__runq *owner;        /* the run queue of the worker that made it */
 };
 
 rip_wg *rip_wg_new(void) {
     rip_wg *wg = calloc(1, sizeof(rip_wg));
     if (wg)
-        wg->owner = &rip__sched;
+        wg->owner = &rip__runq;
     return wg;
 }
 

@@ -26,7 +26,7 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
         errno = EINVAL;
         return -1;
     }
-    rip_assert(rip__sched.run.current == NULL); /* rip_run_workers inside a task */
+    rip_assert(rip__runq.current == NULL); /* rip_run_workers inside a task */
     worker *ws = calloc((size_t)n, sizeof *ws);
     if (!ws)
         return -1;

@@ -190,25 +190,23 @@ struct rip__runq {
     struct rip__task *head, *tail;  /* the run queue, FIFO */
     struct rip__task *current;      /* the running task */
 };
-struct rip__sched;                  /* the thread's scheduler (core.h): its first field is a rip__runq */
-extern __thread struct rip__sched rip__sched;
-#define RIP__RUNQ ((struct rip__runq *)(void *)&rip__sched)
+extern __thread struct rip__runq rip__runq; /* the thread's scheduler's (core/sched.c) */
 struct rip_chan {                   /* rip.h's rip_chan */
     __SIZE_TYPE__ elem_size;        /* bytes per element */
     __SIZE_TYPE__ capacity;         /* ring buffer slots; 0 = rendezvous */
     __SIZE_TYPE__ head;             /* slot of the oldest buffered element */
     __SIZE_TYPE__ count;            /* buffered elements */
     int closed;                     /* rip_chan_close was called */
-    struct rip__sched *owner;       /* the scheduler (worker) that made it */
+    struct rip__runq *owner;        /* the run queue of the worker that made it */
     struct rip__waitlist senders;   /* waiting senders */
     struct rip__waitlist receivers; /* waiting receivers */
 };                                  /* the ring buffer follows: capacity * elem_size bytes */
 
-static __inline__ struct rip__task *rip__current(void) { return RIP__RUNQ->current; }
+static __inline__ struct rip__task *rip__current(void) { return rip__runq.current; }
 
 /* Append t to the run queue. */
 static __inline__ void rip__ready(struct rip__task *t) {
-    struct rip__runq *q = RIP__RUNQ;
+    struct rip__runq *q = &rip__runq;
     t->next = 0;
     if (q->tail)
         q->tail->next = t;
@@ -303,7 +301,7 @@ static __inline__ int rip__chan_recv_woken(struct rip__wait *w) {
  * queues the sender.  Anything else is the core's. */
 static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w, *r = c->receivers.head;
-    if (__builtin_expect(c->owner != &rip__sched, 0))
+    if (__builtin_expect(c->owner != &rip__runq, 0))
         return rip__chan_send(c, elem, me); /* the core's error */
     if (r) {
         rip__wl_pop(&c->receivers);
@@ -325,7 +323,7 @@ static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, s
  * queue the receiver while it is open.  Buffered elements are the core's. */
 static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w, *s = c->senders.head;
-    if (__builtin_expect(c->owner != &rip__sched, 0) || c->count)
+    if (__builtin_expect(c->owner != &rip__runq, 0) || c->count)
         return rip__chan_recv(c, elem, me);
     if (s) {
         rip__wl_pop(&c->senders);

@@ -51,7 +51,8 @@ static inline void run(rip_task *t) {
         unwind();
 }
 
-int rip__backend_run_queue(unsigned budget) {
+/* 64-aligned: where the scheduler loop fell moved a ping-pong switch by 3%. */
+__attribute__((aligned(64))) int rip__backend_run_queue(unsigned budget) {
     return rip__run_queue(budget, run);
 }
 
