@@ -401,16 +401,16 @@ def http_table(rows):
 # What a profile of httpd-rip showed (perf record -e cpu-clock, 50
 # connections): where its own microsecond per request goes.
 HTTP_WHY = (
-    "the kernel's TCP work is the same for every server here (the kernel column); the "
-    "difference is the server's own code, about 1 µs a request for httpd-rip against "
-    "0.3 µs for the hand-written server, which parses nothing it need not. Of httpd-rip's "
-    "CPU, about 4.5% is an epoll_ctl(ADD) per wait answered EEXIST: it is how the runtime "
-    "learns that an fd number it watched was closed with a plain close() and now names "
-    "a new file, which would otherwise wait for an event that never comes; about 2% "
-    "is reading the clock for the I/O deadlines and the connection bookkeeping (httpd "
-    "sheds the least active connection when out of fds); the rest is parsing and "
-    "formatting the HTTP heads, a malloc per answer, and the runtime's frames. Within "
-    "a few per cent, as here, the order between servers changes from run to run")
+    "wrk, one thread on the other CPU, uses 97-99% of it at every connection count, so "
+    "requests/s measures the load generator as much as the server, and differences "
+    "of a few per cent change order from run to run; requests per CPU-second is the "
+    "server's own cost. The kernel's TCP work is about the same for every server (the "
+    "kernel column); the rest is the server's code, about 1 µs a request for httpd-rip "
+    "against 0.3 µs for the hand-written server, which parses nothing it need not. A "
+    "profile of httpd-rip (perf record -e cpu-clock) puts about 2% of its CPU in reading "
+    "the clock (the I/O deadlines and the connection bookkeeping httpd sheds by when out "
+    "of fds) and the rest of its own share in parsing heads, the request's buffer and "
+    "the runtime's frames")
 
 
 def unfair(rows):

@@ -7,21 +7,37 @@
  *
  * A number closed behind the runtime's back (close(2), dup2 over it, a
  * library) leaves the epoll set with its file, and may come back as a new
- * file: every wait adds the fd again (EEXIST: the same file), and a number
- * added before that the set takes again names a new file.  Its old
+ * file.  Adding the fd again tells: EEXIST is the same file, and a number
+ * added before that the set takes again names a new file, whose old
  * waiters can never be woken by an event: they fail with EBADF, as after
- * rip_close. */
+ * rip_close.  That check is a system call, so a wait on an fd already in
+ * the set is trusted at first: most end with an event within a poll or
+ * two (a keep-alive connection's next request), which proves the file is
+ * the watched one.  A trusted wait still going after VERIFY_POLLS polls is
+ * checked then, and while any is pending a poll blocks at most VERIFY_MS:
+ * a reused number costs its waiter a few milliseconds, never a hang. */
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 #include "core.h"
 
+#define VERIFY_POLLS 2              /* polls a trusted wait may last unchecked */
+#define VERIFY_MS 5                 /* the longest a poll blocks while a check is pending */
+#define FD_EVENTS (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET)
+
 typedef struct {
     rip_waitlist readers;           /* tasks waiting until fd is readable */
     rip_waitlist writers;           /* tasks waiting until fd is writable */
     unsigned flags;                 /* RIP_FD_* */
+    unsigned trusted;               /* its waiters with `trusted` set */
+    int queued;                     /* it is in P.checks */
 } fd_state;
+
+typedef struct {
+    int fd;                         /* an fd with trusted waits */
+    unsigned long poll;             /* P.polls when it was queued */
+} fd_check;
 
 static __thread struct {
     int open;                       /* epfd is valid */
@@ -30,6 +46,9 @@ static __thread struct {
     int nfds;                       /* entries in fds */
     long waiting;                   /* waiters queued on all fds */
     int wakeup_fd;                  /* the offload eventfd in the set; -1 = none */
+    unsigned long polls;            /* rip__poll calls so far */
+    fd_check *checks;               /* ring of fds to check, oldest first */
+    size_t check_head, check_len, check_cap; /* its first, length and size (a power of 2) */
 } P;
 
 static fd_state *state(int fd) {
@@ -56,21 +75,54 @@ void rip__fd_set_flags(int fd, unsigned flags) {
     state(fd)->flags |= flags;
 }
 
-static void wake_all(rip_waitlist *l, int status) {
+static void wake(fd_state *s, rip_waiter *w, int status) {
+    P.waiting--;
+    s->trusted -= (unsigned)w->trusted;
+    w->status = status;
+    rip__ready(w->task);
+}
+
+static void wake_all(fd_state *s, rip_waitlist *l, int status) {
     rip_waiter *w;
-    while ((w = rip__wl_pop(l))) {
-        P.waiting--;
-        w->status = status;
-        rip__ready(w->task);
-    }
+    while ((w = rip__wl_pop(l)))
+        wake(s, w, status);
 }
 
 /* The file s described is gone: its waiters fail (never retried, the
  * number names another file now or soon), its flags are forgotten. */
 static void drop(fd_state *s) {
-    wake_all(&s->readers, EBADF);
-    wake_all(&s->writers, EBADF);
+    wake_all(s, &s->readers, EBADF);
+    wake_all(s, &s->writers, EBADF);
     s->flags = 0;
+}
+
+/* fd's trusted waits were checked: the number still names the watched
+ * file. */
+static void trust_checked(fd_state *s) {
+    rip_waitlist *lists[2] = { &s->readers, &s->writers };
+    for (int i = 0; i < 2; i++)
+        for (rip_waiter *w = lists[i]->head; w; w = w->next)
+            w->trusted = 0;
+    s->trusted = 0;
+}
+
+/* The number names another file than the watched one: l's untrusted
+ * waiters, on the file that had it, fail with EBADF; its trusted ones, on
+ * the new file, keep waiting if it is `watched` now, else wake with
+ * `status`. */
+static void settle(fd_state *s, rip_waitlist *l, int watched, int status) {
+    rip_waitlist keep = { NULL, NULL };
+    rip_waiter *w;
+    while ((w = rip__wl_pop(l))) {
+        if (!w->trusted || !watched) {
+            wake(s, w, w->trusted ? status : EBADF);
+        } else {
+            w->trusted = 0;
+            s->trusted--;
+            rip__wl_push(&keep, w);
+        }
+    }
+    *l = keep;
 }
 
 void rip__fd_renew(int fd) {
@@ -100,19 +152,78 @@ static int add_to_set(int fd, uint32_t events) {
     return errno == EEXIST ? 0 : -1;
 }
 
+/* Queue fd to be checked unless it is: 0, or -1 when out of memory. */
+static int check_later(int fd, fd_state *s) {
+    if (s->queued)
+        return 0;
+    if (P.check_len == P.check_cap) {
+        size_t cap = P.check_cap ? 2 * P.check_cap : 64;
+        fd_check *grown = malloc(cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        for (size_t i = 0; i < P.check_len; i++)   /* unwrap the ring */
+            grown[i] = P.checks[(P.check_head + i) & (P.check_cap - 1)];
+        free(P.checks);
+        P.checks = grown;
+        P.check_head = 0;
+        P.check_cap = cap;
+    }
+    P.checks[(P.check_head + P.check_len++) & (P.check_cap - 1)] = (fd_check){ fd, P.polls };
+    s->queued = 1;
+    return 0;
+}
+
 int rip__fd_wait(int fd, int dir, rip_waiter *w) {
     fd_state *s = state(fd);
-    int added = add_to_set(fd, EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
-    if (added == -1)
-        return -1;
-    if (added && (s->flags & RIP_FD_REGISTERED))
-        drop(s);                    /* closed behind our back and reused */
-    s->flags |= RIP_FD_REGISTERED;
+    int trusted = (s->flags & RIP_FD_REGISTERED) && check_later(fd, s) == 0;
+    if (!trusted) {
+        int added = add_to_set(fd, FD_EVENTS);
+        if (added == -1)
+            return -1;
+        if (added && (s->flags & RIP_FD_REGISTERED))
+            drop(s);                /* closed behind our back and reused */
+        s->flags |= RIP_FD_REGISTERED;
+    }
     w->task = rip__current();
     w->status = 0;
+    w->trusted = trusted;
+    s->trusted += (unsigned)trusted;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
     P.waiting++;
     return 0;
+}
+
+/* Check the trusted waits on fd: adding it again to the set says whether
+ * the number still names the watched file (EEXIST). */
+static void check(int fd, fd_state *s) {
+    int added = add_to_set(fd, FD_EVENTS);
+    if (added == 0) {
+        trust_checked(s);
+        return;
+    }
+    /* A new file: watched now (an event will come), or closed (EBADF), or
+     * one epoll cannot watch (EPERM: always ready, so the call tries
+     * again), or no memory for the watch. */
+    int status = added == 1 || errno == EPERM ? 0 : errno;
+    settle(s, &s->readers, added == 1, status);
+    settle(s, &s->writers, added == 1, status);
+    s->flags = added == 1 ? RIP_FD_REGISTERED : 0;
+}
+
+/* Check the trusted waits that have lasted VERIFY_POLLS polls. */
+static void check_old_waits(void) {
+    while (P.check_len) {
+        fd_check *c = &P.checks[P.check_head];
+        if (P.polls - c->poll < VERIFY_POLLS)
+            break;
+        int fd = c->fd;
+        P.check_head = (P.check_head + 1) & (P.check_cap - 1);
+        P.check_len--;
+        fd_state *s = &P.fds[fd];
+        s->queued = 0;
+        if (s->trusted)             /* else events ended them: the file is the watched one */
+            check(fd, s);
+    }
 }
 
 int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
@@ -128,6 +239,7 @@ int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
         if (l->tail == x)
             l->tail = prev;
         P.waiting--;
+        state(fd)->trusted -= (unsigned)x->trusted;
         return 1;
     }
     return 0;                       /* already woken */
@@ -157,6 +269,12 @@ void rip__poll(int timeout_ms) {
     struct epoll_event events[256];
     if (!P.open)
         return;
+    P.polls++;
+    check_old_waits();
+    if (rip__runq.head)
+        timeout_ms = 0;             /* a check woke a task */
+    else if (P.check_len && (timeout_ms < 0 || timeout_ms > VERIFY_MS))
+        timeout_ms = VERIFY_MS;     /* a check is due soon */
     int n = epoll_wait(P.epfd, events, 256, timeout_ms);
     if (n == -1 && errno != EINTR)
         rip__fatal("epoll_wait: %s", strerror(errno));
@@ -168,13 +286,15 @@ void rip__poll(int timeout_ms) {
             continue;
         }
         fd_state *s = state(fd);
+        if (s->trusted)
+            trust_checked(s);       /* an event for fd: it is the watched file */
         if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
             s->flags &= ~RIP_FD_RDEMPTY;
-            wake_all(&s->readers, 0);
+            wake_all(s, &s->readers, 0);
         }
         if (ev & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
             s->flags &= ~RIP_FD_WRFULL;
-            wake_all(&s->writers, 0);
+            wake_all(s, &s->writers, 0);
         }
     }
 }
@@ -184,7 +304,10 @@ void rip__poll_end(void) {
     if (P.open)
         close(P.epfd);
     free(P.fds);
+    free(P.checks);
     P.open = 0;
     P.fds = NULL;
     P.nfds = 0;
+    P.checks = NULL;
+    P.check_head = P.check_len = P.check_cap = 0;
 }

@@ -181,6 +181,7 @@ struct rip__waiter {
     struct rip__task *task;         /* the task to wake */
     void *elem;                     /* element to send from or receive into */
     int status;                     /* the operation's result, set before the wake */
+    int trusted;                    /* an fd wait not yet checked against the epoll set (poll.c) */
 };
 struct rip__waitlist {
     struct rip__waiter *head;       /* oldest waiter */
