@@ -10,6 +10,12 @@ time (`check()`).
         return 0; } rip_resume_3: '
 """
 
+# The layouts ripped code compiles in (rip_frame.h: the frame, the wait,
+# the task, waiter, run queue and channel the intrinsics inline), as a
+# number the runtime defines a symbol for: raise it, and the symbol in
+# runtime/src/rip/sched.c, whenever one of them changes, so that ripped
+# code kept from another version fails to link instead of running wrong.
+ABI_VERSION = 2
 FRAME_HEADER = 24       # sizeof(struct rip_frame)
 WAIT_BYTES = 32         # sizeof(struct rip__wait)
 WAIT_ALIGN = 8
@@ -52,10 +58,14 @@ def function_typedef(name):
 
 
 def check():
-    """A file-scope declaration that fails to compile when the runtime's
-    frame ABI is not the one this ripper generates code for."""
+    """File-scope declarations that fail to compile when the frame ABI
+    carried in the file is not the one this ripper generates code for, and
+    fail to link against a runtime of another ABI version."""
     return ("typedef char rip__abi_check[(sizeof(struct rip_frame) == %d && "
-            "sizeof(struct rip__wait) == %d) ? 1 : -1];" % (FRAME_HEADER, WAIT_BYTES))
+            "sizeof(struct rip__wait) == %d) ? 1 : -1]; "
+            "extern const char rip__abi_v%d; "
+            "static const char *const rip__abi_link __attribute__((__used__)) = &rip__abi_v%d;"
+            % (FRAME_HEADER, WAIT_BYTES, ABI_VERSION, ABI_VERSION))
 
 
 def result_access(type_text):

@@ -441,3 +441,21 @@ def test_no_compiler_is_an_error_that_names_ripper(tmp_path):
     assert r.stderr.decode().startswith("ripper: error: no C compiler"), r.stderr
     env["RIPCC_CC"] = str(tmp_path / "g.c")          # a path, but not a program
     assert run([RIPPER, src, "-o", str(tmp_path / "g.rip.c")], env=env).returncode == 1
+
+
+def test_ripped_code_of_another_abi_version_fails_to_link(tmp_path):
+    """A ripped object names its frame ABI's version in a symbol that the
+    runtime defines: one kept from a ripper with other layouts (frames,
+    waiters, the channel the intrinsics inline) fails to link, not to run."""
+    from ripper import abi
+    src = tmp_path / "p.c"
+    src.write_text('#include "rip.h"\n'
+                   "static void task(void *arg) { (void)arg; rip_yield(); }\n"
+                   "int main(void) { return rip_run(task, 0); }\n")
+    obj, old = str(tmp_path / "p.o"), str(tmp_path / "old.o")
+    assert run([RIPCC, "-c", str(src), "-o", obj]).returncode == 0
+    assert run([RIPCC, obj, "-o", str(tmp_path / "p")]).returncode == 0
+    symbol = "rip__abi_v%d" % abi.ABI_VERSION
+    assert run(["objcopy", "--redefine-sym", symbol + "=rip__abi_v0", obj, old]).returncode == 0
+    r = run([RIPCC, old, "-o", str(tmp_path / "old")])
+    assert r.returncode != 0 and b"rip__abi_v0" in r.stderr, r.stderr.decode()

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "core.h"
 
-#define VERIFY_POLLS 2              /* polls a trusted wait may last unchecked */
+#define VERIFY_POLLS 2              /* polls whose events may end a trusted wait before it is checked */
 #define VERIFY_MS 5                 /* the longest a poll blocks while a check is pending */
 #define FD_EVENTS (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET)
 
@@ -214,8 +214,8 @@ static void check(int fd, fd_state *s) {
 static void check_old_waits(void) {
     while (P.check_len) {
         fd_check *c = &P.checks[P.check_head];
-        if (P.polls - c->poll < VERIFY_POLLS)
-            break;
+        if (P.polls - c->poll <= VERIFY_POLLS)
+            break;                  /* VERIFY_POLLS polls have not all looked for its events */
         int fd = c->fd;
         P.check_head = (P.check_head + 1) & (P.check_cap - 1);
         P.check_len--;

@@ -301,10 +301,10 @@ static __inline__ int rip__chan_recv_woken(struct rip__wait *w) {
  * element over.  A full channel (every rendezvous one is) that is open
  * queues the sender.  Anything else is the core's. */
 static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, struct rip__wait *w) {
-    struct rip__waiter *me = (struct rip__waiter *)(void *)w, *r = c->receivers.head;
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w, *r;
     if (__builtin_expect(c->owner != &rip__runq, 0))
-        return rip__chan_send(c, elem, me); /* the core's error */
-    if (r) {
+        return rip__chan_send(c, elem, me); /* the core's error: nothing else read first */
+    if ((r = c->receivers.head) != 0) {
         rip__wl_pop(&c->receivers);
         rip__copy_elem(r->elem, elem, c->elem_size);
         r->status = 1;
@@ -323,10 +323,10 @@ static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, s
 /* An empty channel: take a waiting sender's element (a rendezvous), or
  * queue the receiver while it is open.  Buffered elements are the core's. */
 static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct rip__wait *w) {
-    struct rip__waiter *me = (struct rip__waiter *)(void *)w, *s = c->senders.head;
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w, *s;
     if (__builtin_expect(c->owner != &rip__runq, 0) || c->count)
         return rip__chan_recv(c, elem, me);
-    if (s) {
+    if ((s = c->senders.head) != 0) {
         rip__wl_pop(&c->senders);
         rip__copy_elem(elem, s->elem, c->elem_size);
         s->status = 0;
