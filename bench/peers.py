@@ -172,9 +172,8 @@ WHY = {
         "waiter and no close, ownership or rendezvous logic, inlined whole into the two "
         "coroutines: 89 instructions per switch (callgrind on pingpong-cpp). rip's "
         "channel hand-over and wait are inline in the ripped code too (rip_frame.h), with "
-        "the worker-ownership check and the rendezvous kept: 118 instructions (make "
-        "bench-instructions), and "
-        "the extra are mostly the callee-saved registers gcc saves in each resume entry "
+        "the worker-ownership check and the rendezvous kept: 117 instructions (make "
+        "bench-instructions); the extra are mostly the callee-saved registers gcc saves in each resume entry "
         "for the calls on the rare paths. The two are within a few per cent of each other "
         "in time, so a noisy run can put either ahead",
 }
@@ -402,15 +401,15 @@ def http_table(rows):
 # connections): where its own microsecond per request goes.
 HTTP_WHY = (
     "wrk, one thread on the other CPU, uses 97-99% of it at every connection count, so "
-    "requests/s measures the load generator as much as the server, and differences "
-    "of a few per cent change order from run to run; requests per CPU-second is the "
-    "server's own cost. The kernel's TCP work is about the same for every server (the "
-    "kernel column); the rest is the server's code, about 1 µs a request for httpd-rip "
-    "against 0.3 µs for the hand-written server, which parses nothing it need not. A "
-    "profile of httpd-rip (perf record -e cpu-clock) puts about 2% of its CPU in reading "
-    "the clock (the I/O deadlines and the connection bookkeeping httpd sheds by when out "
-    "of fds) and the rest of its own share in parsing heads, the request's buffer and "
-    "the runtime's frames")
+    "requests/s measures the load generator as much as the server, and differences of a "
+    "few per cent change order from run to run; requests per CPU-second is the server's "
+    "own cost. The kernel's TCP work is about the same for every server (the kernel "
+    "column); the rest is the server's code, 0.8-1.3 µs a request for httpd-rip against "
+    "0.3-0.5 µs for the hand-written server, which parses nothing it need not. A profile "
+    "of httpd-rip (perf record -e cpu-clock) puts about 2% of its CPU in reading the "
+    "clock (the I/O deadlines, and the bookkeeping by which httpd picks a connection to "
+    "shed when out of fds) and the rest of its own share in parsing heads, the request's "
+    "buffer and the runtime's frames")
 
 
 def unfair(rows):

@@ -49,7 +49,7 @@
  * an inline push: about 30 instructions with the callee's own.  A resume
  * from the scheduler is one indirect call plus the dispatch switch on
  * `state`; a yield pair switch is about 42 instructions in all, scheduler
- * loop included, and a rendezvous ping-pong switch about 118 (the channel
+ * loop included, and a rendezvous ping-pong switch about 117 (the channel
  * inline).  A task is its first frame plus 8 bytes (sched.c). */
 #ifndef RIP_FRAME_H
 #define RIP_FRAME_H
