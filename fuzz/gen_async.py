@@ -92,6 +92,8 @@ CLASSES = {
     "selfinit": (1, "initializers naming the variable declared (struct node *p = "
                     "alloc(sizeof *p)), with and without an outer variable of the same name"),
     "elvis": (1, "the conditional without a middle operand: ay(x) ?: y"),
+    "commaop": (1, "a comma expression as an operand moved by ripper: the middle operand of "
+                   "?: (c ? (v = a), b : f(x)), a statement expression's value"),
     "spawnsel": (1, "rip_spawn(c ? sub_task : sub_task2, arg), a task function chosen by ?:"),
     "callcall": (1, "calling a call's result: pick(k)(d - 1u, x), apick(k)(...) (async pick)"),
     "asmgoto": (1, "asm goto to a label (x86; a plain goto elsewhere) with a variable live only "
@@ -1045,7 +1047,7 @@ class Gen:
 
     @property
     def effect_classes(self):
-        return [c for c in ("stmtexpr", "semacro", "elvis", "callcall", "vmsizeof")
+        return [c for c in ("stmtexpr", "semacro", "elvis", "callcall", "vmsizeof", "commaop")
                 if c in self.classes]
 
     def need(self, name):
@@ -1162,7 +1164,10 @@ class Gen:
 
     def class_effect(self, ctx, depth):
         """An unsigned expression with an effect of an enabled class, or None."""
-        cls = self.r.choice(self.effect_classes)
+        return self.class_effect_of(self.r.choice(self.effect_classes), ctx, depth)
+
+    def class_effect_of(self, cls, ctx, depth):
+        """An unsigned expression with an effect of class `cls`, or None."""
         if cls == "stmtexpr":  # sequenced: a is the initializer of a declaration
             t = self.fresh("s")
             a, _ = self.expr(ctx, depth - 1, True)
@@ -1176,6 +1181,14 @@ class Gen:
             a, _ = self.expr(ctx, depth - 1, True)
             b, _ = self.expr(ctx, depth - 1, True)     # evaluated after a, if at all
             return "(%s(%s) ?: %s)" % (self.r.choice(["ay", "zz", "rt"]), a, b)
+        if cls == "commaop":   # the arms run after the condition, if at all
+            c, _ = self.expr(ctx, depth - 1, True)
+            a, _ = self.expr(ctx, depth - 1, True)
+            b, _ = self.expr(ctx, depth - 1, True)
+            if self.chance(0.5):
+                return "((%s) != 0u ? mix(%s), K[%d] : %s)" % (c, a, self.r.randrange(16), b)
+            t = self.fresh("s")
+            return "({ unsigned %s = %s; %s += %s, %s ^ %s; })" % (t, c, t, a, t, b)
         if cls == "vmsizeof":
             return "(unsigned)sizeof(unsigned char[%s %% 7u + 1u])" % self.async_of(ctx)
         if cls == "callcall":
@@ -1731,6 +1744,9 @@ class Gen:
     def s_c_elvis(self, ctx, out, ind, depth):
         a = self.async_of(ctx) if self.chance(0.5) else "ay(%s)" % self.effect(ctx, 2)[0]
         self.sink(ctx, out, ind, "%s ?: %s" % (a, self.expr(ctx, 2, True)[0]))
+
+    def s_c_commaop(self, ctx, out, ind, depth):
+        self.sink(ctx, out, ind, self.class_effect_of("commaop", ctx, 3))
 
     def s_c_spawnsel(self, ctx, out, ind, depth):
         return self.s_spawn(ctx, out, ind, depth)

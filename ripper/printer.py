@@ -23,6 +23,84 @@ from .evaluation import callee_name
 
 RUNTIME_HEADER = "rip.h"
 
+# C's precedence levels, loosest first: an expression printed where a
+# tighter one is expected gets parentheses (Printer.expr).
+(COMMA, ASSIGN, CONDITIONAL, LOGICAL_OR, LOGICAL_AND, BIT_OR, BIT_XOR, BIT_AND, EQUALITY,
+ RELATIONAL, SHIFT, ADDITIVE, MULTIPLICATIVE, UNARY, POSTFIX, PRIMARY) = range(16)
+BINARY_LEVELS = {",": COMMA, "||": LOGICAL_OR, "&&": LOGICAL_AND, "|": BIT_OR, "^": BIT_XOR,
+                 "&": BIT_AND, "==": EQUALITY, "!=": EQUALITY, "<": RELATIONAL,
+                 ">": RELATIONAL, "<=": RELATIONAL, ">=": RELATIONAL, "<<": SHIFT,
+                 ">>": SHIFT, "+": ADDITIVE, "-": ADDITIVE, "*": MULTIPLICATIVE,
+                 "/": MULTIPLICATIVE, "%": MULTIPLICATIVE}
+PRIMARY_NODES = (T.Paren, T.Literal, T.Ref, T.FuncName, T.TempRef, T.StmtExpr, T.Generic,
+                 T.Choose, T.Opaque, T.InitList)
+POSTFIX_NODES = (T.Call, T.Member, T.Index, T.CompoundLiteral)
+
+
+def precedence(node):
+    """How tightly expression `node` binds as C reads its text: PRIMARY
+    for a name or anything in parentheses, COMMA for `a, b`.  A node of
+    unknown shape counts as the loosest, so it is always parenthesized.
+
+        precedence(`(*p = v), 1`) == COMMA;  precedence(`t`) == PRIMARY"""
+    if isinstance(node, T.Orig):
+        return precedence(node.node)
+    if isinstance(node, PRIMARY_NODES):
+        return PRIMARY
+    if isinstance(node, POSTFIX_NODES):
+        return POSTFIX
+    if isinstance(node, T.Unary):
+        return POSTFIX if node.op in ("post++", "post--") else UNARY
+    if isinstance(node, (T.Cast, T.SizeOf)):
+        return UNARY
+    if isinstance(node, T.Binary):
+        return BINARY_LEVELS.get(node.op, COMMA)
+    if isinstance(node, T.Assign):
+        return ASSIGN
+    if isinstance(node, T.Cond):
+        return CONDITIONAL
+    if isinstance(node, T.Text):
+        return _template_precedence(node.template)
+    return COMMA
+
+
+def _template_precedence(template):
+    """The precedence of generated code: parenthesized whole, a member
+    access (`{}->next`), or prefix operators on a name or a parenthesized
+    operand (`!({})`, `(void)({})`)."""
+    if template.startswith("(") and _closing(template, 0) == len(template) - 1:
+        return PRIMARY
+    if re.fullmatch(r"(\{\}|\(.*\))(->|\.)\w+", template) and \
+            (template.startswith("{") or _closing(template, 0) == template.rfind(")")):
+        return POSTFIX
+    m = re.fullmatch(r"(?:[!&*~-]|\(void\))+(\{\}|\(.*\))", template)
+    if m and (m.group(1) == "{}" or _closing(template, m.start(1)) == len(template) - 1):
+        return UNARY
+    return COMMA
+
+
+def _closing(template, i):
+    """Offset of the ')' matching the '(' at i of a template, or -1."""
+    if i < 0 or template[i:i + 1] != "(":
+        return -1
+    depth = 0
+    for j in range(i, len(template)):
+        depth += {"(": 1, ")": -1}.get(template[j], 0)
+        if depth == 0:
+            return j
+    return -1
+
+
+def _slot(template, i):
+    """The precedence an argument needs at the i-th {} of a template:
+    anything between parentheses or commas of its own, else a postfix
+    operand (the templates put args only beside -> . ! * &)."""
+    parts = template.split("{}")
+    before, after = parts[i].rstrip(), parts[i + 1].lstrip()
+    if before.endswith(("(", ",")) and after.startswith((")", ",")):
+        return ASSIGN if (before.endswith(",") or after.startswith(",")) else COMMA
+    return POSTFIX
+
 
 def store(target, ctype, value, init_list=False, type_text=None):
     """`target = value`, or a copy where C cannot assign: arrays, and
@@ -74,8 +152,12 @@ class Printer:
         out, self.pieces = self.pieces, saved
         return out
 
-    def as_text(self, node):
-        return "".join(t for t, _ in self.capture(node))
+    def as_text(self, node, how=None):
+        return "".join(t for t, _ in self.capture(node, how))
+
+    def assigned(self, node):
+        """`node` as the value of an assignment or an initializer."""
+        self.expr(node, ASSIGN)
 
     # -- dispatch -------------------------------------------------------------
 
@@ -85,11 +167,32 @@ class Printer:
         if not keep:
             r = self.subst.get(id(n))
             if r is not None:
-                return self.node(r) if not isinstance(r, list) else self.statements(r)
+                if isinstance(r, list):
+                    return self.statements(r)
+                if isinstance(n, T.Expr) and isinstance(r, T.Expr):
+                    return self.expr(r, precedence(n))  # in n's place, as tight as n
+                return self.node(r)
         method = getattr(self, "print_" + type(n).__name__, None)
         if method is not None:
             return method(n)
         return self.original(n)
+
+    def expr(self, n, slot):
+        """Expression `n` where C expects one of precedence `slot` (the
+        right of `=`: ASSIGN), parenthesized when it binds more loosely
+        than that: what replaces an operand, or an operand moved to a new
+        place, keeps its grouping.
+
+            t = c ? (*p = v), 1 : put(p, v);  ->  if (c) { t = ((*p = v), 1); } ..."""
+        shown = n
+        while isinstance(shown, T.Expr) and id(shown) in self.subst and \
+                isinstance(self.subst[id(shown)], T.Expr):
+            shown = self.subst[id(shown)]
+        if precedence(shown) >= slot or isinstance(T.strip_parens(shown), T.InitList):
+            return self.node(n)
+        self.gen("(")
+        self.node(n)
+        self.gen(")")
 
     def original(self, n):
         """`n` as written, with the children that change printed anew."""
@@ -392,7 +495,7 @@ class Printer:
         for i, part in enumerate(parts):
             self.gen(part)
             if i < len(n.args):
-                self.node(n.args[i])
+                self.expr(n.args[i], _slot(n.template, i))
 
     def print_TempRef(self, n):
         t = n.temp
@@ -403,7 +506,7 @@ class Printer:
 
     def print_Store(self, n):
         target = self.as_text(n.target)
-        value = self.capture(n.value)
+        value = self.capture(n.value, self.assigned)
         init_list = isinstance(T.strip_parens(n.value), T.InitList)
         if n.ctype is None or (n.ctype.assignable and not n.ctype.array and not init_list):
             self.gen(target + " = ")
@@ -461,7 +564,7 @@ class Printer:
             self.node(n.value)
             self.gen("); ")
         else:
-            value = self.capture(n.value)
+            value = self.capture(n.value, self.assigned)
             target = "%s->%s" % (abi.FRAME, abi.RESULT)
             if f.result.assignable and not f.result.array:
                 self.gen(target + " = ")
@@ -479,7 +582,7 @@ class Printer:
             if n.init is None:
                 return
             target = fn.field_access(d.key)
-            value = self.capture(n.init)
+            value = self.capture(n.init, self.assigned)
             if d.ctype.assignable and not d.ctype.array and not init_list:
                 self.gen(target + " = ")
                 self.pieces += value
@@ -494,7 +597,7 @@ class Printer:
         self.gen("%s %s" % (fn.type_text(d), d.name))
         if n.init is not None:
             self.gen(" = ")
-            self.node(n.init)
+            self.assigned(n.init)
         self.gen(";")
 
     def print_Await(self, n):
@@ -510,11 +613,11 @@ class Printer:
             for i, a in enumerate(n.args):
                 if i:
                     self.gen(", ")
-                self.node(a)
+                self.assigned(a)
             self.gen(");")
             return
         name = intrinsic(n, fn.lw)
-        args = [self.as_text(a) for a in n.args]
+        args = [self.as_text(a, self.assigned) for a in n.args]
         if name == "rip_yield":
             self.gen("{ " + abi.yield_point(point) + " }")
             return
