@@ -116,18 +116,7 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend):
     from .parse import parse
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     analysis = Analysis(unit, all_async)
-    while True:
-        try:
-            rw = lower(unit, analysis, all_async, [] if stats is None else stats)
-            break
-        except Diagnostic as d:
-            # --all-async: a function that turns out not to be rippable stays
-            # plain (every ripped function keeps its plain definition anyway)
-            if not all_async or d.function not in analysis.names:
-                raise
-            analysis.make_plain(d.function, d.message)
-            if stats is not None:
-                del stats[:]
+    rw = lower(unit, analysis, all_async, stats)
     if all_async and notes is not None:
         notes.extend(all_async_report(path, analysis))
     prologue = ("/* Ripped by ripper %s from %s: preprocessed C; edit the original, not "

@@ -50,9 +50,6 @@ class Rewriter:
         """Insert `pieces` at `offset` (after any earlier insertion there)."""
         self.replace(offset, offset, pieces)
 
-    def piece_text(self, start, end):
-        return self.text[start:end].decode(*ENCODING)
-
     def render(self, prologue="", epilogue=""):
         """The rewritten file, linemarkers resynced where edits moved lines."""
         out = _Output(self.lines)

@@ -82,25 +82,6 @@ def evaluated(node):
     return node.children() if special is None else special(node)
 
 
-def unevaluated(node):
-    """The children of `node` that C never evaluates."""
-    run = {id(x) for x in evaluated(node)}
-    return [x for x in node.children() if id(x) not in run]
-
-
-def conditional(node):
-    """The children of expression `node` that run only under a condition:
-    the right of && and ||, the arms of ?: (and Choose/Generic's, of which
-    one runs)."""
-    if isinstance(node, T.Binary) and node.op in ("&&", "||"):
-        return [node.rhs]
-    if isinstance(node, T.Cond):
-        return [x for x in (node.then, node.else_) if x is not None]
-    if isinstance(node, (T.Choose, T.Generic)):
-        return evaluated(node)
-    return []
-
-
 def walk_evaluated(node, subst=None):
     """`node` and every node below it that C may evaluate, pre-order:
     statements, declarations and expressions alike.  With `subst`

@@ -37,9 +37,22 @@ def lower(unit, analysis, all_async=False, stats=None):
     """A Rewriter holding every edit that rips `unit`; raise Diagnostic
     for what cannot be ripped.  With all_async, every ripped function
     yields once on entry and keeps its plain definition beside, and an
-    async `main` runs as the first task.  `stats`, a list, receives a
-    FrameStats per async function."""
-    return _Lowering(unit, analysis, all_async, stats if stats is not None else []).run()
+    async `main` runs as the first task; a function that turns out not to
+    be rippable stays plain (analysis.make_plain) and the unit is ripped
+    again.  `stats`, a list, receives a FrameStats per async function.
+    The one driver of the passes after analysis: ripping and every
+    `ripper --stage` read what it made (rw.lowering.ripped)."""
+    while True:
+        try:
+            return _Lowering(unit, analysis, all_async,
+                             stats if stats is not None else []).run()
+        except Diagnostic as d:
+            # every ripped function keeps its plain definition anyway
+            if not all_async or d.function not in analysis.names:
+                raise
+            analysis.make_plain(d.function, d.message)
+            if stats is not None:
+                del stats[:]
 
 
 class _Lowering:
@@ -56,6 +69,7 @@ class _Lowering:
         self.hoisted = {}           # key of a static local -> its file-scope name (--all-async)
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
+        self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -356,7 +370,9 @@ class _Lowering:
                 node, message, hint = found
                 raise self.error(node, message, hint=hint)
             statics = self.hoistable_statics(f) if self.all_async and f.name != "main" else []
-            ripped = AsyncFunction(self, f).lower()
+            fn = AsyncFunction(self, f)
+            ripped = fn.lower()
+            self.ripped[f.name] = fn
         except Diagnostic as d:
             d.function = f.name     # --all-async leaves it plain and tries again
             raise

@@ -25,6 +25,7 @@ import clang.cindex as ci
 
 from . import tree as T
 from .diag import Diagnostic
+from .scan import semicolon_after, skip_blank
 
 RIP_ASYNC_ANNOTATION = "rip_async"
 ANNOTATION = re.compile(rb'annotate\s*\(\s*"rip_async"\s*\)')
@@ -400,7 +401,7 @@ class _Builder:
             return T.While(self.expr(kids[0]), self.stmt(kids[1]), start=s, end=e)
         if k == CK.DO_STMT:
             return T.Do(self.stmt(kids[0]), self.expr(kids[1]), start=s,
-                        end=self.semicolon_after(e))
+                        end=semicolon_after(self.text, e))
         if k == CK.FOR_STMT:
             return self.for_stmt(c, kids, s, e)
         if k == CK.SWITCH_STMT:
@@ -414,62 +415,34 @@ class _Builder:
             return T.Label(self.stmt(kids[0]), c.spelling, start=s, end=e)
         if k == CK.GOTO_STMT:
             label = next((x.spelling for x in kids if x.kind == CK.LABEL_REF), "")
-            return T.Goto(label, start=s, end=self.semicolon_after(e))
+            return T.Goto(label, start=s, end=semicolon_after(self.text, e))
         if k == CK.INDIRECT_GOTO_STMT:
-            return T.IndirectGoto(self.expr(kids[0]), start=s, end=self.semicolon_after(e))
+            return T.IndirectGoto(self.expr(kids[0]), start=s, end=semicolon_after(self.text, e))
         if k == CK.BREAK_STMT:
-            return T.Break(start=s, end=self.semicolon_after(e))
+            return T.Break(start=s, end=semicolon_after(self.text, e))
         if k == CK.CONTINUE_STMT:
-            return T.Continue(start=s, end=self.semicolon_after(e))
+            return T.Continue(start=s, end=semicolon_after(self.text, e))
         if k == CK.RETURN_STMT:
             value = self.expr(kids[0]) if kids else None
-            return T.Return(value, start=s, end=self.semicolon_after(e))
+            return T.Return(value, start=s, end=semicolon_after(self.text, e))
         if k == CK.NULL_STMT:
             return T.Null(start=s, end=e)
         if k in (CK.ASM_STMT, CK.MS_ASM_STMT):
             return T.Asm([self.expr(x) for x in kids], self.asm_labels(s, e), start=s,
-                          end=self.semicolon_after(e))
+                          end=semicolon_after(self.text, e))
         if self.is_expression(k):
             x = self.expr(c)
-            return T.ExprStmt(x, start=x.start, end=self.semicolon_after(x.end))
+            return T.ExprStmt(x, start=x.start, end=semicolon_after(self.text, x.end))
         if k == CK.UNEXPOSED_STMT and len(kids) == 1 and kids[0].kind.is_statement():
             return T.Attributed(self.stmt(kids[0]), start=s, end=e)
         if k == CK.UNEXPOSED_STMT and not kids:
-            return T.Null(start=s, end=self.semicolon_after(e))
+            return T.Null(start=s, end=semicolon_after(self.text, e))
         raise self.error(s, "unsupported statement (%s)" % k.name,
                          hint="this is a gap in ripper; please report it")
 
     @staticmethod
     def is_expression(k):
         return k.is_expression()
-
-    def semicolon_after(self, end):
-        """`end`, or past the ';' that follows it (spaces, comments and
-        linemarkers between)."""
-        i = self.skip_blank(end)
-        if self.text[i:i + 1] == b";":
-            return i + 1
-        return end
-
-    def skip_blank(self, i):
-        text = self.text
-        n = len(text)
-        while i < n:
-            ch = text[i:i + 1]
-            if ch in b" \t\r\n\f\v":
-                i += 1
-            elif text.startswith(b"/*", i):
-                j = text.find(b"*/", i + 2)
-                i = n if j < 0 else j + 2
-            elif text.startswith(b"//", i):
-                j = text.find(b"\n", i)
-                i = n if j < 0 else j
-            elif ch == b"#" and (i == 0 or text[i - 1:i] == b"\n"):
-                j = text.find(b"\n", i)
-                i = n if j < 0 else j
-            else:
-                break
-        return i
 
     def for_stmt(self, c, kids, s, e):
         """Tell a for statement's init, cond and inc apart by the ';'s of
@@ -739,7 +712,7 @@ class _Builder:
         op = m.group().decode() if m else "sizeof"
         exprs = [x for x in kids if self.is_expression(x.kind)]
         if exprs and _range(exprs[-1])[1] == e and \
-                self.skip_blank(s + len(op)) == _range(exprs[-1])[0]:
+                skip_blank(self.text, s + len(op)) == _range(exprs[-1])[0]:
             operand = self.expr(exprs[-1])
             vm = operand.type is not None and operand.type.vm
             return T.SizeOf([], operand, op, vm and op == "sizeof", start=s, end=e, lazy=ty)

@@ -6,6 +6,8 @@ offset and the code needs the token beside it.
 
 
 def skip_blank(text, i):
+    """Offset of the first token at or after i: past spaces, comments and
+    linemarker lines."""
     n = len(text)
     while i < n:
         ch = text[i:i + 1]
@@ -14,6 +16,9 @@ def skip_blank(text, i):
         elif text.startswith(b"/*", i):
             j = text.find(b"*/", i + 2)
             i = n if j < 0 else j + 2
+        elif text.startswith(b"//", i):
+            j = text.find(b"\n", i)
+            i = n if j < 0 else j
         elif ch == b"#" and (i == 0 or text[i - 1:i] == b"\n"):
             j = text.find(b"\n", i)
             i = n if j < 0 else j
@@ -54,6 +59,8 @@ def params_open(text, f):
 
 
 def semicolon_after(text, end):
+    """`end`, or past the ';' that follows it (spaces, comments and
+    linemarkers between)."""
     i = skip_blank(text, end)
     return i + 1 if text[i:i + 1] == b";" else end
 

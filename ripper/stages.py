@@ -15,7 +15,6 @@ The pipeline, each stage a function from the last one's data:
 
 from . import STAGES, tree as T   # noqa: F401 (STAGES: where cli.py finds them too)
 from .analysis import Analysis
-from .frame import AsyncFunction
 from .lower import lower
 from .parse import parse
 from .preprocess import preprocess
@@ -36,15 +35,14 @@ def run(stage, path, source, flags, dialect, all_async=False):
                for name in sorted(analysis.names) if name in analysis.defined]
         out += ["plain %s: %s\n" % (name, why) for name, why in sorted(analysis.plain.items())]
         return "".join(out).encode()
+    rw = lower(unit, analysis, all_async)
     if stage == "lower":
-        return lower(unit, analysis, all_async).render()
-    lw = lower(unit, analysis, all_async)     # every function once, for their names
+        return rw.render()
     out = []
     for f in unit.functions:
-        if not (f.definition and f.name in analysis.names and f.name in analysis.defined):
+        fn = rw.lowering.ripped.get(f.name) if f.definition else None
+        if fn is None:
             continue
-        fn = AsyncFunction(lw.lowering, f)
-        fn.lower()
         where = unit.lines.where(f.start)
         if stage == "normalize":
             out.append("/* %s, %s:%d */\n%s\n" % (f.name, where[0], where[1],
