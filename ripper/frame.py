@@ -177,7 +177,7 @@ class AsyncFunction:
         """The lvalue a variable in the frame is, in the function's body."""
         field = "%s->%s" % (abi.FRAME, self.fields[key])
         if key in self.opaque:
-            return "(*(__typeof__(%s) *)%s)" % (dummy_name(key), field)
+            return "(*(%s *)%s)" % (self.type_text(self.decl_of(key)), field)
         return field
 
     def decl_of(self, key):
@@ -185,10 +185,26 @@ class AsyncFunction:
         return next(n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.key == key)
 
     def type_text(self, decl):
-        """A variable's type, spelled where it is declared."""
-        if decl.ctype is not None and decl.ctype.local:
+        """A variable's type, spelled where it is declared.  One of a type
+        declared in the function is its dummy's (Printer.dummies); an array
+        is spelled with its bound, which its initializer may have given it:
+
+            struct W { int a; } w[] = {{1}, {2}};  ->  extern struct W rip_d_w[];
+            its type: __typeof__(__typeof__(rip_d_w[0])[2])"""
+        t = decl.ctype
+        if t is not None and t.local:
+            if t.canonical == "CONSTANTARRAY":
+                return "__typeof__(__typeof__(%s[0])[%d])" % (dummy_name(decl.key), t.count)
             return "__typeof__(%s)" % dummy_name(decl.key)
-        return "__typeof__(%s)" % decl.ctype.spelling
+        return "__typeof__(%s)" % t.spelling
+
+    def assignable(self, decl):
+        """Can the variable be assigned a value of its type where the body
+        reaches it?  Not an array, nor a struct with a const member; nor a
+        const one kept as bytes, which the body reaches as its own const
+        type (field_access), where the others are reached unqualified."""
+        t = decl.ctype
+        return t.assignable and not t.array and not (t.const and decl.key in self.opaque)
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only

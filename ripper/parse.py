@@ -246,6 +246,8 @@ class _Types:
             peeled = _peel(t)
             element = peeled.element_type if peeled.kind in _ARRAYS else canonical.element_type
             info.members = [("", self.get(element))]
+            if canonical.kind == TK.CONSTANTARRAY:
+                info.count = canonical.get_array_size()
         elif canonical.kind == TK.POINTER:
             info.pointee = self.get(_peel(t).get_pointee()) if _peel(t).kind == TK.POINTER \
                 else None

@@ -24,9 +24,10 @@ from .evaluation import callee_name
 RUNTIME_HEADER = "rip.h"
 
 
-def store(target, ctype, value, init_list=False, type_text=None):
-    """`target = value`, or a copy where C cannot assign: arrays, and
-    structs with const members.  `type_text` spells the type where the
+def store(target, ctype, value, init_list=False, type_text=None, assignable=None):
+    """`target = value`, or a copy where C cannot assign: arrays, structs
+    with const members, and targets reached as const (`assignable` False:
+    AsyncFunction.assignable).  `type_text` spells the type where the
     CType's spelling would not do (a type declared in the function)."""
     if ctype is None:
         return "%s = %s" % (target, value)
@@ -36,7 +37,7 @@ def store(target, ctype, value, init_list=False, type_text=None):
             value = "{" + value + "}"
         return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
             target, spelled, value, target)
-    if not ctype.assignable:
+    if not (ctype.assignable if assignable is None else assignable):
         return "__builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
             target, spelled, value, target)
     if init_list:
@@ -292,9 +293,11 @@ class Printer:
         for d in autos:
             if d.key in fn.opaque:
                 size, align = fn.opaque[d.key]
-                self.gen(" extern char rip__size_check_%s[sizeof(%s) == %d && __alignof__(%s) "
-                         "<= %d ? 1 : -1] __attribute__((unused));" % (d.name_at, dummy_name(d.key), size, dummy_name(d.key),
-                                                align))
+                type_text = fn.type_text(d)
+                self.gen(" __extension__ _Static_assert(sizeof(%s) == %d && __alignof__(%s) "
+                         "<= %d, \"ripper: gcc lays out the type of '%s' otherwise than "
+                         "clang, which sized its place in the frame\");"
+                         % (type_text, size, type_text, align, d.name))
         self.gen(" ")
 
     def span(self, n, start, end):
@@ -405,16 +408,19 @@ class Printer:
         target = self.as_text(n.target)
         value = self.capture(n.value)
         init_list = isinstance(T.strip_parens(n.value), T.InitList)
-        if n.ctype is None or (n.ctype.assignable and not n.ctype.array and not init_list):
+        var = T.strip_parens(n.target)
+        decl = self.fn.decl_of(var.key) if isinstance(var, T.Ref) and n.ctype is not None \
+            and n.ctype.local else None
+        assignable = self.fn.assignable(decl) if decl is not None else \
+            n.ctype is not None and n.ctype.assignable and not n.ctype.array
+        if n.ctype is None or (assignable and not init_list):
             self.gen(target + " = ")
             self.pieces += value
             self.gen(";")
             return
-        var = T.strip_parens(n.target)
-        type_text = self.fn.type_text(self.fn.decl_of(var.key)) if isinstance(var, T.Ref) \
-            and n.ctype.local else None
+        type_text = self.fn.type_text(decl) if decl is not None else None
         self.gen(store(target, n.ctype, "".join(t for t, _ in value), init_list,
-                       type_text) + ";")
+                       type_text, assignable) + ";")
 
     def print_IfS(self, n):
         self.gen("if (")
@@ -480,13 +486,13 @@ class Printer:
                 return
             target = fn.field_access(d.key)
             value = self.capture(n.init)
-            if d.ctype.assignable and not d.ctype.array and not init_list:
+            if fn.assignable(d) and not init_list:
                 self.gen(target + " = ")
                 self.pieces += value
                 self.gen(";")
             else:
                 self.gen(store(target, d.ctype, "".join(t for t, _ in value), init_list,
-                               fn.type_text(d)) + ";")
+                               fn.type_text(d), fn.assignable(d)) + ";")
             return
         if d.ctype is None:
             raise fn.error(d, "cannot declare '%s' apart from its declaration" % d.name,
