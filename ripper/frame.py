@@ -81,7 +81,7 @@ class AsyncFunction:
             name = "rip_lit%d" % (len(self.literals) + 1)
             if lit.type.local:      # bytes; the code names the type by the literal itself
                 self.add_field(key, name, None, None, used,
-                               spelling="unsigned char[%d]" % lit.type.size)
+                               spelling="unsigned char[%d]" % (lit.type.bound or lit.type.size))
                 self.field_types[-1] = self.field_types[-1][:3] + (lit.type.align,)
             else:
                 self.add_field(key, name, lit.type, None, used)
@@ -136,7 +136,9 @@ class AsyncFunction:
         """A frame field for variable `key`.  A variable of a type file
         scope cannot spell (declared in the function, or unnamed) is kept
         as bytes of its size and alignment, reached through the type of a
-        dummy declaration where its own was (see Printer.dummies)."""
+        dummy declaration where its own was (see Printer.dummies).  Where
+        gcc may lay the type out otherwise than clang (CType.bound), the
+        bytes are as many as gcc's layout can take."""
         align = explicit_alignment(decl.attrs_text) if isinstance(decl, T.VarDecl) else 0
         if ctype is not None and ctype.local:
             if not isinstance(decl, T.VarDecl) or ctype.size <= 0 or ctype.align <= 0:
@@ -144,9 +146,10 @@ class AsyncFunction:
                                  "the type of '%s' is declared inside a function or has no "
                                  "name, and '%s' must live in the frame" % (name, name),
                                  hint="declare the type at file scope, with a name")
-            spelling = "unsigned char[%d]" % ctype.size
+            size = ctype.bound or ctype.size
+            spelling = "unsigned char[%d]" % size
             align = max(align, ctype.align)
-            self.opaque[key] = (ctype.size, align)
+            self.opaque[key] = (size, align, ctype.bound is None)
         field, i = name, 2
         while field in used:
             field, i = "%s_%d" % (name, i), i + 1

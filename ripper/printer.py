@@ -209,8 +209,19 @@ class Printer:
             self.gen("(*(__typeof__(")
             self.original(n)
             self.gen(") *)rip__copy(&%s, &" % target)
-        else:
-            self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+            self.original(n)
+            # as many bytes as gcc's layout takes, which must fit
+            # (AsyncFunction.add_field)
+            self.gen(", __extension__ ({ _Static_assert(sizeof(__typeof__(")
+            self.original(n)
+            self.gen(")) <= sizeof %s && __alignof__(__typeof__(" % target)
+            self.original(n)
+            self.gen(")) <= %d, \"%s\"); sizeof(__typeof__(" % (
+                n.type.align, layout_message("a compound literal")))
+            self.original(n)
+            self.gen(")); })))")
+            return
+        self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
 
@@ -292,12 +303,11 @@ class Printer:
         self.span(n, pos, n.end)
         for d in autos:
             if d.key in fn.opaque:
-                size, align = fn.opaque[d.key]
+                size, align, exact = fn.opaque[d.key]
                 type_text = fn.type_text(d)
-                self.gen(" __extension__ _Static_assert(sizeof(%s) == %d && __alignof__(%s) "
-                         "<= %d, \"ripper: gcc lays out the type of '%s' otherwise than "
-                         "clang, which sized its place in the frame\");"
-                         % (type_text, size, type_text, align, d.name))
+                self.gen(" __extension__ _Static_assert(sizeof(%s) %s %d && __alignof__(%s) "
+                         "<= %d, \"%s\");" % (type_text, "==" if exact else "<=", size,
+                                                type_text, align, layout_message("'%s'" % d.name)))
         self.gen(" ")
 
     def span(self, n, start, end):
@@ -579,6 +589,14 @@ def intrinsic(await_, lowering):
                 and not f.definition:
             return name
     return None
+
+
+def layout_message(what):
+    """The message of the check that gcc lays out the type of `what`
+    ("'v'", "a compound literal") in the bytes ripper gave it, which
+    clang's layout sized."""
+    return ("ripper: gcc lays out the type of %s otherwise than clang, which sized its "
+            "place in the frame; declare the type at file scope" % what)
 
 
 def dummy_name(key):
