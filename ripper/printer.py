@@ -35,13 +35,13 @@ def store(target, ctype, value, init_list=False, type_text=None, assignable=None
     if ctype.array:
         if not init_list:
             value = "{" + value + "}"
-        return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
-            target, spelled, value, target)
+        return "__extension__ __builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
+            target, spelled, value, target)       # C90 has no compound literals
     if not (ctype.assignable if assignable is None else assignable):
-        return "__builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
+        return "__extension__ __builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
             target, spelled, value, target)
     if init_list:
-        return "%s = (%s)%s" % (target, spelled, value)
+        return "%s = __extension__ (%s)%s" % (target, spelled, value)
     return "%s = %s" % (target, value)
 
 

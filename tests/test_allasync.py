@@ -79,7 +79,8 @@ def test_all_async_build_behaves_like_the_plain_build(variant, tmp_path):
 
 @pytest.mark.parametrize("std", STDS)
 @pytest.mark.parametrize("program", ["c89_clean_recursion_and_structs.c",
-                                     "qsort_comparator_calls_helper.c"])
+                                     "qsort_comparator_calls_helper.c",
+                                     "const_local_of_unnamed_or_block_type_initialized.c"])
 def test_all_async_output_compiles_in_every_dialect(program, std, tmp_path):
     compare_with_plain_cc(os.path.join(DIR, program),
                           ["-std=" + std, "-Wall", "-Wextra", "-Werror"], tmp_path)
