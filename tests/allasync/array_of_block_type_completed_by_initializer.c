@@ -25,10 +25,15 @@ int main(void)
     struct W w2[] = { {4, "d"}, {twice(5), "e"} };
     const struct W w3[] = { {6, "f"} };
     struct { unsigned char b; } bytes[][2] = { {{1}, {2}}, {{3}, {4}}, {{5}} };
+    typedef char ch;
+    const ch str[] = "abcd";
+    enum { A, B, C } e[] = { A, C, B, C };
     int k = twice(w2[1].a);
     printf("%zu %zu %zu %zu\n", sizeof ws / sizeof ws[0], sizeof w2 / sizeof w2[0],
            sizeof w3 / sizeof *w3, sizeof bytes / sizeof bytes[0]);
     printf("%s %s %d %s %d %d\n", ws[2].n, w2[1].n, k, w3[0].n, twice(w3[0].a), bytes[2][0].b);
     printf("%d %d %d\n", window_update("rank"), window_update("dense_rank"), window_update("x"));
+    k = twice(e[1]);
+    printf("%s %d %d %d\n", str, (int)sizeof str, (int)(sizeof e / sizeof e[0]), k);
     return 0;
 }
