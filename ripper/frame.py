@@ -46,6 +46,7 @@ class AsyncFunction:
         self.f = f
         self.text = lowering.text
         self.names = lowering.names
+        self._decls = None          # key -> VarDecl of the body (decl_of)
 
     def error(self, node, message, hint=None):
         return self.lw.error(node, message, hint)
@@ -185,7 +186,12 @@ class AsyncFunction:
 
     def decl_of(self, key):
         """The VarDecl of the variable `key` names."""
-        return next(n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.key == key)
+        if self._decls is None:
+            self._decls = {}
+            for n in self.f.body.nodes():
+                if isinstance(n, T.VarDecl):
+                    self._decls.setdefault(n.key, n)
+        return self._decls[key]
 
     def type_text(self, decl):
         """A variable's type, spelled where it is declared.  One of a type
