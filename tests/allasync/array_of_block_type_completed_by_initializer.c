@@ -18,6 +18,21 @@ static int window_update(const char *name)
     return -1;
 }
 
+static void from_structs(void)      /* tinycc's 90_struct-init: one declaration, the type too */
+{
+    int i = 0;
+    struct S { int x, y; }
+        a = {1, 2},
+        b = {3, 4},
+        c[] = {a, b},
+        d[] = {i + 1, i + 2, i + 3, i + 4},
+        e[] = {b, (struct S){5, 6}};
+    i = twice(i);
+    printf("%d %d %d %d - %d %d %d %d - %d %d %d\n", c[0].x, c[1].y, d[0].x, d[1].y,
+           e[0].x, e[1].y, a.x, b.y, (int)(sizeof c / sizeof c[0]),
+           (int)(sizeof d / sizeof d[0]), i);
+}
+
 int main(void)
 {
     struct W { int a; const char *n; };
@@ -35,5 +50,6 @@ int main(void)
     printf("%d %d %d\n", window_update("rank"), window_update("dense_rank"), window_update("x"));
     k = twice(e[1]);
     printf("%s %d %d %d\n", str, (int)sizeof str, (int)(sizeof e / sizeof e[0]), k);
+    from_structs();
     return 0;
 }
