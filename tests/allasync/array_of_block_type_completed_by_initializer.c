@@ -25,7 +25,7 @@ static void from_structs(void)      /* tinycc's 90_struct-init: one declaration,
         a = {1, 2},
         b = {3, 4},
         c[] = {a, b},
-        d[] = {i + 1, i + 2, i + 3, i + 4},
+        d[] = {{i + 1, i + 2}, {i + 3, i + 4}},
         e[] = {b, (struct S){5, 6}};
     i = twice(i);
     printf("%d %d %d %d - %d %d %d %d - %d %d %d\n", c[0].x, c[1].y, d[0].x, d[1].y,
