@@ -87,7 +87,10 @@ CLASSES = {
     "desig": (2, "designated initializers: array designators that are enum or macro constant "
                  "expressions ([DN - 1] = ay(x)), member designators, nested, chained"),
     "blocktype": (2, "block-local struct/union/enum/typedef, a block-local struct S shadowing the "
-                     "file-scope one with another layout, frame variables of unnamed types"),
+                     "file-scope one with another layout, frame variables of unnamed types, "
+                     "const ones initialized, arrays of them completed by their initializers, "
+                     "a #pragma pack struct with an aligned bit-field (gcc and clang lay it "
+                     "out differently)"),
     "func": (1, "__func__, __FUNCTION__ and __PRETTY_FUNCTION__ printed after a suspension"),
     "selfinit": (1, "initializers naming the variable declared (struct node *p = "
                     "alloc(sizeof *p)), with and without an outer variable of the same name"),
@@ -1609,10 +1612,45 @@ class Gen:
 
     def s_c_blocktype(self, ctx, out, ind, depth):
         i2 = ind + "    "
-        c = self.r.randrange(6)
+        c = self.r.randrange(9)
         n = self.fresh("")
         out.append(ind + "{")
-        if c == 0:    # a local struct S of another layout hides the file's
+        if c == 6:    # const frame variables of an unnamed and a block-local type
+            out.append(i2 + "const union { unsigned u; unsigned char c[4]; } cu%s = { %s };"
+                       % (n, self.pure(ctx)))
+            out.append(i2 + "struct K%s { unsigned a; unsigned short h; };" % n)
+            out.append(i2 + "const struct K%s ck%s = { %s, 7 }, cc%s = { 9, 2 };"
+                       % (n, n, self.async_of(ctx), n))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "mix(cu%s.u + cu%s.c[0] + ck%s.a + ck%s.h + cc%s.a);"
+                       % (n, n, n, n, n))
+        elif c == 7:  # arrays of block-local types completed by their initializers
+            out.append(i2 + "struct E%s { unsigned v; const char *s; };" % n)
+            out.append(i2 + 'static const struct E%s se%s[] = { {1u, "a"}, {2u, "bb"}, '
+                       '{3u, "ccc"} };' % (n, n))
+            out.append(i2 + 'struct E%s ae%s[] = { {%s, "x"}, {%s, "yy"} };'
+                       % (n, n, self.pure(ctx), self.async_of(ctx)))
+            out.append(i2 + "const struct { unsigned char b; } ce%s[] = { {1}, {2}, {3}, "
+                       "{%d} };" % (n, self.r.randrange(256)))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "ae%s[0].v += %s;" % (n, self.async_of(ctx)))
+            out.append(i2 + "mix((unsigned)(sizeof se%s / sizeof se%s[0]) + se%s[2].v + "
+                       "(unsigned)(sizeof ae%s / sizeof *ae%s) + ae%s[0].v + ae%s[1].v + "
+                       "(unsigned)ae%s[1].s[1] + (unsigned)(sizeof ce%s / sizeof ce%s[0]) + "
+                       "ce%s[3].b);" % ((n,) * 11))
+        elif c == 8:  # gcc lays it out in 12 bytes, clang in 11
+            out.append("#pragma pack(push, 1)")
+            out.append(i2 + "struct PB%s { unsigned x : 12; unsigned char y : 6; "
+                       "unsigned long long z : 63; __attribute__((aligned(16))) unsigned char "
+                       "a : 4; unsigned long long b : 2; };" % n)
+            out.append("#pragma pack(pop)")
+            out.append(i2 + "struct PB%s pb%s = { 5, 3, 0, 6, 1 };" % (n, n))
+            out.append(i2 + "pb%s.z = %s;" % (n, self.async_of(ctx)))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "pb%s.a += 1;" % n)
+            out.append(i2 + "mix(pb%s.x + pb%s.y + (unsigned)pb%s.z + pb%s.a + pb%s.b + "
+                       "(unsigned)sizeof pb%s);" % ((n,) * 6))
+        elif c == 0:    # a local struct S of another layout hides the file's
             ls = "ls" + n
             k = self.r.randrange(3)
             ctx.shadow = True   # already in its own initializer

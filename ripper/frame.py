@@ -46,6 +46,7 @@ class AsyncFunction:
         self.f = f
         self.text = lowering.text
         self.names = lowering.names
+        self._decls = None          # key -> VarDecl of the body (decl_of)
 
     def error(self, node, message, hint=None):
         return self.lw.error(node, message, hint)
@@ -81,7 +82,7 @@ class AsyncFunction:
             name = "rip_lit%d" % (len(self.literals) + 1)
             if lit.type.local:      # bytes; the code names the type by the literal itself
                 self.add_field(key, name, None, None, used,
-                               spelling="unsigned char[%d]" % lit.type.size)
+                               spelling="unsigned char[%d]" % (lit.type.bound or lit.type.size))
                 self.field_types[-1] = self.field_types[-1][:3] + (lit.type.align,)
             else:
                 self.add_field(key, name, lit.type, None, used)
@@ -136,7 +137,9 @@ class AsyncFunction:
         """A frame field for variable `key`.  A variable of a type file
         scope cannot spell (declared in the function, or unnamed) is kept
         as bytes of its size and alignment, reached through the type of a
-        dummy declaration where its own was (see Printer.dummies)."""
+        dummy declaration where its own was (see Printer.dummies).  Where
+        gcc may lay the type out otherwise than clang (CType.bound), the
+        bytes are as many as gcc's layout can take."""
         align = explicit_alignment(decl.attrs_text) if isinstance(decl, T.VarDecl) else 0
         if ctype is not None and ctype.local:
             if not isinstance(decl, T.VarDecl) or ctype.size <= 0 or ctype.align <= 0:
@@ -144,9 +147,10 @@ class AsyncFunction:
                                  "the type of '%s' is declared inside a function or has no "
                                  "name, and '%s' must live in the frame" % (name, name),
                                  hint="declare the type at file scope, with a name")
-            spelling = "unsigned char[%d]" % ctype.size
+            size = ctype.bound or ctype.size
+            spelling = "unsigned char[%d]" % size
             align = max(align, ctype.align)
-            self.opaque[key] = (ctype.size, align)
+            self.opaque[key] = (size, align, ctype.bound is None)
         field, i = name, 2
         while field in used:
             field, i = "%s_%d" % (name, i), i + 1
@@ -177,18 +181,39 @@ class AsyncFunction:
         """The lvalue a variable in the frame is, in the function's body."""
         field = "%s->%s" % (abi.FRAME, self.fields[key])
         if key in self.opaque:
-            return "(*(__typeof__(%s) *)%s)" % (dummy_name(key), field)
+            return "(*(%s *)%s)" % (self.type_text(self.decl_of(key)), field)
         return field
 
     def decl_of(self, key):
         """The VarDecl of the variable `key` names."""
-        return next(n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.key == key)
+        if self._decls is None:
+            self._decls = {}
+            for n in self.f.body.nodes():
+                if isinstance(n, T.VarDecl):
+                    self._decls.setdefault(n.key, n)
+        return self._decls[key]
 
     def type_text(self, decl):
-        """A variable's type, spelled where it is declared."""
-        if decl.ctype is not None and decl.ctype.local:
+        """A variable's type, spelled where it is declared.  One of a type
+        declared in the function is its dummy's (Printer.dummies); an array
+        is spelled with its bound, which its initializer may have given it:
+
+            struct W { int a; } w[] = {{1}, {2}};  ->  extern struct W rip_d_w[];
+            its type: __typeof__(__typeof__(rip_d_w[0])[2])"""
+        t = decl.ctype
+        if t is not None and t.local:
+            if t.canonical == "CONSTANTARRAY":
+                return "__typeof__(__typeof__(%s[0])[%d])" % (dummy_name(decl.key), t.count)
             return "__typeof__(%s)" % dummy_name(decl.key)
-        return "__typeof__(%s)" % decl.ctype.spelling
+        return "__typeof__(%s)" % t.spelling
+
+    def assignable(self, decl):
+        """Can the variable be assigned a value of its type where the body
+        reaches it?  Not an array, nor a struct with a const member; nor a
+        const one kept as bytes, which the body reaches as its own const
+        type (field_access), where the others are reached unqualified."""
+        t = decl.ctype
+        return t.assignable and not t.array and not (t.const and decl.key in self.opaque)
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only

@@ -399,14 +399,16 @@ class _Lowering:
                 f.start <= int(key.split(":")[1]) < f.end
         own = {d.key for n in stmts for d in n.decls if isinstance(d, T.VarDecl)}
         for n in stmts:
+            for d in n.decls:       # the type first: it may be declared in this declaration
+                if isinstance(d, T.VarDecl) and d.storage == "static" and \
+                        (d.ctype is None or d.ctype.local):
+                    raise self.error(d, "static local '%s' of a type declared in '%s', which "
+                                     "its plain and ripped definitions could not share"
+                                     % (d.name, f.name))
             for d in n.decls:
                 if not isinstance(d, T.VarDecl) or d.storage != "static":
                     raise self.error(n, "a declaration of static locals with others, in '%s'"
                                      % f.name)
-                if d.ctype is None or d.ctype.local:
-                    raise self.error(d, "static local '%s' of a type declared in '%s', which "
-                                     "its plain and ripped definitions could not share"
-                                     % (d.name, f.name))
             for x in n.walk():
                 if isinstance(x, T.Ref) and inside(x.key) and x.key not in own:
                     raise self.error(x, "a static local's initializer names '%s', declared "

@@ -191,6 +191,7 @@ _LITERALS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
              CK.IMAGINARY_LITERAL)
 _NAMED = (TK.ELABORATED, TK.RECORD, TK.TYPEDEF, TK.ENUM)
 _NO_LAYOUT = (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO, TK.VOID, TK.INVALID, TK.UNEXPOSED)
+ALIGNED_ATTR_BOUND = 64          # _size_bound: the most an aligned attribute is taken to ask
 _ARRAYS = (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
 
 
@@ -247,6 +248,8 @@ class _Types:
             peeled = _peel(t)
             element = peeled.element_type if peeled.kind in _ARRAYS else canonical.element_type
             info.members = [("", self.get(element))]
+            if canonical.kind == TK.CONSTANTARRAY:
+                info.count = canonical.get_array_size()
         elif canonical.kind == TK.POINTER:
             info.pointee = self.get(_peel(t).get_pointee()) if _peel(t).kind == TK.POINTER \
                 else None
@@ -255,6 +258,8 @@ class _Types:
             fn = _peel(fn.get_pointee())
         if fn.kind == TK.FUNCTIONPROTO:
             info.params = [self.get(a) for a in fn.argument_types()]
+        if info.local and info.size > 0 and info.align > 0 and _aligned_bit_field(canonical):
+            info.bound = _size_bound(canonical)
         return info
 
 
@@ -283,6 +288,63 @@ def _is_vm(canonical, depth=0):
     if k == TK.POINTER:
         return _is_vm(canonical.get_pointee(), depth + 1)
     return False
+
+
+def _aligned_bit_field(t, depth=0):
+    """Does canonical type t hold (in itself, a member or an element) a
+    bit-field with an aligned attribute?  gcc and clang may place one
+    differently: under #pragma pack gcc keeps part of the alignment the
+    attribute asks for, clang none of it.
+
+        #pragma pack(1)
+        struct P { char c; int b : 3 __attribute__((aligned(4))); long long q : 40; };
+        gcc: sizeof 7, clang: sizeof 6"""
+    if depth > 30:
+        return True
+    if t.kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+        return _aligned_bit_field(t.element_type.get_canonical(), depth + 1)
+    if t.kind != TK.RECORD:
+        return False
+    for f in t.get_fields():
+        if f.is_bitfield() and any(k.kind == CK.ALIGNED_ATTR for k in _children(f)):
+            return True
+        if _aligned_bit_field(f.type.get_canonical(), depth + 1):
+            return True
+    return False
+
+
+def _size_bound(t, depth=0):
+    """Bytes gcc's layout of canonical type t cannot exceed if it aligns t
+    and its members' types as clang does, and honours no aligned attribute
+    of a member above ALIGNED_ATTR_BOUND (ripper checks that the bytes
+    suffice): every member starts at most at the next multiple of its
+    alignment (its type's, or ALIGNED_ATTR_BOUND for one with an aligned
+    attribute, whose value libclang does not tell), and a bit-field takes
+    at most one byte more than its type (it may straddle a byte).  The
+    frame keeps a variable of such a type in this many bytes, not in
+    clang's size."""
+    if t.kind == TK.CONSTANTARRAY:
+        return t.get_array_size() * _size_bound(t.element_type.get_canonical(), depth + 1)
+    if t.kind != TK.RECORD or depth > 30 or not _aligned_bit_field(t):
+        return max(t.get_size(), 0)
+    align = max(t.get_align(), 1)
+    union = t.get_declaration().kind == CK.UNION_DECL
+    end = 0
+    for f in t.get_fields():
+        ft = f.type.get_canonical()
+        if any(k.kind == CK.ALIGNED_ATTR for k in _children(f)):
+            member_align = max(align, ALIGNED_ATTR_BOUND)
+        elif f.is_bitfield():       # `int : 0` aligns even in a packed struct
+            member_align = max(1, ft.get_align())
+        else:
+            member_align = max(1, min(align, ft.get_align()))
+        size = max(ft.get_size(), 0) + 1 if f.is_bitfield() else _size_bound(ft, depth + 1)
+        end = max(end, size) if union else _round_up(end, member_align) + size
+    return _round_up(end, align)
+
+
+def _round_up(n, align):
+    return (n + align - 1) // align * align
 
 
 def _has_const_member(t, depth=0):

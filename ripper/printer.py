@@ -102,9 +102,10 @@ def _slot(template, i):
     return POSTFIX
 
 
-def store(target, ctype, value, init_list=False, type_text=None):
-    """`target = value`, or a copy where C cannot assign: arrays, and
-    structs with const members.  `type_text` spells the type where the
+def store(target, ctype, value, init_list=False, type_text=None, assignable=None):
+    """`target = value`, or a copy where C cannot assign: arrays, structs
+    with const members, and targets reached as const (`assignable` False:
+    AsyncFunction.assignable).  `type_text` spells the type where the
     CType's spelling would not do (a type declared in the function)."""
     if ctype is None:
         return "%s = %s" % (target, value)
@@ -112,13 +113,13 @@ def store(target, ctype, value, init_list=False, type_text=None):
     if ctype.array:
         if not init_list:
             value = "{" + value + "}"
-        return "__builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
-            target, spelled, value, target)
-    if not ctype.assignable:
-        return "__builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
+        return "__extension__ __builtin_memcpy((void *)&%s, &(%s)%s, sizeof %s)" % (
+            target, spelled, value, target)       # C90 has no compound literals
+    if not (ctype.assignable if assignable is None else assignable):
+        return "__extension__ __builtin_memcpy((void *)&%s, (%s[1]){%s}, sizeof %s)" % (
             target, spelled, value, target)
     if init_list:
-        return "%s = (%s)%s" % (target, spelled, value)
+        return "%s = __extension__ (%s)%s" % (target, spelled, value)
     return "%s = %s" % (target, value)
 
 
@@ -311,8 +312,19 @@ class Printer:
             self.gen("(*(__typeof__(")
             self.original(n)
             self.gen(") *)rip__copy(&%s, &" % target)
-        else:
-            self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+            self.original(n)
+            # as many bytes as gcc's layout takes, which must fit
+            # (AsyncFunction.add_field)
+            self.gen(", __extension__ ({ _Static_assert(sizeof(__typeof__(")
+            self.original(n)
+            self.gen(")) <= sizeof %s && __alignof__(__typeof__(" % target)
+            self.original(n)
+            self.gen(")) <= %d, \"%s\"); sizeof(__typeof__(" % (
+                n.type.align, layout_message("a compound literal")))
+            self.original(n)
+            self.gen(")); })))")
+            return
+        self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
 
@@ -394,10 +406,11 @@ class Printer:
         self.span(n, pos, n.end)
         for d in autos:
             if d.key in fn.opaque:
-                size, align = fn.opaque[d.key]
-                self.gen(" extern char rip__size_check_%s[sizeof(%s) == %d && __alignof__(%s) "
-                         "<= %d ? 1 : -1] __attribute__((unused));" % (d.name_at, dummy_name(d.key), size, dummy_name(d.key),
-                                                align))
+                size, align, exact = fn.opaque[d.key]
+                type_text = fn.type_text(d)
+                self.gen(" __extension__ _Static_assert(sizeof(%s) %s %d && __alignof__(%s) "
+                         "<= %d, \"%s\");" % (type_text, "==" if exact else "<=", size,
+                                                type_text, align, layout_message("'%s'" % d.name)))
         self.gen(" ")
 
     def span(self, n, start, end):
@@ -508,16 +521,19 @@ class Printer:
         target = self.as_text(n.target)
         value = self.capture(n.value, self.assigned)
         init_list = isinstance(T.strip_parens(n.value), T.InitList)
-        if n.ctype is None or (n.ctype.assignable and not n.ctype.array and not init_list):
+        var = T.strip_parens(n.target)
+        decl = self.fn.decl_of(var.key) if isinstance(var, T.Ref) and n.ctype is not None \
+            and n.ctype.local else None
+        assignable = self.fn.assignable(decl) if decl is not None else \
+            n.ctype is not None and n.ctype.assignable and not n.ctype.array
+        if n.ctype is None or (assignable and not init_list):
             self.gen(target + " = ")
             self.pieces += value
             self.gen(";")
             return
-        var = T.strip_parens(n.target)
-        type_text = self.fn.type_text(self.fn.decl_of(var.key)) if isinstance(var, T.Ref) \
-            and n.ctype.local else None
+        type_text = self.fn.type_text(decl) if decl is not None else None
         self.gen(store(target, n.ctype, "".join(t for t, _ in value), init_list,
-                       type_text) + ";")
+                       type_text, assignable) + ";")
 
     def print_IfS(self, n):
         self.gen("if (")
@@ -583,13 +599,13 @@ class Printer:
                 return
             target = fn.field_access(d.key)
             value = self.capture(n.init, self.assigned)
-            if d.ctype.assignable and not d.ctype.array and not init_list:
+            if fn.assignable(d) and not init_list:
                 self.gen(target + " = ")
                 self.pieces += value
                 self.gen(";")
             else:
                 self.gen(store(target, d.ctype, "".join(t for t, _ in value), init_list,
-                               fn.type_text(d)) + ";")
+                               fn.type_text(d), fn.assignable(d)) + ";")
             return
         if d.ctype is None:
             raise fn.error(d, "cannot declare '%s' apart from its declaration" % d.name,
@@ -676,6 +692,14 @@ def intrinsic(await_, lowering):
                 and not f.definition:
             return name
     return None
+
+
+def layout_message(what):
+    """The message of the check that gcc lays out the type of `what`
+    ("'v'", "a compound literal") in the bytes ripper gave it, which
+    clang's layout sized."""
+    return ("ripper: gcc lays out the type of %s otherwise than clang, which sized its "
+            "place in the frame; declare the type at file scope" % what)
 
 
 def dummy_name(key):

@@ -23,7 +23,7 @@ class CType:
     """What ripper knows of a C type, from clang."""
     __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const",
                  "volatile", "local",
-                 "async_fn", "assignable", "members", "pointee", "vm", "params")
+                 "count", "bound", "async_fn", "assignable", "members", "pointee", "vm", "params")
 
     def __init__(self, spelling, kind, canonical, size=-1, align=-1, const=False, local=False,
                  async_fn=False, assignable=True, members=None, pointee=None, vm=False,
@@ -37,6 +37,9 @@ class CType:
         self.const = const          # const-qualified at the top
         self.volatile = False       # volatile-qualified at the top (a frame field keeps it)
         self.local = local          # names a type file-scope code cannot spell (block-local, unnamed)
+        self.count = -1             # CONSTANTARRAY: its number of elements (as completed)
+        self.bound = None           # bytes gcc's layout cannot exceed, where gcc's and clang's
+                                    # may differ (a local type with an aligned bit-field)
         self.async_fn = async_fn    # a RIP_ASYNC_FN function type, or a pointer to one
         self.assignable = assignable  # `x = y` works once the top const goes: no const member
         self.members = members      # RECORD: [(field name, CType)]; arrays: [("", element)]

@@ -79,7 +79,8 @@ def test_all_async_build_behaves_like_the_plain_build(variant, tmp_path):
 
 @pytest.mark.parametrize("std", STDS)
 @pytest.mark.parametrize("program", ["c89_clean_recursion_and_structs.c",
-                                     "qsort_comparator_calls_helper.c"])
+                                     "qsort_comparator_calls_helper.c",
+                                     "const_local_of_unnamed_or_block_type_initialized.c"])
 def test_all_async_output_compiles_in_every_dialect(program, std, tmp_path):
     compare_with_plain_cc(os.path.join(DIR, program),
                           ["-std=" + std, "-Wall", "-Wextra", "-Werror"], tmp_path)
@@ -109,3 +110,15 @@ def test_all_async_reports_what_it_left_plain(tmp_path):
     assert any(re.search(r"\b6 of 7 functions ripped\b", l) for l in lines), err
     assert any(re.search(r"\bguarded\b", l) and re.search(r"setjmp", l) for l in lines), err
     assert not any(re.search(r"\b(sum_vla|by_value)\b", l) for l in lines), err
+
+
+def test_a_static_local_of_a_type_declared_with_it_is_reported_by_its_type(tmp_path):
+    """window_update's `static const struct WindowUpdate {...} aUp[]` (SQLite's
+    shape) cannot move to file scope for the plain and ripped definitions to
+    share: the report names the static and says why, not 'with others'."""
+    source = os.path.join(DIR, "array_of_block_type_completed_by_initializer.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"window_update: static local 'aUp' of a type declared in "
+                     r"'window_update'", err), err

@@ -172,3 +172,24 @@ def test_a_preprocessing_under_way_is_parsed_once_when_it_is_settled_as_it_began
         del texts[:]
         unit = P.parse(start_preprocess("<stdin>", b"int g(void) { return 1; }\n", flags))
         assert texts == [unit.text], flags
+
+
+def test_an_array_completed_by_its_initializer_has_its_bound():
+    items = body_of(b"struct W { int a; } w[] = { {1}, {2}, {3} };")
+    d = [x for x in items[0].decls if isinstance(x, T.VarDecl)][0]
+    assert d.ctype.local and d.ctype.canonical == "CONSTANTARRAY" and d.ctype.count == 3
+
+
+def test_a_local_struct_with_an_aligned_bit_field_is_bounded_for_gcc():
+    """gcc lays it out in 12 bytes, clang in 11: the frame keeps it in as
+    many bytes as gcc's layout can take.  One without such a bit-field
+    keeps clang's size."""
+    items = body_of(b"#pragma pack(push, 1)\n"
+                    b"struct P { int x : 12; char y : 6; long long z : 63;\n"
+                    b"  __attribute__((aligned(16))) char a : 4; long long b : 2; } p;\n"
+                    b"#pragma pack(pop)\n"
+                    b"struct Q { int x : 12; char y; } q;")
+    p, q = [d for it in items if isinstance(it, T.DeclStmt) for d in it.decls
+            if isinstance(d, T.VarDecl)]
+    assert p.ctype.size == 11 and p.ctype.bound >= 12
+    assert q.ctype.bound is None
