@@ -5,9 +5,9 @@ in every file it rips; the code below is what ripped code calls and the
 sizes it was generated for, which every ripped file checks at compile
 time (`check()`).
 
-    resume_point(3, "f__rip(rip_F->a)")
-    -> 'rip_c = f__rip(rip_F->a); if (!rip__call(rip_self, rip_c)) { rip_self->state = 3;
-        return 0; } rip_resume_3: '
+    resume_point(3, "f__rip(rip__F->a)")
+    -> 'rip__c = f__rip(rip__F->a); if (!rip__call(rip__self, rip__c)) {
+        rip__self->state = 3; return 0; } rip__resume_3: '
 """
 
 # The layouts ripped code compiles in (rip_frame.h: the frame, the wait,
@@ -20,13 +20,17 @@ FRAME_HEADER = 24       # sizeof(struct rip_frame)
 WAIT_BYTES = 32         # sizeof(struct rip__wait)
 WAIT_ALIGN = 8
 MAX_ALIGN = 16          # frames come 16-aligned at most
-SELF = "rip_self"       # the resume entry's frame (struct rip_frame *)
-DONE = "rip_c"          # the finished child on resume, and the child being called
-FRAME = "rip_F"         # the resume entry's frame, as its own struct
-RESULT = "rip_result"   # a frame's result field (first after the header)
-HEADER = "rip_hdr"      # a frame's header field
-WAIT = "rip_w"          # a frame's place in a wait list (intrinsics)
-R = "rip_r"             # an intrinsic's result, a C local
+# Every name ripper writes into a function (locals, labels, frame members)
+# or beside it at file scope is in the space rip.h reserves, `rip__`: no
+# valid program declares one, so no user name can hide or clash with them.
+SELF = "rip__self"      # the resume entry's frame (struct rip_frame *)
+DONE = "rip__c"         # the finished child on resume, and the child being called
+FRAME = "rip__F"        # the resume entry's frame, as its own struct
+RESULT = "rip__result"  # a frame's result field (first after the header)
+HEADER = "rip__hdr"     # a frame's header field
+WAIT = "rip__w"         # a frame's place in a wait list (intrinsics)
+R = "rip__r"            # an intrinsic's result, a C local
+MAIN = "rip__main_"     # the prefix of --all-async's main task's names (lower.main_task)
 # Runtime primitives whose direct calls are inlined: name -> (try, woken);
 # rip_yield always suspends.
 INTRINSICS = {
@@ -39,6 +43,16 @@ INTRINSICS = {
 
 def constructor(name):
     return name + "__rip"
+
+
+def resume_label(point):
+    """The label resume point `point` continues at."""
+    return "rip__resume_%d" % point
+
+
+def literal_field(n):
+    """The frame field of the n-th compound literal kept in the frame."""
+    return "rip__lit%d" % n
 
 
 def resume_entry(name):
@@ -69,7 +83,7 @@ def check():
 
 
 def result_access(type_text):
-    """The callee's result in the finished frame rip_c (its first field
+    """The callee's result in the finished frame rip__c (its first field
     after the header, aligned for its type)."""
     return ("(*(%s *)(void *)((char *)%s + ((sizeof(struct rip_frame) + __alignof__(%s) - 1) "
             "& ~(__alignof__(%s) - 1))))" % (type_text, DONE, type_text, type_text))
@@ -78,21 +92,21 @@ def result_access(type_text):
 def resume_point(point, start):
     """Start a callee (`start` makes its frame); if it suspends, so does
     this function, to resume at the label right after."""
-    return ("%s = %s; if (!rip__call(%s, %s)) { %s->state = %d; return 0; } rip_resume_%d: "
-            % (DONE, start, SELF, DONE, SELF, point, point))
+    return ("%s = %s; if (!rip__call(%s, %s)) { %s->state = %d; return 0; } %s: "
+            % (DONE, start, SELF, DONE, SELF, point, resume_label(point)))
 
 
 def yield_point(point):
     """rip_yield() inlined: this frame is the one the task resumes."""
-    return "%s->state = %d; return rip__yield_in(%s); rip_resume_%d: ;" % (
-        SELF, point, SELF, point)
+    return "%s->state = %d; return rip__yield_in(%s); %s: ;" % (
+        SELF, point, SELF, resume_label(point))
 
 
 def wait_point(point, attempt, woken):
     """A channel or wait-group intrinsic: `attempt` returns rip__waits when
     this frame is queued; then suspend, and run `woken` once resumed."""
     return ("if (%s == rip__waits) { %s->state = %d; return rip__wait_in(%s); "
-            "rip_resume_%d: %s }" % (attempt, SELF, point, SELF, point, woken))
+            "%s: %s }" % (attempt, SELF, point, SELF, resume_label(point), woken))
 
 
 def frame_size(layout):

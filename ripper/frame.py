@@ -7,11 +7,14 @@ become the fields of its frame struct, each with the type the user gave
 it (a type declared inside the function is kept as aligned bytes).  Then
 the three things every async function becomes, around the printed body:
 
-    struct f__frame { struct rip_frame rip_hdr; __typeof__(int) rip_result; ...fields... };
-    static int f__resume(struct rip_frame *rip_self, struct rip_frame *rip_c);
+    struct f__frame { struct rip_frame rip__hdr; __typeof__(int) rip__result; ...fields... };
+    static int f__resume(struct rip_frame *rip__self, struct rip_frame *rip__c);
     struct rip_frame *f__rip(int a) { ...allocate the frame, store the arguments... }
-    static int f__resume(...) { ...C locals... switch (rip_self->state) { case 0: break;
-        case 1: goto rip_resume_1; ... }  <the body>  return 1; }
+    static int f__resume(...) { ...C locals... switch (rip__self->state) { case 0: break;
+        case 1: goto rip__resume_1; ... }  <the body>  return 1; }
+
+Fields are named after the user's variables (`int rip_hdr;` is field
+`rip_hdr`); ripper's own members are in rip.h's reserved `rip__` space.
 """
 
 from . import abi
@@ -78,7 +81,7 @@ class AsyncFunction:
                 raise self.error(lit, "a compound literal whose address is kept, of a type "
                                  "ripper cannot size", hint="use a named local instead")
             key = "lit:%d" % lit.start
-            name = "rip_lit%d" % (len(self.literals) + 1)
+            name = abi.literal_field(len(self.literals) + 1)
             if lit.type.local:      # bytes; the code names the type by the literal itself
                 self.add_field(key, name, None, None, used,
                                spelling="unsigned char[%d]" % lit.type.size)
@@ -288,7 +291,7 @@ class AsyncFunction:
         if lw.all_async:            # the testing mode: a suspension on entry
             points += 1
             entry = " " + abi.yield_point(points)
-        cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
+        cases = " ".join("case %d: goto %s;" % (i, abi.resume_label(i)) for i in range(1, points + 1))
         head = ("%s { %s (void)%s; (void)%s; switch (%s->state) { case 0: break; %s%s"
                 "default: __builtin_unreachable(); }%s"
                 % (resume, " ".join(decls), abi.FRAME, abi.DONE, abi.SELF, cases,

@@ -29,8 +29,10 @@ from .evaluation import callee_name, calls
 from .frame import AsyncFunction, unevaluated_async_calls
 from .scan import declarator_start, matching_paren, params_open, semicolon_after, skip_blank
 
-RESERVED = re.compile(r"^(rip_F|rip_c|rip_r|rip_self|rip_t\d+|rip_resume_\d+|rip_cont_\d+|"
-                      r"rip_main_\w+|rip__\w*)$")
+# rip.h reserves every name starting `rip__`: ripper's own names are there
+# (abi.py), so they are the only names of the user's it refuses.
+RESERVED = re.compile(r"^rip__\w*$")
+RESERVED_HINT = "rename it: rip.h reserves every name starting 'rip__' for ripper"
 
 
 def lower(unit, analysis, all_async=False, stats=None):
@@ -126,11 +128,13 @@ class _Lowering:
     # -- names ----------------------------------------------------------------
 
     def check_names(self):
-        """The names ripper generates must not be the user's."""
+        """The names ripper generates must not be the user's: they start
+        `rip__`, which rip.h reserves, and a user's name there is refused.
+        Any other name is the user's to choose (`int rip_F, rip_t1;`)."""
         for f in self.unit.functions:
             if not f.system and RESERVED.match(f.name):
                 raise self.error(f.name_at, "'%s' is a name ripper reserves" % f.name,
-                                 hint="rename it")
+                                 hint=RESERVED_HINT)
         for name, offset in self.unit.global_names:
             path = self.unit.lines.where(offset)[0]
             if not RESERVED.match(name) or runtime.is_runtime_header(path):
@@ -140,12 +144,12 @@ class _Lowering:
                                  % (path, __version__),
                                  hint="compile against ripper's own: its folder is printed "
                                       "by `ripcc --print-include-dir`")
-            raise self.error(offset, "'%s' is a name ripper reserves" % name, hint="rename it")
+            raise self.error(offset, "'%s' is a name ripper reserves" % name, hint=RESERVED_HINT)
         for f in self.analysis.defined.values():
             for n in list(f.params) + f.body.nodes():
                 if isinstance(n, (T.VarDecl, T.ParamDecl, T.Label)) and RESERVED.match(n.name):
                     raise self.error(n, "'%s' is a name ripper reserves" % n.name,
-                                     hint="rename it")
+                                     hint=RESERVED_HINT)
 
     # -- declarations -------------------------------------------------------
 
@@ -427,40 +431,42 @@ class _Lowering:
 
     def main_task(self, main):
         """A new `main` that runs the ripped user main as the first task."""
-        args = ["rip_main_argc", "rip_main_argv", "rip_main_envp"][:len(main.params)]
+        m = abi.MAIN
+        args = [m + "argc", m + "argv", m + "envp"][:len(main.params)]
         status = "0" if main.result is None or main.result.void else \
             abi.result_access("int")
         self.rw.insert(len(self.text), [("\n".join([
             "",
             "/* --all-async: the program's main runs as the first task. */",
-            " ".join(["static int rip_main_argc;", "static char **rip_main_argv;",
-                      "static char **rip_main_envp;"][:len(args)]),
-            "static int rip_main_status;",
-            "static int rip_main_resume(struct rip_frame *rip_self, struct rip_frame *rip_c) {",
-            "    if (rip_self->state == 0) {",
-            "        rip_self->state = 1;",
-            "        rip_c = %s(%s);" % (abi.constructor("main"), ", ".join(args)),
-            "        if (!rip__call(rip_self, rip_c))",
+            " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
+                      "static char **%senvp;" % m][:len(args)]),
+            "static int %sstatus;" % m,
+            "static int %sresume(struct rip_frame *%s, struct rip_frame *%s) {" % (
+                m, abi.SELF, abi.DONE),
+            "    if (%s->state == 0) {" % abi.SELF,
+            "        %s->state = 1;" % abi.SELF,
+            "        %s = %s(%s);" % (abi.DONE, abi.constructor("main"), ", ".join(args)),
+            "        if (!rip__call(%s, %s))" % (abi.SELF, abi.DONE),
             "            return 0;",
             "    }",
-            "    rip_main_status = %s;" % status,
-            "    rip__frame_free(rip_c);",
+            "    %sstatus = %s;" % (m, status),
+            "    rip__frame_free(%s);" % abi.DONE,
             "    return 1;",
             "}",
-            "static struct rip_frame *rip_main_task(void *arg) {",
+            "static struct rip_frame *%stask(void *arg) {" % m,
             "    (void)arg;",
             "    return (struct rip_frame *)rip__frame_alloc(sizeof(struct rip_frame), "
-            "rip_main_resume);",
+            "%sresume);" % m,
             "}",
             "int rip_run(struct rip_frame *(*fn)(void *), void *arg);",
             # the user's own signature: a declaration of main may precede
             "int main(%s) {" % ["void", "int argc", "int argc, char **argv",
                                 "int argc, char **argv, char **envp"][len(args)],
-            "    %s" % " ".join(["rip_main_argc = argc;", "rip_main_argv = argv;",
-                                 "rip_main_envp = envp;"][:len(args)]),
-            "    if (rip_run(rip_main_task, 0) != 0)",
+            "    %s" % " ".join(["%sargc = argc;" % m, "%sargv = argv;" % m,
+                                 "%senvp = envp;" % m][:len(args)]),
+            "    if (rip_run(%stask, 0) != 0)" % m,
             "        return 1;",
-            "    return rip_main_status;",
+            "    return %sstatus;" % m,
             "}",
             ""]), None)])
 

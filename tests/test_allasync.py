@@ -109,3 +109,15 @@ def test_all_async_reports_what_it_left_plain(tmp_path):
     assert any(re.search(r"\b6 of 7 functions ripped\b", l) for l in lines), err
     assert any(re.search(r"\bguarded\b", l) and re.search(r"setjmp", l) for l in lines), err
     assert not any(re.search(r"\b(sum_vla|by_value)\b", l) for l in lines), err
+
+
+def test_names_like_rippers_own_are_the_programs(tmp_path):
+    """names_like_rippers_own.c uses ripper's former names (rip_F, rip_t1,
+    rip_resume_1, rip_main_task...) as its own locals, labels, parameters,
+    globals and functions: every function is ripped, none refused or left
+    plain (ripper's names are all `rip__...`, which rip.h reserves)."""
+    source = os.path.join(DIR, "names_like_rippers_own.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"\b7 of 7 functions ripped\b", err), err

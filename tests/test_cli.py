@@ -98,6 +98,18 @@ def test_variable_length_array_in_async_function_is_an_error(tmp_path):
     assert "variable-length array" in err and "suspension in its scope" in err and "u.c:5:" in err
 
 
+def test_a_name_in_the_rip__space_is_refused_and_the_note_says_rip_h_reserves_it(tmp_path):
+    """rip.h reserves `rip__...` for ripper's own names: a user's local,
+    label or parameter there is refused; every other name is the user's."""
+    for body in (b"int rip__x = 1; rip_yield(); (void)arg; (void)rip__x;",
+                 b"rip__resume_1: rip_yield(); (void)arg;"):
+        err = unrippable(tmp_path, body)
+        assert "is a name ripper reserves" in err and "u.c:5:" in err, err
+        assert "rip.h reserves every name starting 'rip__'" in err, err
+    err = unrippable(tmp_path, b"(void)rip__F; rip_yield();", "static void task(void *rip__F)")
+    assert "'rip__F' is a name ripper reserves" in err, err
+
+
 def test_alloca_in_async_function_is_an_error(tmp_path):
     err = unrippable(tmp_path, b"char *p = alloca(10); rip_yield(); p[0] = 0; (void)arg;")
     assert "alloca" in err

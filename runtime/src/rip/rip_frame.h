@@ -9,12 +9,12 @@
  *
  * ripper turns every async function `T f(A a)` into three things:
  *
- *   struct f__frame { struct rip_frame rip_hdr; T rip_result; A a; ...locals... };
+ *   struct f__frame { struct rip_frame rip__hdr; T rip__result; A a; ...locals... };
  *   struct rip_frame *f__rip(A a);     constructor: allocates, stores args
  *   static int f__resume(struct rip_frame *self, struct rip_frame *done);
  *
  * The resume entry runs f from resume point `state` until f returns (it
- * writes rip_result and returns 1) or suspends (it sets state to the point
+ * writes rip__result and returns 1) or suspends (it sets state to the point
  * to continue at and returns 0).  The result slot always comes first after
  * the 24-byte header (at 24, or 32 for a 16-aligned T), so a caller reads
  * it at that offset whatever the callee's other fields are.
@@ -250,18 +250,18 @@ static __inline__ void rip__copy_elem(void *to, const void *from, __SIZE_TYPE__ 
  * entry: no frame of its own, and a suspension that records the caller as
  * the task's innermost frame.  `x = rip_chan_recv(c, &v);` is
  *
- *     if ((rip_r = rip__chan_recv_try(c, &v, &F->rip_w)) == rip__waits) {
+ *     if ((rip__r = rip__chan_recv_try(c, &v, &F->rip__w)) == rip__waits) {
  *         self->state = 3; return rip__wait_in(self); // queued: unwind
  *       resume_3:                              // woken
- *         rip_r = rip__chan_recv_woken(&F->rip_w);
+ *         rip__r = rip__chan_recv_woken(&F->rip__w);
  *     }
- *     x = rip_r;
+ *     x = rip__r;
  *
  * and `rip_yield();` is `self->state = 4; return rip__yield_in(self);
  * resume_4: ;`.  The tries are the core's own operations (core.h): the
  * common cases of a channel (a hand-over to a waiting task, a wait) are
  * inline below, and the rest (a buffered element, a closed channel, a
- * channel of another worker) is a call.  The frame's one rip_w field
+ * channel of another worker) is a call.  The frame's one rip__w field
  * (added when the function has such a call) is its place in a wait list:
  * a frame waits at one point at a time. */
 enum { rip__waits = 2 };            /* the core's RIP_WAIT: queued, the caller suspends */
