@@ -5,8 +5,8 @@ in every file it rips; the code below is what ripped code calls and the
 sizes it was generated for, which every ripped file checks at compile
 time (`check()`).
 
-    resume_point(3, "f__rip(rip__F->a)")
-    -> 'rip__c = f__rip(rip__F->a); if (!rip__call(rip__self, rip__c)) {
+    resume_point(3, "rip__new_f(rip__F->a)")
+    -> 'rip__c = rip__new_f(rip__F->a); if (!rip__call(rip__self, rip__c)) {
         rip__self->state = 3; return 0; } rip__resume_3: '
 """
 
@@ -41,8 +41,29 @@ INTRINSICS = {
 }
 
 
+# An async function f's own names: rip__ followed by a word no other name
+# of ripper's or of the runtime's starts with, then f's name (which starts
+# with a letter or _, never a digit like the labels rip__resume_N).
+CONSTRUCTOR = "rip__new_"       # struct rip_frame *rip__new_f(params): makes f's frame
+RESUME_ENTRY = "rip__resume_"   # static int rip__resume_f(self, done): runs f on
+FRAME_TAG = "rip__frame_"       # struct rip__frame_f: f's frame
+
+
 def constructor(name):
-    return name + "__rip"
+    return CONSTRUCTOR + name
+
+
+def constructed(symbol):
+    """The async function whose constructor `symbol` is, or None."""
+    return symbol[len(CONSTRUCTOR):] if symbol.startswith(CONSTRUCTOR) else None
+
+
+def resume_entry(name):
+    return RESUME_ENTRY + name
+
+
+def frame_struct(name):
+    return "struct " + FRAME_TAG + name
 
 
 def resume_label(point):
@@ -53,14 +74,6 @@ def resume_label(point):
 def literal_field(n):
     """The frame field of the n-th compound literal kept in the frame."""
     return "rip__lit%d" % n
-
-
-def resume_entry(name):
-    return name + "__resume"
-
-
-def frame_struct(name):
-    return "struct %s__frame" % name
 
 
 def result_typedef(name):

@@ -7,10 +7,10 @@ become the fields of its frame struct, each with the type the user gave
 it (a type declared inside the function is kept as aligned bytes).  Then
 the three things every async function becomes, around the printed body:
 
-    struct f__frame { struct rip_frame rip__hdr; __typeof__(int) rip__result; ...fields... };
-    static int f__resume(struct rip_frame *rip__self, struct rip_frame *rip__c);
-    struct rip_frame *f__rip(int a) { ...allocate the frame, store the arguments... }
-    static int f__resume(...) { ...C locals... switch (rip__self->state) { case 0: break;
+    struct rip__frame_f { struct rip_frame rip__hdr; __typeof__(int) rip__result; ...fields... };
+    static int rip__resume_f(struct rip_frame *rip__self, struct rip_frame *rip__c);
+    struct rip_frame *rip__new_f(int a) { ...allocate the frame, store the arguments... }
+    static int rip__resume_f(...) { ...C locals... switch (rip__self->state) { case 0: break;
         case 1: goto rip__resume_1; ... }  <the body>  return 1; }
 
 Fields are named after the user's variables (`int rip_hdr;` is field

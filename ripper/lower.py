@@ -11,8 +11,8 @@ not ripped has async functions used as values turned into their
 constructors, and async calls C never evaluates reduced to their type.
 
     RIP_ASYNC int twice(int a);     ->  int twice(int a); typedef __typeof__(int)
-                                        rip__result_twice; struct rip_frame *twice__rip(int a);
-    rip_spawn(task, 0);   (in main) ->  rip_spawn(task__rip, 0);
+                                        rip__result_twice; struct rip_frame *rip__new_twice(int a);
+    rip_spawn(task, 0);   (in main) ->  rip_spawn(rip__new_task, 0);
 
 What cannot be ripped is a diagnostic, never wrong code.
 """
@@ -187,7 +187,7 @@ class _Lowering:
         self.rw.insert(end, [(" " + " ".join(lines), None)])
 
     def prototype_text(self, f, block_scope=False):
-        """`typedef T rip__result_f; struct rip_frame *f__rip(params);` for a
+        """`typedef T rip__result_f; struct rip_frame *rip__new_f(params);` for a
         declaration of async function f (the typedef at its first
         file-scope declaration)."""
         params = self.params_text(f)

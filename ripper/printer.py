@@ -9,7 +9,7 @@ and each Await becomes a resume point (the call ABI of abi.py), or an
 intrinsic inlined.
 
     y = f(x) + 1;    (Await 1, y a C local, x in the frame) ->
-    { rip__c = f__rip(rip__F->x); if (!rip__call(rip__self, rip__c)) {
+    { rip__c = rip__new_f(rip__F->x); if (!rip__call(rip__self, rip__c)) {
       rip__self->state = 1; return 0; } rip__resume_1: rip__t1 = <result>;
       rip__frame_free(rip__c); } y = rip__t1 + 1;
 """

@@ -43,7 +43,7 @@ def test_ripper_writes_output_with_line_directives(tmp_path):
     assert r.returncode == 0, r.stderr
     text = open(out).read()
     assert '\n# 1 "%s"' % src in text
-    assert "task__resume" in text
+    assert "rip__resume_task" in text
 
 
 def test_ripper_reads_stdin_and_writes_stdout():
@@ -237,7 +237,8 @@ def test_stats_frame_sizes_are_the_compilers(tmp_path):
     assert set(sizes) == {"ld", "small", "w", "waits", "task"}
     with open(out, "a") as f:
         for name, size in sizes.items():
-            f.write("_Static_assert(sizeof(struct %s__frame) == %d, \"%s\");\n" % (name, size, name))
+            f.write("_Static_assert(sizeof(struct rip__frame_%s) == %d, \"%s\");\n"
+                    % (name, size, name))
     r = run(["cc", "-std=gnu11", "-c", out, "-o", out + ".o", "-I", os.path.join(ROOT, "runtime",
              "include"), "-I", os.path.join(ROOT, "runtime", "src", "rip")])
     assert r.returncode == 0, r.stderr.decode()
@@ -274,7 +275,7 @@ def test_output_to_a_fifo_is_written_not_replaced(tmp_path):
     reader.join(30)
     assert r.returncode == 0
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)      # still a FIFO
-    assert b"task__resume" in got[0]
+    assert b"rip__resume_task" in got[0]
 
 
 def test_output_keeps_the_mode_of_the_file_it_replaces(tmp_path):

@@ -9,9 +9,9 @@
  *
  * ripper turns every async function `T f(A a)` into three things:
  *
- *   struct f__frame { struct rip_frame rip__hdr; T rip__result; A a; ...locals... };
- *   struct rip_frame *f__rip(A a);     constructor: allocates, stores args
- *   static int f__resume(struct rip_frame *self, struct rip_frame *done);
+ *   struct rip__frame_f { struct rip_frame rip__hdr; T rip__result; A a; ...locals... };
+ *   struct rip_frame *rip__new_f(A a);     constructor: allocates, stores args
+ *   static int rip__resume_f(struct rip_frame *self, struct rip_frame *done);
  *
  * The resume entry runs f from resume point `state` until f returns (it
  * writes rip__result and returns 1) or suspends (it sets state to the point
@@ -21,7 +21,7 @@
  *
  * A call `x = f(a)` inside an async function is
  *
- *     child = f__rip(a);
+ *     child = rip__new_f(a);
  *     if (!rip__call(self, child)) {           // callee suspended
  *         self->state = 3; return 0;
  *     }
