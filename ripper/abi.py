@@ -16,14 +16,14 @@ time (`check()`).
 # runtime/src/rip/sched.c, whenever one of them changes, so that ripped
 # code kept from another version fails to link instead of running wrong.
 ABI_VERSION = 2
-FRAME_HEADER = 24       # sizeof(struct rip_frame)
+FRAME_HEADER = 24       # sizeof(struct rip__frame)
 WAIT_BYTES = 32         # sizeof(struct rip__wait)
 WAIT_ALIGN = 8
 MAX_ALIGN = 16          # frames come 16-aligned at most
 # Every name ripper writes into a function (locals, labels, frame members)
 # or beside it at file scope is in the space rip.h reserves, `rip__`: no
 # valid program declares one, so no user name can hide or clash with them.
-SELF = "rip__self"      # the resume entry's frame (struct rip_frame *)
+SELF = "rip__self"      # the resume entry's frame (struct rip__frame *)
 DONE = "rip__c"         # the finished child on resume, and the child being called
 FRAME = "rip__F"        # the resume entry's frame, as its own struct
 RESULT = "rip__result"  # a frame's result field (first after the header)
@@ -44,7 +44,7 @@ INTRINSICS = {
 # An async function f's own names: rip__ followed by a word no other name
 # of ripper's or of the runtime's starts with, then f's name (which starts
 # with a letter or _, never a digit like the labels rip__resume_N).
-CONSTRUCTOR = "rip__new_"       # struct rip_frame *rip__new_f(params): makes f's frame
+CONSTRUCTOR = "rip__new_"       # struct rip__frame *rip__new_f(params): makes f's frame
 RESUME_ENTRY = "rip__resume_"   # static int rip__resume_f(self, done): runs f on
 FRAME_TAG = "rip__frame_"       # struct rip__frame_f: f's frame
 
@@ -88,7 +88,7 @@ def check():
     """File-scope declarations that fail to compile when the frame ABI
     carried in the file is not the one this ripper generates code for, and
     fail to link against a runtime of another ABI version."""
-    return ("typedef char rip__abi_check[(sizeof(struct rip_frame) == %d && "
+    return ("typedef char rip__abi_check[(sizeof(struct rip__frame) == %d && "
             "sizeof(struct rip__wait) == %d) ? 1 : -1]; "
             "extern const char rip__abi_v%d; "
             "static const char *const rip__abi_link __attribute__((__used__)) = &rip__abi_v%d;"
@@ -98,7 +98,7 @@ def check():
 def result_access(type_text):
     """The callee's result in the finished frame rip__c (its first field
     after the header, aligned for its type)."""
-    return ("(*(%s *)(void *)((char *)%s + ((sizeof(struct rip_frame) + __alignof__(%s) - 1) "
+    return ("(*(%s *)(void *)((char *)%s + ((sizeof(struct rip__frame) + __alignof__(%s) - 1) "
             "& ~(__alignof__(%s) - 1))))" % (type_text, DONE, type_text, type_text))
 
 

@@ -7,9 +7,9 @@ become the fields of its frame struct, each with the type the user gave
 it (a type declared inside the function is kept as aligned bytes).  Then
 the three things every async function becomes, around the printed body:
 
-    struct rip__frame_f { struct rip_frame rip__hdr; __typeof__(int) rip__result; ...fields... };
-    static int rip__resume_f(struct rip_frame *rip__self, struct rip_frame *rip__c);
-    struct rip_frame *rip__new_f(int a) { ...allocate the frame, store the arguments... }
+    struct rip__frame_f { struct rip__frame rip__hdr; __typeof__(int) rip__result; ...fields... };
+    static int rip__resume_f(struct rip__frame *rip__self, struct rip__frame *rip__c);
+    struct rip__frame *rip__new_f(int a) { ...allocate the frame, store the arguments... }
     static int rip__resume_f(...) { ...C locals... switch (rip__self->state) { case 0: break;
         case 1: goto rip__resume_1; ... }  <the body>  return 1; }
 
@@ -227,7 +227,7 @@ class AsyncFunction:
         f = self.f
         lw = self.lw
         fr = abi.frame_struct(f.name)
-        members = ["struct rip_frame %s;" % abi.HEADER]
+        members = ["struct rip__frame %s;" % abi.HEADER]
         layout = []
         void = f.result is None or f.result.void
         if not void:
@@ -258,13 +258,13 @@ class AsyncFunction:
         if f.name == "main" and not void:
             stores.insert(0, "%s->%s = 0;" % (abi.FRAME, abi.RESULT))  # main may end without return
         static = "static __attribute__((unused)) " if f.static else ""
-        resume = "static int %s(struct rip_frame *%s, struct rip_frame *%s)" % (
+        resume = "static int %s(struct rip__frame *%s, struct rip__frame *%s)" % (
             abi.resume_entry(f.name), abi.SELF, abi.DONE)
         header_text = self.header_text()
         out = []
         for name in self.implicit:
             callee = lw.functions.get(name)
-            out.append("%sstruct rip_frame *%s();" % ("static " if callee is not None and
+            out.append("%sstruct rip__frame *%s();" % ("static " if callee is not None and
                                                       callee.static else "",
                                                       abi.constructor(name)))
         out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
@@ -272,9 +272,9 @@ class AsyncFunction:
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")
         if not f.static:            # -Wmissing-prototypes wants one before it
-            out.append("struct rip_frame *%s%s;" % (abi.constructor(f.name),
+            out.append("struct rip__frame *%s%s;" % (abi.constructor(f.name),
                                                     "()" if f.knr else lw.params_text(f)))
-        pieces = [(" ".join(out) + "\n" + "%sstruct rip_frame *%s" % (static,
+        pieces = [(" ".join(out) + "\n" + "%sstruct rip__frame *%s" % (static,
                                                                      abi.constructor(f.name)),
                    None)]
         pieces += header_text

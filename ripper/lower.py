@@ -11,7 +11,7 @@ not ripped has async functions used as values turned into their
 constructors, and async calls C never evaluates reduced to their type.
 
     RIP_ASYNC int twice(int a);     ->  int twice(int a); typedef __typeof__(int)
-                                        rip__result_twice; struct rip_frame *rip__new_twice(int a);
+                                        rip__result_twice; struct rip__frame *rip__new_twice(int a);
     rip_spawn(task, 0);   (in main) ->  rip_spawn(rip__new_task, 0);
 
 What cannot be ripped is a diagnostic, never wrong code.
@@ -187,13 +187,13 @@ class _Lowering:
         self.rw.insert(end, [(" " + " ".join(lines), None)])
 
     def prototype_text(self, f, block_scope=False):
-        """`typedef T rip__result_f; struct rip_frame *rip__new_f(params);` for a
+        """`typedef T rip__result_f; struct rip__frame *rip__new_f(params);` for a
         declaration of async function f (the typedef at its first
         file-scope declaration)."""
         params = self.params_text(f)
         out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
-        out.append("%sstruct rip_frame *%s%s;" % (static, abi.constructor(f.name), params))
+        out.append("%sstruct rip__frame *%s%s;" % (static, abi.constructor(f.name), params))
         if not block_scope:
             self.declared.add(f.name)
         return " ".join(out)
@@ -227,7 +227,7 @@ class _Lowering:
     def async_typedef(self, start, name_at, annotations):
         """typedef RIP_ASYNC_FN(int, handler_fn, (int fd)) -- preprocessed to
         `typedef __attribute__((annotate("rip_async"))) int handler_fn (int fd)`
-        -- becomes `typedef __attribute__(()) struct rip_frame *handler_fn (int fd)`."""
+        -- becomes `typedef __attribute__(()) struct rip__frame *handler_fn (int fd)`."""
         a, b = annotations[-1]
         close = skip_blank(self.text, b)
         if self.text[close:close + 2] != b"))":
@@ -237,7 +237,7 @@ class _Lowering:
         paren = self.text.find(b"(", ret_start, name_at)
         ret_end = paren if paren >= 0 else name_at
         self.remove_annotations(annotations)
-        self.rw.replace(ret_start, ret_end, [(" struct rip_frame *", None)])
+        self.rw.replace(ret_start, ret_end, [(" struct rip__frame *", None)])
 
     # -- plain functions ----------------------------------------------------
 
@@ -291,7 +291,7 @@ class _Lowering:
                 if f is not None:
                     name_at = self.text.find(d.name.encode(), d.start, d.end)
                     params = self.text[name_at + len(d.name):d.end].decode(*ENCODING)
-                    out.append("struct rip_frame *%s%s;" % (abi.constructor(d.name), params))
+                    out.append("struct rip__frame *%s%s;" % (abi.constructor(d.name), params))
         return " ".join(out)
 
     def function_value(self, ref):
@@ -441,7 +441,7 @@ class _Lowering:
             " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
                       "static char **%senvp;" % m][:len(args)]),
             "static int %sstatus;" % m,
-            "static int %sresume(struct rip_frame *%s, struct rip_frame *%s) {" % (
+            "static int %sresume(struct rip__frame *%s, struct rip__frame *%s) {" % (
                 m, abi.SELF, abi.DONE),
             "    if (%s->state == 0) {" % abi.SELF,
             "        %s->state = 1;" % abi.SELF,
@@ -453,12 +453,12 @@ class _Lowering:
             "    rip__frame_free(%s);" % abi.DONE,
             "    return 1;",
             "}",
-            "static struct rip_frame *%stask(void *arg) {" % m,
+            "static struct rip__frame *%stask(void *arg) {" % m,
             "    (void)arg;",
-            "    return (struct rip_frame *)rip__frame_alloc(sizeof(struct rip_frame), "
+            "    return (struct rip__frame *)rip__frame_alloc(sizeof(struct rip__frame), "
             "%sresume);" % m,
             "}",
-            "int rip_run(struct rip_frame *(*fn)(void *), void *arg);",
+            "int rip_run(struct rip__frame *(*fn)(void *), void *arg);",
             # the user's own signature: a declaration of main may precede
             "int main(%s) {" % ["void", "int argc", "int argc, char **argv",
                                 "int argc, char **argv, char **envp"][len(args)],

@@ -22,7 +22,7 @@ def test_direct_calls_are_inlined_without_a_frame():
                   "rip__chan_send_try(c, &rip__F->v, &rip__F->rip__w)",
                   "rip__wg_wait_try(wg, &rip__F->rip__w)", "rip__wait_in(rip__self)"):
         assert entry in out
-    body = out.split("rip__resume_t(struct rip_frame *rip__self, struct rip_frame *rip__c) {")[1]
+    body = out.split("rip__resume_t(struct rip__frame *rip__self, struct rip__frame *rip__c) {")[1]
     assert "rip__new_" not in body and "rip__call" not in body
     assert "struct rip__wait rip__w;" in out       # the one waiter of the frame
 
@@ -36,6 +36,6 @@ def test_a_frame_without_waits_has_no_waiter():
 def test_pointers_call_the_constructors_and_macros_are_inlined():
     out = rip(b"#define Y rip_yield()\n"
               b"static void t(void *a) { yield_fn *y = rip_yield; (void)a; y(); Y; }\n")
-    body = out.split("rip__resume_t(struct rip_frame *rip__self, struct rip_frame *rip__c) {")[1]
+    body = out.split("rip__resume_t(struct rip__frame *rip__self, struct rip__frame *rip__c) {")[1]
     assert body.count("rip__new_rip_yield") == 1      # the pointer's value
     assert body.count("rip__yield_in") == 1       # the macro's expansion

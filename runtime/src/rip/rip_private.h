@@ -8,7 +8,7 @@
 #include "rip_frame.h"             /* first: RIP_RIPPED shapes rip.h */
 #include "rip.h"
 
-typedef struct rip_frame rip_frame;
+typedef struct rip__frame rip_frame;
 typedef int rip_resume_fn(rip_frame *self, rip_frame *done); /* 1: returned, 0: suspended */
 typedef struct rip__wait rip_wait;
 #define RIP_WAITS rip__waits
