@@ -102,11 +102,14 @@ CLASSES = {
     "comment": (0, "comments (also //, and ones holding ; } ( \" and code) inside loop, if "
                    "and switch headers, before their ')' too, and in call arguments"),
     "names": (0, "locals and labels named like ripper's own names of before (rip_F, rip_self, "
-                 "rip_c, rip_t1, rip_hdr, rip_resume_N, rip_cont_N...): the user's to use"),
+                 "rip_c, rip_t1, rip_hdr, rip_resume_N, rip_cont_N, f0__rip for function f0...): "
+                 "the user's to use"),
 }
-# Names ripper once gave its own locals, frame members and helpers ("names")
+# Names ripper once gave its own locals, frame members and helpers, and
+# those it made of a function's name (f0's constructor and resume entry)
 RIPPER_LIKE_NAMES = ("rip_F", "rip_c", "rip_r", "rip_w", "rip_self", "rip_hdr", "rip_result",
-                     "rip_t1", "rip_t2", "rip_lit1", "rip_d_1", "rip_main_status")
+                     "rip_t1", "rip_t2", "rip_lit1", "rip_d_1", "rip_main_status",
+                     "f0__rip", "f1__rip", "f0__resume")
 LABEL_PREFIXES = ("out", "skip", "again", "in", "past")
 ALL = tuple(CLASSES)
 BASE = ()
