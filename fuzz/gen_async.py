@@ -106,7 +106,16 @@ CLASSES = {
     "multidecl": (0, "several functions in one declaration (the prototypes)"),
     "comment": (0, "comments (also //, and ones holding ; } ( \" and code) inside loop, if "
                    "and switch headers, before their ')' too, and in call arguments"),
+    "names": (0, "locals and labels named like ripper's own names of before (rip_F, rip_self, "
+                 "rip_c, rip_t1, rip_hdr, rip_resume_N, rip_cont_N, f0__rip for function f0...): "
+                 "the user's to use"),
 }
+# Names ripper once gave its own locals, frame members and helpers, and
+# those it made of a function's name (f0's constructor and resume entry)
+RIPPER_LIKE_NAMES = ("rip_F", "rip_c", "rip_r", "rip_w", "rip_self", "rip_hdr", "rip_result",
+                     "rip_t1", "rip_t2", "rip_lit1", "rip_d_1", "rip_main_status",
+                     "f0__rip", "f1__rip", "f0__resume")
+LABEL_PREFIXES = ("out", "skip", "again", "in", "past")
 ALL = tuple(CLASSES)
 BASE = ()
 
@@ -287,6 +296,8 @@ class Gen:
 
     def fresh(self, prefix):
         self.serial += 1
+        if prefix in LABEL_PREFIXES and self.on("names") and self.chance(0.5):
+            prefix = self.r.choice(("rip_resume_", "rip_cont_"))
         return "%s%d" % (prefix, self.serial)
 
     def chance(self, p):
@@ -651,6 +662,8 @@ class Gen:
         if ctx.shadow and kind in ("S", "sarr", "sptr"):    # `struct S` means the local one
             kind = "u"
         name = self.r.choice(["x", "y", "z", "w"]) + str(self.r.randrange(3))
+        if self.on("names") and self.chance(0.3):
+            name = self.r.choice(RIPPER_LIKE_NAMES)
         if name in ctx.scopes[-1]:
             name = self.fresh("v")
         if name in ctx.hidden:      # skipped by a goto: keep it hidden

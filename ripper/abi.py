@@ -5,9 +5,9 @@ in every file it rips; the code below is what ripped code calls and the
 sizes it was generated for, which every ripped file checks at compile
 time (`check()`).
 
-    resume_point(3, "f__rip(rip_F->a)")
-    -> 'rip_c = f__rip(rip_F->a); if (!rip__call(rip_self, rip_c)) { rip_self->state = 3;
-        return 0; } rip_resume_3: '
+    resume_point(3, "rip__new_f(rip__F->a)")
+    -> 'rip__c = rip__new_f(rip__F->a); if (!rip__call(rip__self, rip__c)) {
+        rip__self->state = 3; return 0; } rip__resume_3: '
 """
 
 # The layouts ripped code compiles in (rip_frame.h: the frame, the wait,
@@ -16,17 +16,21 @@ time (`check()`).
 # runtime/src/rip/sched.c, whenever one of them changes, so that ripped
 # code kept from another version fails to link instead of running wrong.
 ABI_VERSION = 2
-FRAME_HEADER = 24       # sizeof(struct rip_frame)
+FRAME_HEADER = 24       # sizeof(struct rip__frame)
 WAIT_BYTES = 32         # sizeof(struct rip__wait)
 WAIT_ALIGN = 8
 MAX_ALIGN = 16          # frames come 16-aligned at most
-SELF = "rip_self"       # the resume entry's frame (struct rip_frame *)
-DONE = "rip_c"          # the finished child on resume, and the child being called
-FRAME = "rip_F"         # the resume entry's frame, as its own struct
-RESULT = "rip_result"   # a frame's result field (first after the header)
-HEADER = "rip_hdr"      # a frame's header field
-WAIT = "rip_w"          # a frame's place in a wait list (intrinsics)
-R = "rip_r"             # an intrinsic's result, a C local
+# Every name ripper writes into a function (locals, labels, frame members)
+# or beside it at file scope is in the space rip.h reserves, `rip__`: no
+# valid program declares one, so no user name can hide or clash with them.
+SELF = "rip__self"      # the resume entry's frame (struct rip__frame *)
+DONE = "rip__c"         # the finished child on resume, and the child being called
+FRAME = "rip__F"        # the resume entry's frame, as its own struct
+RESULT = "rip__result"  # a frame's result field (first after the header)
+HEADER = "rip__hdr"     # a frame's header field
+WAIT = "rip__w"         # a frame's place in a wait list (intrinsics)
+R = "rip__r"            # an intrinsic's result, a C local
+MAIN = "rip__main_"     # the prefix of --all-async's main task's names (lower.main_task)
 # Runtime primitives whose direct calls are inlined: name -> (try, woken);
 # rip_yield always suspends.
 INTRINSICS = {
@@ -37,16 +41,39 @@ INTRINSICS = {
 }
 
 
+# An async function f's own names: rip__ followed by a word no other name
+# of ripper's or of the runtime's starts with, then f's name (which starts
+# with a letter or _, never a digit like the labels rip__resume_N).
+CONSTRUCTOR = "rip__new_"       # struct rip__frame *rip__new_f(params): makes f's frame
+RESUME_ENTRY = "rip__resume_"   # static int rip__resume_f(self, done): runs f on
+FRAME_TAG = "rip__frame_"       # struct rip__frame_f: f's frame
+
+
 def constructor(name):
-    return name + "__rip"
+    return CONSTRUCTOR + name
+
+
+def constructed(symbol):
+    """The async function whose constructor `symbol` is, or None."""
+    return symbol[len(CONSTRUCTOR):] if symbol.startswith(CONSTRUCTOR) else None
 
 
 def resume_entry(name):
-    return name + "__resume"
+    return RESUME_ENTRY + name
 
 
 def frame_struct(name):
-    return "struct %s__frame" % name
+    return "struct " + FRAME_TAG + name
+
+
+def resume_label(point):
+    """The label resume point `point` continues at."""
+    return "rip__resume_%d" % point
+
+
+def literal_field(n):
+    """The frame field of the n-th compound literal kept in the frame."""
+    return "rip__lit%d" % n
 
 
 def result_typedef(name):
@@ -61,7 +88,7 @@ def check():
     """File-scope declarations that fail to compile when the frame ABI
     carried in the file is not the one this ripper generates code for, and
     fail to link against a runtime of another ABI version."""
-    return ("typedef char rip__abi_check[(sizeof(struct rip_frame) == %d && "
+    return ("typedef char rip__abi_check[(sizeof(struct rip__frame) == %d && "
             "sizeof(struct rip__wait) == %d) ? 1 : -1]; "
             "extern const char rip__abi_v%d; "
             "static const char *const rip__abi_link __attribute__((__used__)) = &rip__abi_v%d;"
@@ -69,30 +96,30 @@ def check():
 
 
 def result_access(type_text):
-    """The callee's result in the finished frame rip_c (its first field
+    """The callee's result in the finished frame rip__c (its first field
     after the header, aligned for its type)."""
-    return ("(*(%s *)(void *)((char *)%s + ((sizeof(struct rip_frame) + __alignof__(%s) - 1) "
+    return ("(*(%s *)(void *)((char *)%s + ((sizeof(struct rip__frame) + __alignof__(%s) - 1) "
             "& ~(__alignof__(%s) - 1))))" % (type_text, DONE, type_text, type_text))
 
 
 def resume_point(point, start):
     """Start a callee (`start` makes its frame); if it suspends, so does
     this function, to resume at the label right after."""
-    return ("%s = %s; if (!rip__call(%s, %s)) { %s->state = %d; return 0; } rip_resume_%d: "
-            % (DONE, start, SELF, DONE, SELF, point, point))
+    return ("%s = %s; if (!rip__call(%s, %s)) { %s->state = %d; return 0; } %s: "
+            % (DONE, start, SELF, DONE, SELF, point, resume_label(point)))
 
 
 def yield_point(point):
     """rip_yield() inlined: this frame is the one the task resumes."""
-    return "%s->state = %d; return rip__yield_in(%s); rip_resume_%d: ;" % (
-        SELF, point, SELF, point)
+    return "%s->state = %d; return rip__yield_in(%s); %s: ;" % (
+        SELF, point, SELF, resume_label(point))
 
 
 def wait_point(point, attempt, woken):
     """A channel or wait-group intrinsic: `attempt` returns rip__waits when
     this frame is queued; then suspend, and run `woken` once resumed."""
     return ("if (%s == rip__waits) { %s->state = %d; return rip__wait_in(%s); "
-            "rip_resume_%d: %s }" % (attempt, SELF, point, SELF, point, woken))
+            "%s: %s }" % (attempt, SELF, point, SELF, resume_label(point), woken))
 
 
 def frame_size(layout):

@@ -9,7 +9,7 @@ source on its own file and line (the compiler's messages and gdb name the
 user's file and line), resyncing only where generated code moved it.
 
     rw = Rewriter(pre)              # pre: preprocess.Preprocessed
-    rw.replace(8, 9, [("f__rip", None)])
+    rw.replace(8, 9, [("rip__new_f", None)])
     rw.render()                     -> bytes
 """
 

@@ -7,11 +7,14 @@ become the fields of its frame struct, each with the type the user gave
 it (a type declared inside the function is kept as aligned bytes).  Then
 the three things every async function becomes, around the printed body:
 
-    struct f__frame { struct rip_frame rip_hdr; __typeof__(int) rip_result; ...fields... };
-    static int f__resume(struct rip_frame *rip_self, struct rip_frame *rip_c);
-    struct rip_frame *f__rip(int a) { ...allocate the frame, store the arguments... }
-    static int f__resume(...) { ...C locals... switch (rip_self->state) { case 0: break;
-        case 1: goto rip_resume_1; ... }  <the body>  return 1; }
+    struct rip__frame_f { struct rip__frame rip__hdr; __typeof__(int) rip__result; ...fields... };
+    static int rip__resume_f(struct rip__frame *rip__self, struct rip__frame *rip__c);
+    struct rip__frame *rip__new_f(int a) { ...allocate the frame, store the arguments... }
+    static int rip__resume_f(...) { ...C locals... switch (rip__self->state) { case 0: break;
+        case 1: goto rip__resume_1; ... }  <the body>  return 1; }
+
+Fields are named after the user's variables (`int rip_hdr;` is field
+`rip_hdr`); ripper's own members are in rip.h's reserved `rip__` space.
 """
 
 from . import abi
@@ -79,7 +82,7 @@ class AsyncFunction:
                 raise self.error(lit, "a compound literal whose address is kept, of a type "
                                  "ripper cannot size", hint="use a named local instead")
             key = "lit:%d" % lit.start
-            name = "rip_lit%d" % (len(self.literals) + 1)
+            name = abi.literal_field(len(self.literals) + 1)
             if lit.type.local:      # bytes; the code names the type by the literal itself
                 self.add_field(key, name, None, None, used,
                                spelling="unsigned char[%d]" % (lit.type.bound or lit.type.size))
@@ -249,7 +252,7 @@ class AsyncFunction:
         f = self.f
         lw = self.lw
         fr = abi.frame_struct(f.name)
-        members = ["struct rip_frame %s;" % abi.HEADER]
+        members = ["struct rip__frame %s;" % abi.HEADER]
         layout = []
         void = f.result is None or f.result.void
         if not void:
@@ -280,13 +283,13 @@ class AsyncFunction:
         if f.name == "main" and not void:
             stores.insert(0, "%s->%s = 0;" % (abi.FRAME, abi.RESULT))  # main may end without return
         static = "static __attribute__((unused)) " if f.static else ""
-        resume = "static int %s(struct rip_frame *%s, struct rip_frame *%s)" % (
+        resume = "static int %s(struct rip__frame *%s, struct rip__frame *%s)" % (
             abi.resume_entry(f.name), abi.SELF, abi.DONE)
         header_text = self.header_text()
         out = []
         for name in self.implicit:
             callee = lw.functions.get(name)
-            out.append("%sstruct rip_frame *%s();" % ("static " if callee is not None and
+            out.append("%sstruct rip__frame *%s();" % ("static " if callee is not None and
                                                       callee.static else "",
                                                       abi.constructor(name)))
         out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
@@ -294,9 +297,9 @@ class AsyncFunction:
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")
         if not f.static:            # -Wmissing-prototypes wants one before it
-            out.append("struct rip_frame *%s%s;" % (abi.constructor(f.name),
+            out.append("struct rip__frame *%s%s;" % (abi.constructor(f.name),
                                                     "()" if f.knr else lw.params_text(f)))
-        pieces = [(" ".join(out) + "\n" + "%sstruct rip_frame *%s" % (static,
+        pieces = [(" ".join(out) + "\n" + "%sstruct rip__frame *%s" % (static,
                                                                      abi.constructor(f.name)),
                    None)]
         pieces += header_text
@@ -313,7 +316,7 @@ class AsyncFunction:
         if lw.all_async:            # the testing mode: a suspension on entry
             points += 1
             entry = " " + abi.yield_point(points)
-        cases = " ".join("case %d: goto rip_resume_%d;" % (i, i) for i in range(1, points + 1))
+        cases = " ".join("case %d: goto %s;" % (i, abi.resume_label(i)) for i in range(1, points + 1))
         head = ("%s { %s (void)%s; (void)%s; switch (%s->state) { case 0: break; %s%s"
                 "default: __builtin_unreachable(); }%s"
                 % (resume, " ".join(decls), abi.FRAME, abi.DONE, abi.SELF, cases,

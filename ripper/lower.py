@@ -11,8 +11,8 @@ not ripped has async functions used as values turned into their
 constructors, and async calls C never evaluates reduced to their type.
 
     RIP_ASYNC int twice(int a);     ->  int twice(int a); typedef __typeof__(int)
-                                        rip__result_twice; struct rip_frame *twice__rip(int a);
-    rip_spawn(task, 0);   (in main) ->  rip_spawn(task__rip, 0);
+                                        rip__result_twice; struct rip__frame *rip__new_twice(int a);
+    rip_spawn(task, 0);   (in main) ->  rip_spawn(rip__new_task, 0);
 
 What cannot be ripped is a diagnostic, never wrong code.
 """
@@ -29,8 +29,10 @@ from .evaluation import callee_name, calls
 from .frame import AsyncFunction, unevaluated_async_calls
 from .scan import declarator_start, matching_paren, params_open, semicolon_after, skip_blank
 
-RESERVED = re.compile(r"^(rip_F|rip_c|rip_r|rip_self|rip_t\d+|rip_resume_\d+|rip_cont_\d+|"
-                      r"rip_main_\w+|rip__\w*)$")
+# rip.h reserves every name starting `rip__`: ripper's own names are there
+# (abi.py), so they are the only names of the user's it refuses.
+RESERVED = re.compile(r"^rip__\w*$")
+RESERVED_HINT = "rename it: rip.h reserves every name starting 'rip__' for ripper"
 
 
 def lower(unit, analysis, all_async=False, stats=None):
@@ -140,11 +142,13 @@ class _Lowering:
     # -- names ----------------------------------------------------------------
 
     def check_names(self):
-        """The names ripper generates must not be the user's."""
+        """The names ripper generates must not be the user's: they start
+        `rip__`, which rip.h reserves, and a user's name there is refused.
+        Any other name is the user's to choose (`int rip_F, rip_t1;`)."""
         for f in self.unit.functions:
             if not f.system and RESERVED.match(f.name):
                 raise self.error(f.name_at, "'%s' is a name ripper reserves" % f.name,
-                                 hint="rename it")
+                                 hint=RESERVED_HINT)
         for name, offset in self.unit.global_names:
             path = self.unit.lines.where(offset)[0]
             if not RESERVED.match(name) or runtime.is_runtime_header(path):
@@ -154,12 +158,12 @@ class _Lowering:
                                  % (path, __version__),
                                  hint="compile against ripper's own: its folder is printed "
                                       "by `ripcc --print-include-dir`")
-            raise self.error(offset, "'%s' is a name ripper reserves" % name, hint="rename it")
+            raise self.error(offset, "'%s' is a name ripper reserves" % name, hint=RESERVED_HINT)
         for f in self.analysis.defined.values():
             for n in list(f.params) + f.body.nodes():
                 if isinstance(n, (T.VarDecl, T.ParamDecl, T.Label)) and RESERVED.match(n.name):
                     raise self.error(n, "'%s' is a name ripper reserves" % n.name,
-                                     hint="rename it")
+                                     hint=RESERVED_HINT)
 
     # -- declarations -------------------------------------------------------
 
@@ -197,13 +201,13 @@ class _Lowering:
         self.rw.insert(end, [(" " + " ".join(lines), None)])
 
     def prototype_text(self, f, block_scope=False):
-        """`typedef T rip__result_f; struct rip_frame *f__rip(params);` for a
+        """`typedef T rip__result_f; struct rip__frame *rip__new_f(params);` for a
         declaration of async function f (the typedef at its first
         file-scope declaration)."""
         params = self.params_text(f)
         out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
-        out.append("%sstruct rip_frame *%s%s;" % (static, abi.constructor(f.name), params))
+        out.append("%sstruct rip__frame *%s%s;" % (static, abi.constructor(f.name), params))
         if not block_scope:
             self.declared.add(f.name)
         return " ".join(out)
@@ -237,7 +241,7 @@ class _Lowering:
     def async_typedef(self, start, name_at, annotations):
         """typedef RIP_ASYNC_FN(int, handler_fn, (int fd)) -- preprocessed to
         `typedef __attribute__((annotate("rip_async"))) int handler_fn (int fd)`
-        -- becomes `typedef __attribute__(()) struct rip_frame *handler_fn (int fd)`."""
+        -- becomes `typedef __attribute__(()) struct rip__frame *handler_fn (int fd)`."""
         a, b = annotations[-1]
         close = skip_blank(self.text, b)
         if self.text[close:close + 2] != b"))":
@@ -247,7 +251,7 @@ class _Lowering:
         paren = self.text.find(b"(", ret_start, name_at)
         ret_end = paren if paren >= 0 else name_at
         self.remove_annotations(annotations)
-        self.rw.replace(ret_start, ret_end, [(" struct rip_frame *", None)])
+        self.rw.replace(ret_start, ret_end, [(" struct rip__frame *", None)])
 
     # -- plain functions ----------------------------------------------------
 
@@ -301,7 +305,7 @@ class _Lowering:
                 if f is not None:
                     name_at = self.text.find(d.name.encode(), d.start, d.end)
                     params = self.text[name_at + len(d.name):d.end].decode(*ENCODING)
-                    out.append("struct rip_frame *%s%s;" % (abi.constructor(d.name), params))
+                    out.append("struct rip__frame *%s%s;" % (abi.constructor(d.name), params))
         return " ".join(out)
 
     def function_value(self, ref):
@@ -445,40 +449,42 @@ class _Lowering:
 
     def main_task(self, main):
         """A new `main` that runs the ripped user main as the first task."""
-        args = ["rip_main_argc", "rip_main_argv", "rip_main_envp"][:len(main.params)]
+        m = abi.MAIN
+        args = [m + "argc", m + "argv", m + "envp"][:len(main.params)]
         status = "0" if main.result is None or main.result.void else \
             abi.result_access("int")
         self.rw.insert(len(self.text), [("\n".join([
             "",
             "/* --all-async: the program's main runs as the first task. */",
-            " ".join(["static int rip_main_argc;", "static char **rip_main_argv;",
-                      "static char **rip_main_envp;"][:len(args)]),
-            "static int rip_main_status;",
-            "static int rip_main_resume(struct rip_frame *rip_self, struct rip_frame *rip_c) {",
-            "    if (rip_self->state == 0) {",
-            "        rip_self->state = 1;",
-            "        rip_c = %s(%s);" % (abi.constructor("main"), ", ".join(args)),
-            "        if (!rip__call(rip_self, rip_c))",
+            " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
+                      "static char **%senvp;" % m][:len(args)]),
+            "static int %sstatus;" % m,
+            "static int %sresume(struct rip__frame *%s, struct rip__frame *%s) {" % (
+                m, abi.SELF, abi.DONE),
+            "    if (%s->state == 0) {" % abi.SELF,
+            "        %s->state = 1;" % abi.SELF,
+            "        %s = %s(%s);" % (abi.DONE, abi.constructor("main"), ", ".join(args)),
+            "        if (!rip__call(%s, %s))" % (abi.SELF, abi.DONE),
             "            return 0;",
             "    }",
-            "    rip_main_status = %s;" % status,
-            "    rip__frame_free(rip_c);",
+            "    %sstatus = %s;" % (m, status),
+            "    rip__frame_free(%s);" % abi.DONE,
             "    return 1;",
             "}",
-            "static struct rip_frame *rip_main_task(void *arg) {",
+            "static struct rip__frame *%stask(void *arg) {" % m,
             "    (void)arg;",
-            "    return (struct rip_frame *)rip__frame_alloc(sizeof(struct rip_frame), "
-            "rip_main_resume);",
+            "    return (struct rip__frame *)rip__frame_alloc(sizeof(struct rip__frame), "
+            "%sresume);" % m,
             "}",
-            "int rip_run(struct rip_frame *(*fn)(void *), void *arg);",
+            "int rip_run(struct rip__frame *(*fn)(void *), void *arg);",
             # the user's own signature: a declaration of main may precede
             "int main(%s) {" % ["void", "int argc", "int argc, char **argv",
                                 "int argc, char **argv, char **envp"][len(args)],
-            "    %s" % " ".join(["rip_main_argc = argc;", "rip_main_argv = argv;",
-                                 "rip_main_envp = envp;"][:len(args)]),
-            "    if (rip_run(rip_main_task, 0) != 0)",
+            "    %s" % " ".join(["%sargc = argc;" % m, "%sargv = argv;" % m,
+                                 "%senvp = envp;" % m][:len(args)]),
+            "    if (rip_run(%stask, 0) != 0)" % m,
             "        return 1;",
-            "    return rip_main_status;",
+            "    return %sstatus;" % m,
             "}",
             ""]), None)])
 

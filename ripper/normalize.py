@@ -37,7 +37,7 @@ class Normalized:
         self.subst = {}             # id(original node) -> its replacement
         self.temps = []             # tree.Temp, in order
         self.awaits = []            # every Await, numbered in order (point = index + 1)
-        self.labels = 0             # rip_cont_N labels made
+        self.labels = 0             # rip__cont_N labels made
 
 
 def normalize(f, async_names, functions, error):
@@ -250,7 +250,7 @@ class _Normalizer:
         if not continues:
             return None
         self.out.labels += 1
-        label = "rip_cont_%d" % self.out.labels
+        label = "rip__cont_%d" % self.out.labels
         for c in continues:
             self.replace(c, T.GotoS(label))
         return label
@@ -334,12 +334,12 @@ class _Normalizer:
             raise self.error(node, "the value of this expression has a type declared inside "
                              "the function, and must be kept across a suspension",
                              hint="declare the type at file scope")
-        t = T.Temp("rip_t%d" % (len(self.out.temps) + 1), ctype)
+        t = T.Temp("rip__t%d" % (len(self.out.temps) + 1), ctype)
         self.out.temps.append(t)
         return t
 
     def int_temp(self):
-        t = T.Temp("rip_t%d" % (len(self.out.temps) + 1), None, "int")
+        t = T.Temp("rip__t%d" % (len(self.out.temps) + 1), None, "int")
         self.out.temps.append(t)
         return t
 
@@ -524,7 +524,7 @@ class _Normalizer:
         if node.type.local:
             raise self.error(node, "an lvalue of a type declared inside the function must be "
                              "kept across a suspension", hint="declare the type at file scope")
-        t = T.Temp("rip_t%d" % (len(self.out.temps) + 1), None,
+        t = T.Temp("rip__t%d" % (len(self.out.temps) + 1), None,
                    "__typeof__(%s) *" % node.type.spelling)
         self.out.temps.append(t)
         pre.append(T.Store(T.TempRef(t), T.Text([_as_written(node, v)], "&({})"), None))

@@ -4,14 +4,14 @@ A node from the source is written as its own text with the parts that
 changed in their places, so untouched code stays byte for byte, comments
 included; a node normalize.py made is written as generated code.  Every
 piece of text copied from the source keeps its offset, and emit.py keeps
-it on its own line.  Variables in the frame are reached through rip_F,
+it on its own line.  Variables in the frame are reached through rip__F,
 and each Await becomes a resume point (the call ABI of abi.py), or an
 intrinsic inlined.
 
     y = f(x) + 1;    (Await 1, y a C local, x in the frame) ->
-    { rip_c = f__rip(rip_F->x); if (!rip__call(rip_self, rip_c)) {
-      rip_self->state = 1; return 0; } rip_resume_1: rip_t1 = <result>;
-      rip__frame_free(rip_c); } y = rip_t1 + 1;
+    { rip__c = rip__new_f(rip__F->x); if (!rip__call(rip__self, rip__c)) {
+      rip__self->state = 1; return 0; } rip__resume_1: rip__t1 = <result>;
+      rip__frame_free(rip__c); } y = rip__t1 + 1;
 """
 
 import re
@@ -370,7 +370,7 @@ class Printer:
         nothing else would be 'defined but not used' (-Wunused-function).
 
             __typeof__(pick(1)) v = 5;  ->
-                rip_F->v = 5; (void)sizeof(__typeof__(pick(1)) *);
+                rip__F->v = 5; (void)sizeof(__typeof__(pick(1)) *);
 
         A statement after the declaration's stores (statements already:
         C89's order holds); the operand stays unevaluated, as it was."""
@@ -384,7 +384,7 @@ class Printer:
                     self.gen(") *);")
 
     def dummies(self, n, autos):
-        """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip_d_v, rip_d_w;`:
+        """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip__d_v, rip__d_w;`:
         the type, declared where the user declared it, and a name for it;
         no object is defined (nothing refers to the dummies but typeof)."""
         fn = self.fn
@@ -704,4 +704,4 @@ def layout_message(what):
 
 def dummy_name(key):
     """The dummy that names the type of the variable declared at `key`."""
-    return "rip_d_" + key.split(":")[-1]
+    return "rip__d_" + key.split(":")[-1]

@@ -23,7 +23,7 @@ import re
 import subprocess
 import sys
 
-from . import __version__, runtime
+from . import __version__, abi, runtime
 from .cli import (BACKENDS, PATH_FLAGS, compile_flags, rip_source_reporting,
                   without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
@@ -300,8 +300,8 @@ def _symbols(files, names):
         where, kind, name = names.get(m.group(1), m.group(1)), m.group(2), m.group(3)
         if name.startswith("rip__built_for_"):
             out.backends[where] = name[len("rip__built_for_"):]
-        elif kind == "T" and name.endswith("__rip"):
-            out.ripped[name[:-len("__rip")]] = where
+        elif kind == "T" and abi.constructed(name):
+            out.ripped[abi.constructed(name)] = where
     return out
 
 

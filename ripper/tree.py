@@ -367,7 +367,7 @@ class Temp:
     __slots__ = ("name", "ctype", "key", "spelling")
 
     def __init__(self, name, ctype, spelling=None):
-        self.name = name            # rip_tN
+        self.name = name            # rip__tN
         self.ctype = ctype          # its CType (None: spelling says it)
         self.key = "tmp:" + name    # what TempRefs carry, like a Ref's key
         self.spelling = spelling or ctype.unqualified   # the type, for a declaration

@@ -122,3 +122,15 @@ def test_a_static_local_of_a_type_declared_with_it_is_reported_by_its_type(tmp_p
     assert r.returncode == 0, err
     assert re.search(r"window_update: static local 'aUp' of a type declared in "
                      r"'window_update'", err), err
+
+
+def test_names_like_rippers_own_are_the_programs(tmp_path):
+    """names_like_rippers_own.c uses ripper's former names (rip_F, rip_t1,
+    rip_resume_1, rip_main_task...) as its own locals, labels, parameters,
+    globals and functions: every function is ripped, none refused or left
+    plain (ripper's names are all `rip__...`, which rip.h reserves)."""
+    source = os.path.join(DIR, "names_like_rippers_own.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"\b7 of 7 functions ripped\b", err), err

@@ -43,7 +43,7 @@ def test_ripper_writes_output_with_line_directives(tmp_path):
     assert r.returncode == 0, r.stderr
     text = open(out).read()
     assert '\n# 1 "%s"' % src in text
-    assert "task__resume" in text
+    assert "rip__resume_task" in text
 
 
 def test_ripper_reads_stdin_and_writes_stdout():
@@ -96,6 +96,18 @@ def unrippable(tmp_path, body, signature="static void task(void *arg)"):
 def test_variable_length_array_in_async_function_is_an_error(tmp_path):
     err = unrippable(tmp_path, b"int n = *(int *)arg; char buf[n]; rip_yield(); buf[0] = 0;")
     assert "variable-length array" in err and "suspension in its scope" in err and "u.c:5:" in err
+
+
+def test_a_name_in_the_rip__space_is_refused_and_the_note_says_rip_h_reserves_it(tmp_path):
+    """rip.h reserves `rip__...` for ripper's own names: a user's local,
+    label or parameter there is refused; every other name is the user's."""
+    for body in (b"int rip__x = 1; rip_yield(); (void)arg; (void)rip__x;",
+                 b"rip__resume_1: rip_yield(); (void)arg;"):
+        err = unrippable(tmp_path, body)
+        assert "is a name ripper reserves" in err and "u.c:5:" in err, err
+        assert "rip.h reserves every name starting 'rip__'" in err, err
+    err = unrippable(tmp_path, b"(void)rip__F; rip_yield();", "static void task(void *rip__F)")
+    assert "'rip__F' is a name ripper reserves" in err, err
 
 
 def test_alloca_in_async_function_is_an_error(tmp_path):
@@ -225,7 +237,8 @@ def test_stats_frame_sizes_are_the_compilers(tmp_path):
     assert set(sizes) == {"ld", "small", "w", "waits", "task"}
     with open(out, "a") as f:
         for name, size in sizes.items():
-            f.write("_Static_assert(sizeof(struct %s__frame) == %d, \"%s\");\n" % (name, size, name))
+            f.write("_Static_assert(sizeof(struct rip__frame_%s) == %d, \"%s\");\n"
+                    % (name, size, name))
     r = run(["cc", "-std=gnu11", "-c", out, "-o", out + ".o", "-I", os.path.join(ROOT, "runtime",
              "include"), "-I", os.path.join(ROOT, "runtime", "src", "rip")])
     assert r.returncode == 0, r.stderr.decode()
@@ -262,7 +275,7 @@ def test_output_to_a_fifo_is_written_not_replaced(tmp_path):
     reader.join(30)
     assert r.returncode == 0
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)      # still a FIFO
-    assert b"task__resume" in got[0]
+    assert b"rip__resume_task" in got[0]
 
 
 def test_output_keeps_the_mode_of_the_file_it_replaces(tmp_path):

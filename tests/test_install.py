@@ -127,7 +127,7 @@ def test_an_installed_ripper_rips_from_any_folder(installed):
     (work / "hello.c").write_bytes(PROGRAM)
     r = run([str(bin_dir / "ripper"), "hello.c", "-o", "hello.rip.c"], cwd=str(work), env=env)
     assert r.returncode == 0, r.stderr.decode()
-    assert b"rip_F" in (work / "hello.rip.c").read_bytes()
+    assert b"rip__F" in (work / "hello.rip.c").read_bytes()
     assert str(ROOT).encode() not in (work / "hello.rip.c").read_bytes()
 
 

@@ -43,7 +43,7 @@ def test_gdb_breakpoint_on_an_original_line_stops_there(tmp_path):
     exe = str(tmp_path / "mapped")
     assert run([RIPCC, "-g", "-O0", str(src), "-o", exe]).returncode == 0
     r = run(["gdb", "-batch", "-nx", "-ex", "break mapped.c:%d" % BREAK_LINE, "-ex", "run",
-             "-ex", "print rip_F->i", "-ex", "info line", exe])
+             "-ex", "print rip__F->i", "-ex", "info line", exe])
     out = r.stdout.decode()
     assert "mapped.c:%d" % BREAK_LINE in out, out
     assert "$1 = 0" in out, out      # the frame's i, on the first stop

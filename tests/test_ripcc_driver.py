@@ -159,7 +159,7 @@ def test_dash_MM_prints_the_users_dependencies_only(project):
 def test_save_temps_keeps_the_ripped_text(project):
     r = ripcc(project, "-save-temps", "-c", "counter.c")
     assert r.returncode == 0, r.stderr.decode()
-    assert b"count_to__rip" in (project / "counter.rip.i").read_bytes()
+    assert b"rip__new_count_to" in (project / "counter.rip.i").read_bytes()
 
 
 def test_dash_hash_shows_every_step_and_runs_none(project):

@@ -129,7 +129,7 @@ def test_parse_alarm_is_off_after_the_parse(tmp_path):
                                    b"RIP_ASYNC void t(void *p) { (void)p; rip_yield(); }\n")
     code = ("import time; from ripper.cli import rip_source; "
             "out = rip_source('a.c', open('a.c', 'rb').read(), [], parse_alarm=1); "
-            "time.sleep(1.5); print(b't__resume' in out)")
+            "time.sleep(1.5); print(b'rip__resume_t' in out)")
     r = run([sys.executable, "-c", code], cwd=str(tmp_path))
     assert (r.returncode, r.stdout) == (0, b"True\n"), r.stderr.decode()
 

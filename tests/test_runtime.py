@@ -108,7 +108,7 @@ def test_a_freed_frame_is_poisoned_under_asan(tmp_path, ripcc):
     src = tmp_path / "uaf.c"
     src.write_bytes(b"""#include "rip_frame.h"
 int main(void) {
-    struct rip_frame *f = rip__frame_alloc(64, 0);
+    struct rip__frame *f = rip__frame_alloc(64, 0);
     rip__frame_free(f);
     return f->state;
 }

@@ -40,7 +40,7 @@ extern "C" {
  * (see runtime/src/rip/rip_frame.h): ripper rewrites the type it sees
  * annotated; the runtime, built for rip, spells the constructor type. */
 #if defined(RIP_RIPPED) && !defined(__RIPPER__)
-#define RIP_ASYNC_FN(ret, name, params) struct rip_frame *name params
+#define RIP_ASYNC_FN(ret, name, params) struct rip__frame *name params
 #else
 #define RIP_ASYNC_FN(ret, name, params) RIP_ASYNC ret name params
 #endif

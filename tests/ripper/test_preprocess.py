@@ -50,7 +50,7 @@ def test_a_comment_before_a_directive_drops_comments_rather_than_the_directive()
 
 def test_the_frame_abi_comes_first_and_includes_nothing():
     text = preprocess("<stdin>", b"int x;\n").text
-    assert b"struct rip_frame {" in text
+    assert b"struct rip__frame {" in text
     assert b"stdint.h" not in text and b"sys/socket.h" not in text
 
 

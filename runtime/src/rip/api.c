@@ -28,7 +28,7 @@ static int yield_resume(rip_frame *f, rip_frame *done) {
     return 1;
 }
 
-rip_frame *rip_yield__rip(void) {
+rip_frame *rip__new_rip_yield(void) {
     return rip__frame_alloc(sizeof(rip_frame), yield_resume);
 }
 
@@ -49,7 +49,7 @@ static int sleep_resume(rip_frame *f, rip_frame *done) {
     return 1;
 }
 
-rip_frame *rip_sleep_ms__rip(int64_t ms) {
+rip_frame *rip__new_rip_sleep_ms(int64_t ms) {
     struct sleep_frame *F = rip__frame_alloc(sizeof *F, sleep_resume);
     F->ms = ms;
     return &F->hdr;
@@ -101,15 +101,15 @@ static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
     return &F->hdr;
 }
 
-rip_frame *rip_chan_send__rip(rip_chan *c, const void *elem) {
+rip_frame *rip__new_rip_chan_send(rip_chan *c, const void *elem) {
     return wait_frame(send_resume, c, (void *)elem);
 }
 
-rip_frame *rip_chan_recv__rip(rip_chan *c, void *elem) {
+rip_frame *rip__new_rip_chan_recv(rip_chan *c, void *elem) {
     return wait_frame(recv_resume, c, elem);
 }
 
-rip_frame *rip_wg_wait__rip(rip_wg *wg) {
+rip_frame *rip__new_rip_wg_wait(rip_wg *wg) {
     return wait_frame(wg_resume, wg, NULL);
 }
 
@@ -143,19 +143,19 @@ static rip_frame *io_frame(rip_io op) {
     return &F->hdr;
 }
 
-rip_frame *rip_read__rip(int fd, void *buf, size_t len) {
+rip_frame *rip__new_rip_read(int fd, void *buf, size_t len) {
     return io_frame((rip_io){ .kind = RIP_IO_READ, .fd = fd, .buf = buf, .len = len });
 }
 
-rip_frame *rip_write__rip(int fd, const void *buf, size_t len) {
+rip_frame *rip__new_rip_write(int fd, const void *buf, size_t len) {
     return io_frame((rip_io){ .kind = RIP_IO_WRITE, .fd = fd, .buf = (void *)buf, .len = len });
 }
 
-rip_frame *rip_accept__rip(int fd, struct sockaddr *addr, socklen_t *len) {
+rip_frame *rip__new_rip_accept(int fd, struct sockaddr *addr, socklen_t *len) {
     return io_frame((rip_io){ .kind = RIP_IO_ACCEPT, .fd = fd, .addr = addr, .addrlen = len });
 }
 
-rip_frame *rip_connect__rip(int fd, const struct sockaddr *addr, socklen_t len) {
+rip_frame *rip__new_rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return io_frame((rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }
 
@@ -180,7 +180,7 @@ static int offload_resume(rip_frame *f, rip_frame *done) {
     return 1;
 }
 
-rip_frame *rip_offload__rip(void *(*fn)(void *), void *arg) {
+rip_frame *rip__new_rip_offload(void *(*fn)(void *), void *arg) {
     struct offload_frame *F = rip__frame_alloc(sizeof *F, offload_resume);
     F->job.fn = fn;
     F->job.arg = arg;

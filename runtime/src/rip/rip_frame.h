@@ -2,26 +2,27 @@
  *
  * ripper preprocesses every file it rips with this header included first
  * (-include), so ripped code carries it as text: it includes nothing,
- * declares only `struct rip_frame` and names in the reserved `rip__`
- * space, and compiles under every -std from c89 to c2x.  The Python side
- * of the ABI is ripper/abi.py; ripped output checks that the sizes it was
- * generated for are the ones below.
+ * declares only names in the `rip__` space rip.h reserves (and the macro
+ * RIP_RIPPED), so no program's own names meet them, and compiles under
+ * every -std from c89 to c2x.  The Python side of the ABI is
+ * ripper/abi.py; ripped output checks that the sizes it was generated
+ * for are the ones below.
  *
  * ripper turns every async function `T f(A a)` into three things:
  *
- *   struct f__frame { struct rip_frame rip_hdr; T rip_result; A a; ...locals... };
- *   struct rip_frame *f__rip(A a);     constructor: allocates, stores args
- *   static int f__resume(struct rip_frame *self, struct rip_frame *done);
+ *   struct rip__frame_f { struct rip__frame rip__hdr; T rip__result; A a; ...locals... };
+ *   struct rip__frame *rip__new_f(A a);     constructor: allocates, stores args
+ *   static int rip__resume_f(struct rip__frame *self, struct rip__frame *done);
  *
  * The resume entry runs f from resume point `state` until f returns (it
- * writes rip_result and returns 1) or suspends (it sets state to the point
+ * writes rip__result and returns 1) or suspends (it sets state to the point
  * to continue at and returns 0).  The result slot always comes first after
  * the 24-byte header (at 24, or 32 for a 16-aligned T), so a caller reads
  * it at that offset whatever the callee's other fields are.
  *
  * A call `x = f(a)` inside an async function is
  *
- *     child = f__rip(a);
+ *     child = rip__new_f(a);
  *     if (!rip__call(self, child)) {           // callee suspended
  *         self->state = 3; return 0;
  *     }
@@ -51,15 +52,15 @@
  * `state`; a yield pair switch is about 42 instructions in all, scheduler
  * loop included, and a rendezvous ping-pong switch about 117 (the channel
  * inline).  A task is its first frame plus 8 bytes (sched.c). */
-#ifndef RIP_FRAME_H
-#define RIP_FRAME_H
+#ifndef RIP__FRAME_H
+#define RIP__FRAME_H
 #pragma GCC system_header
 
 #define RIP_RIPPED 1                /* user code may ask which backend it is built for */
 
-struct rip_frame {
-    struct rip_frame *parent;       /* the frame waiting on this one (a task's first has none: sched.c) */
-    int (*resume)(struct rip_frame *self, struct rip_frame *done); /* continues at `state`: 1 returned, 0 suspended */
+struct rip__frame {
+    struct rip__frame *parent;      /* the frame waiting on this one (a task's first has none: sched.c) */
+    int (*resume)(struct rip__frame *self, struct rip__frame *done); /* continues at `state`: 1 returned, 0 suspended */
     int state;                      /* resume point; 0 = start */
     unsigned size;                  /* bytes allocated, for the frame allocator */
 };                                  /* 24 bytes, 8-aligned: a frame is 16-aligned only if a field needs it */
@@ -133,8 +134,8 @@ static __inline__ void rip__pool_free(void *p, __SIZE_TYPE__ size) {
 /* A frame from the pool: header set, state 0.  `parent` is left unset:
  * rip__call sets it when the frame suspends. */
 static __inline__ void *rip__frame_alloc(__SIZE_TYPE__ size,
-                                         int (*resume)(struct rip_frame *, struct rip_frame *)) {
-    struct rip_frame *f = (struct rip_frame *)rip__pool_alloc(size);
+                                         int (*resume)(struct rip__frame *, struct rip__frame *)) {
+    struct rip__frame *f = (struct rip__frame *)rip__pool_alloc(size);
     f->resume = resume;
     f->state = 0;
     f->size = (unsigned)size;
@@ -142,20 +143,20 @@ static __inline__ void *rip__frame_alloc(__SIZE_TYPE__ size,
 }
 
 /* A finished frame back to the pool. */
-static __inline__ void rip__frame_free(struct rip_frame *f) {
+static __inline__ void rip__frame_free(struct rip__frame *f) {
     rip__pool_free(f, f->size);
 }
 
 /* The same, for a frame whose size the caller knows (a constant: the size
  * class is folded at compile time). */
-static __inline__ void rip__frame_free_sized(struct rip_frame *f, __SIZE_TYPE__ size) {
+static __inline__ void rip__frame_free_sized(struct rip__frame *f, __SIZE_TYPE__ size) {
     rip__pool_free(f, size);
 }
 
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
  * (then the caller must save its state and return too). */
-static __inline__ int rip__call(struct rip_frame *self, struct rip_frame *child) {
-    if (child->resume(child, (struct rip_frame *)0))
+static __inline__ int rip__call(struct rip__frame *self, struct rip__frame *child) {
+    if (child->resume(child, (struct rip__frame *)0))
         return 1;
     child->parent = self;
     return 0;
@@ -250,18 +251,18 @@ static __inline__ void rip__copy_elem(void *to, const void *from, __SIZE_TYPE__ 
  * entry: no frame of its own, and a suspension that records the caller as
  * the task's innermost frame.  `x = rip_chan_recv(c, &v);` is
  *
- *     if ((rip_r = rip__chan_recv_try(c, &v, &F->rip_w)) == rip__waits) {
+ *     if ((rip__r = rip__chan_recv_try(c, &v, &F->rip__w)) == rip__waits) {
  *         self->state = 3; return rip__wait_in(self); // queued: unwind
  *       resume_3:                              // woken
- *         rip_r = rip__chan_recv_woken(&F->rip_w);
+ *         rip__r = rip__chan_recv_woken(&F->rip__w);
  *     }
- *     x = rip_r;
+ *     x = rip__r;
  *
  * and `rip_yield();` is `self->state = 4; return rip__yield_in(self);
  * resume_4: ;`.  The tries are the core's own operations (core.h): the
  * common cases of a channel (a hand-over to a waiting task, a wait) are
  * inline below, and the rest (a buffered element, a closed channel, a
- * channel of another worker) is a call.  The frame's one rip_w field
+ * channel of another worker) is a call.  The frame's one rip__w field
  * (added when the function has such a call) is its place in a wait list:
  * a frame waits at one point at a time. */
 enum { rip__waits = 2 };            /* the core's RIP_WAIT: queued, the caller suspends */
@@ -273,7 +274,7 @@ int rip__chan_sent(struct rip__waiter *w);                                      
 int rip__wg_wait(struct rip_wg *wg, struct rip__waiter *w);                      /* core.h: 0, rip__waits */
 
 /* Queue the task at the tail, to resume at self; 0. */
-static __inline__ int rip__yield_in(struct rip_frame *self) {
+static __inline__ int rip__yield_in(struct rip__frame *self) {
     struct rip__task *t = rip__current();
     t->impl = self;
     rip__ready(t);
@@ -281,7 +282,7 @@ static __inline__ int rip__yield_in(struct rip_frame *self) {
 }
 
 /* The task waits (queued by a try), to resume at self; 0. */
-static __inline__ int rip__wait_in(struct rip_frame *self) {
+static __inline__ int rip__wait_in(struct rip__frame *self) {
     rip__current()->impl = self;
     return 0;
 }
@@ -345,4 +346,4 @@ static __inline__ int rip__wg_wait_try(struct rip_wg *wg, struct rip__wait *w) {
     return rip__wg_wait(wg, (struct rip__waiter *)(void *)w);
 }
 
-#endif /* RIP_FRAME_H */
+#endif /* RIP__FRAME_H */
