@@ -201,8 +201,8 @@ class AsyncFunction:
         declared in the function is its dummy's (Printer.dummies); an array
         is spelled with its bound, which its initializer may have given it:
 
-            struct W { int a; } w[] = {{1}, {2}};  ->  extern struct W rip_d_w[];
-            its type: __typeof__(__typeof__(rip_d_w[0])[2])"""
+            struct W { int a; } w[] = {{1}, {2}};  ->  extern struct W rip__d_w[];
+            its type: __typeof__(__typeof__(rip__d_w[0])[2])"""
         t = decl.ctype
         if t is not None and t.local:
             if t.canonical == "CONSTANTARRAY":

@@ -18,7 +18,7 @@ def test_every_stage_shows_a_file_whose_function_stays_plain_under_all_async():
     normalized = stage("normalize", GENERIC)
     assert normalized.startswith("/* f, ") and "main" not in normalized
     assert stage("liveness", GENERIC) == "f: frame {x}, C locals {}\n"
-    assert "f__resume" in stage("lower", GENERIC)
+    assert "rip__resume_f" in stage("lower", GENERIC)
 
 
 def test_the_normalize_stage_is_the_form_the_ripped_code_was_printed_from():
