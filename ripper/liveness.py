@@ -41,21 +41,34 @@ def frame_variables(body, subst, candidates):
 
 
 def _solve(steps):
+    """Variables live into each step: a worklist that revisits only the
+    steps before one whose set grew (each set only grows), latest first,
+    as a backward analysis wants."""
+    preds = [[] for _ in steps]
+    for i, s in enumerate(steps):
+        for j in s.succs:
+            preds[j].append(i)
+        for j in s.exits:
+            preds[j].append(i)
     live_in = [set() for _ in steps]
-    changed = True
-    while changed:
-        changed = False
-        for i in reversed(range(len(steps))):
-            s = steps[i]
-            out = set()
-            for j in s.succs:
-                out |= live_in[j]
-            new = s.uses | s.uses_after | (out - s.kills)
-            for j in s.exits:
-                new |= live_in[j]
-            if new != live_in[i]:
-                live_in[i] = new
-                changed = True
+    work = list(range(len(steps)))
+    queued = [True] * len(steps)
+    while work:
+        i = work.pop()
+        queued[i] = False
+        s = steps[i]
+        out = set()
+        for j in s.succs:
+            out |= live_in[j]
+        new = s.uses | s.uses_after | (out - s.kills)
+        for j in s.exits:
+            new |= live_in[j]
+        if new != live_in[i]:
+            live_in[i] = new
+            for p in preds[i]:
+                if not queued[p]:
+                    queued[p] = True
+                    work.append(p)
     return live_in
 
 

@@ -48,13 +48,23 @@ def lower(unit, analysis, all_async=False, stats=None):
         try:
             return _Lowering(unit, analysis, all_async,
                              stats if stats is not None else []).run()
-        except Diagnostic as d:
-            # every ripped function keeps its plain definition anyway
-            if not all_async or d.function not in analysis.names:
-                raise
-            analysis.make_plain(d.function, d.message)
+        except LeftPlain as left:
+            # every ripped function keeps its plain definition anyway; all
+            # those found in one pass go at once, so a file is ripped about
+            # twice, however many stay plain
+            for d in left.diagnostics:
+                analysis.make_plain(d.function, d.message)
             if stats is not None:
                 del stats[:]
+
+
+class LeftPlain(Exception):
+    """--all-async: the functions of one pass that cannot be ripped (a
+    Diagnostic each, its `function` named)."""
+
+    def __init__(self, diagnostics):
+        super().__init__(diagnostics[0].message)
+        self.diagnostics = diagnostics
 
 
 class _Lowering:
@@ -84,6 +94,7 @@ class _Lowering:
             self.async_typedef(start, name_at, annotations)
         groups = _declaration_groups(self.unit.functions)
         errors = []                 # every function's, reported together
+        left_plain = []             # --all-async: functions that must stay plain
         for group in groups:
             first = group[0]
             try:
@@ -96,10 +107,15 @@ class _Lowering:
                     self.declarations(group)
             except Diagnostic as d:
                 if self.all_async:
-                    raise           # cli.py leaves the function plain and rips again
+                    if d.function not in self.names:
+                        raise
+                    left_plain.append(d)    # lower() leaves it plain and rips again
+                    continue
                 if first.name in self.names and d.why is None:
                     d.why = "'%s' is async: %s" % (first.name, self.analysis.chain(first.name))
                 errors.append(d)
+        if left_plain:
+            raise LeftPlain(left_plain)
         if errors:
             raise errors[0].with_others(errors[0].others + [x for e in errors[1:]
                                                             for x in [e] + e.others])
