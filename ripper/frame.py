@@ -21,7 +21,7 @@ from . import abi
 from . import tree as T
 from .analysis import explicit_alignment, function_values, is_async_call, variably_modified
 from .emit import ENCODING
-from .evaluation import unevaluated_calls, walk_evaluated
+from .evaluation import callee_name, unevaluated_calls, walk_evaluated
 from .liveness import frame_variables
 from .normalize import normalize
 from .printer import Printer, dummy_name, intrinsic, store
@@ -98,8 +98,16 @@ class AsyncFunction:
                 self.c_temps.append(t)
         self.c_local_count = len([d for d in locals_ if d.key not in in_frame])
         self.waits = any(intrinsic(a, self.lw) not in (None, "rip_yield") for a in norm.awaits)
-        self.uses_r = False
-        self.implicit = []          # callees to declare before this function (C89)
+        # an intrinsic's result is kept in a C local (abi.R) on its way to its target
+        self.uses_r = any(n.target is not None and intrinsic(n, self.lw) not in (None, "rip_yield")
+                          and abi.INTRINSICS[intrinsic(n, self.lw)][1] for n in norm.awaits)
+        # callees to declare before this function (C89: no implicit declarations)
+        self.implicit = []
+        for n in norm.awaits:
+            callee = callee_name(n.call) if intrinsic(n, self.lw) is None else None
+            if callee is not None and callee not in self.lw.declared and \
+                    callee not in self.implicit and callee != f.name:
+                self.implicit.append(callee)
         self.values = {id(r) for r in function_values(f.body)}
         self.unevaluated = unevaluated_async_calls(f.body, self.names)
         self.lw.declared.add(f.name)    # its constructor comes before its resume entry

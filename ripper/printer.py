@@ -14,6 +14,7 @@ intrinsic inlined.
       rip__frame_free(rip__c); } y = rip__t1 + 1;
 """
 
+import collections
 import re
 
 from . import abi
@@ -131,7 +132,9 @@ class Printer:
         self.fn = fn
         self.abstract = abstract    # ripper --stage normalize: awaits as `await N: ...`
         self.text = fn.text
-        self.subst = fn.norm.subst
+        # the normalized form, read-only: what printing puts in place of a
+        # node for a while (print_For) goes in a layer of the printer's own
+        self.subst = collections.ChainMap({}, fn.norm.subst)
         self.pieces = []
         self.unevaluated = {id(c) for c in fn.unevaluated}
 
@@ -641,7 +644,6 @@ class Printer:
             tries, woken = abi.INTRINSICS[name]
             attempt = "%s(%s, &%s->%s)" % (tries, ", ".join(args), abi.FRAME, abi.WAIT)
             if n.target is not None and woken:
-                fn.uses_r = True
                 self.gen("{ " + abi.wait_point(point, "(%s = %s)" % (abi.R, attempt),
                                                "%s = %s(&%s->%s);" % (abi.R, woken, abi.FRAME,
                                                                       abi.WAIT)) + " ")
@@ -655,8 +657,6 @@ class Printer:
             return
         callee = callee_name(n.call)
         if callee is not None:
-            if callee not in fn.lw.declared and callee not in fn.implicit:
-                fn.implicit.append(callee)
             start = "%s(%s)" % (abi.constructor(callee), ", ".join(args))
         else:
             start = "(%s)(%s)" % (self.as_text(n.callee), ", ".join(args))
