@@ -96,6 +96,9 @@ class AsyncFunction:
         self.waits = any(intrinsic(a, self.lw) not in (None, "rip_yield") for a in norm.awaits)
         self.uses_r = False
         self.implicit = []          # callees to declare before this function (C89)
+        # functions the body declares: their constructors' prototypes follow
+        # those declarations (`float h(float);` would conflict with `h__rip()`)
+        self.block_declared = {n.name for n in f.body.nodes() if isinstance(n, T.FuncDecl)}
         self.values = {id(r) for r in function_values(f.body)}
         self.unevaluated = unevaluated_async_calls(f.body, self.names)
         self.lw.declared.add(f.name)    # its constructor comes before its resume entry

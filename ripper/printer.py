@@ -374,7 +374,14 @@ class Printer:
 
     def print_Keep(self, n):
         inner = n.node
-        if isinstance(inner, (T.TypeDecl, T.FuncDecl, T.StaticAssert, T.VarDecl)):
+        if isinstance(inner, T.FuncDecl):
+            # one declarator of its declaration, with the specifiers: not the
+            # objects declared before it (`int a = 1, f(int);` -> `int f(int);`)
+            specs, declarator = self.fn.lw.function_declarator(inner)
+            self.copy(*specs)
+            self.copy(declarator, inner.end)
+            self.gen(";")
+        elif isinstance(inner, (T.TypeDecl, T.StaticAssert, T.VarDecl)):
             self.original(inner)
             self.gen(";")
         else:
@@ -536,7 +543,8 @@ class Printer:
             return
         callee = callee_name(n.call)
         if callee is not None:
-            if callee not in fn.lw.declared and callee not in fn.implicit:
+            if callee not in fn.lw.declared and callee not in fn.implicit and \
+                    callee not in fn.block_declared:
                 fn.implicit.append(callee)
             start = "%s(%s)" % (abi.constructor(callee), ", ".join(args))
         else:
