@@ -102,8 +102,13 @@ CLASSES = {
     "asmgoto": (1, "asm goto to a label (x86; a plain goto elsewhere) with a variable live only "
                    "along its edge across an earlier suspension"),
     "arrparam": (1, "a parameter of a typedef'd array type (typedef unsigned vec3[3]), written "
-                    "through by the async callee"),
-    "multidecl": (0, "several functions in one declaration (the prototypes)"),
+                    "through by the async callee; array parameters with qualifiers or static "
+                    "in their brackets (unsigned v[volatile restrict 3], [static 3]) kept "
+                    "across suspensions"),
+    "multidecl": (0, "several functions in one declaration (the prototypes), ending in an "
+                     "object; functions declared through a function typedef and a __typeof__ "
+                     "of themselves; a task's first declaration declaring a function between "
+                     "its objects"),
     "comment": (0, "comments (also //, and ones holding ; } ( \" and code) inside loop, if "
                    "and switch headers, before their ')' too, and in call arguments"),
     "names": (0, "locals and labels named like ripper's own names of before (rip_F, rip_self, "
@@ -1834,7 +1839,12 @@ class Gen:
             return self.s_suspend(ctx, out, ind, depth)
         a = self.r.choice(arrs)
         arg = a.name if a.kind == "arr" else a.name + ".arr"
-        out.append(ind + "%s = %s(d, %s);" % (self.r.choice(lhs).name, self.need("vsum"), arg))
+        if self.chance(0.5):
+            out.append(ind + "%s = %s(d, %s);" % (self.r.choice(lhs).name, self.need("vsum"),
+                                                  arg))
+        else:                       # K is never written: no alias of arg's array
+            out.append(ind + "%s = %s(d, %s, K + d %% 8u);" % (self.r.choice(lhs).name,
+                                                              self.need("vqsum"), arg))
 
     def class_prelude(self):
         """Types and macros of the enabled classes (unused ones cost nothing)."""
@@ -1908,6 +1918,10 @@ class Gen:
                          '    printf("sub2 %u\\n", *t->out);\n    rip_wg_done(t->wg);\n}\n',
             "vsum": "static unsigned vsum(unsigned d, vec3 v)\n{\n    rip_yield();\n"
                     "    v[d % 3u] += 1u;\n    return v[0] + v[1] + v[2];\n}\n",
+            "vqsum": "static unsigned vqsum(unsigned d, unsigned v[volatile restrict 3], "
+                     "const unsigned w[static 3])\n{\n    unsigned s;\n    rip_yield();\n"
+                     "    v[d % 3u] += w[0];\n    s = v[0] + w[1];\n    v = v + 1;\n"
+                     "    rip_yield();\n    return s + v[1] + w[2];\n}\n",
         }[name]
 
     def fail_handler(self, ctx, out, ind, who, fk_at, fk_init):
@@ -1993,13 +2007,28 @@ class Gen:
         if self.classes:
             out[0] = out[0].replace(" */\n", ", classes %s */\n" % ",".join(self.classes), 1)
             out.append(self.class_prelude())
+        self.md_objects = []        # (name, kind) of objects multidecl declares
         if self.on("multidecl"):    # several functions in one declaration
             groups = {}
             for f in self.fns:
                 groups.setdefault(f.ret, []).append(f)
             for fs in groups.values():
-                out.append("static %s %s;" % (ret_text(fs[0].ret), ", ".join(
-                    f.proto().split(" ", 2 + (fs[0].ret == "S"))[-1] for f in fs)))
+                declarators = [f.proto().split(" ", 2 + (fs[0].ret == "S"))[-1] for f in fs]
+                if fs[0].ret != "void" and self.chance(0.5):    # and then an object
+                    name = "md%d" % len(self.md_objects)
+                    self.md_objects.append((name, fs[0].ret))
+                    value = "%du" % r.randint(0, 9)
+                    if fs[0].ret == "S":
+                        value = "{%s, 0, 0u, {0u, 0u, 0u}}" % value
+                    declarators.append("%s = %s" % (name, value))
+                out.append("static %s %s;" % (ret_text(fs[0].ret), ", ".join(declarators)))
+            for f in self.fns:      # declared again, through a function type
+                if self.chance(0.3):
+                    out.append("typedef %s %s_t(%s);" % (ret_text(f.ret), f.name,
+                                                         f.proto().split("(", 1)[1][:-1]))
+                    out.append("static %s_t %s;" % (f.name, f.name))
+                elif self.chance(0.2):
+                    out.append("static __typeof__(%s) %s;" % (f.name, f.name))
         else:
             for f in self.fns:
                 out.append(f.proto() + ";")
@@ -2033,7 +2062,13 @@ class Gen:
         out.append("{")
         ind = "    "
         out.append(ind + "struct targ *t = arg;")
-        out.append(ind + "unsigned d = %du, q0 = t->v, r = 0u;" % self.r.randint(1, 3))
+        simple = [f for f in self.fns if f.simple()]
+        if self.on("multidecl") and simple and self.chance(0.5):
+            # a function declared between objects kept across suspensions
+            out.append(ind + "unsigned d = %du, %s(unsigned d, unsigned p0), q0 = t->v, r = 0u;"
+                       % (self.r.randint(1, 3), self.r.choice(simple).name))
+        else:
+            out.append(ind + "unsigned d = %du, q0 = t->v, r = 0u;" % self.r.randint(1, 3))
         out.append(ind + "(void)d;")
         out.append(ind + "struct S qs = {t->id, 2, 3u, {4u, 5u, t->v}};")
         out.append(ind + 'printf("task%d start %%u\\n", t->id);' % k)
@@ -2091,6 +2126,8 @@ class Gen:
         out.append("    mix(ay(1u));")
         out.append("    mix(zz(2u));")
         out.append("    mix(rt(3u) + zs.a);")
+        for name, kind in self.md_objects:
+            out.append("    mix((unsigned)%s%s);" % (name, ".a" if kind == "S" else ""))
         out.append("    rip_wg_free(all);")
         out.append("    rip_chan_close(req);")
         out.append('    printf("checksum %08x fuel %u\\n", ck, fuel);')

@@ -192,7 +192,10 @@ class _Lowering:
 
     def declarations(self, group):
         """Declarations (not definitions) of functions, one declaration:
-        each async one gains its constructor's prototype after it."""
+        each async one gains its constructor's prototype after the whole
+        declaration, objects it declares too:
+
+            int f(int a), a;  ->  int f(int a), a; typedef ... struct rip__frame *rip__new_f(int a);"""
         lines = []
         for f in group:
             if f.name not in self.names:
@@ -200,21 +203,45 @@ class _Lowering:
             lines.append(self.prototype_text(f))
         if not lines:
             return
-        end = semicolon_after(self.text, max(f.end for f in group))
+        declarators = self.unit.declarators.get(group[0].start) or \
+            [T.Declarator(f.name, f.name_at, f.start, f.end, True) for f in group]
+        end = semicolon_after(self.text, max(d.end for d in declarators))
         plain_left = self.all_async and any(f.name in self.analysis.defined for f in group)
         if any(f.static for f in group) and not plain_left and not group[0].system:
             # a static function declared but never defined is a warning: the
-            # async ones' declarations go, the plain ones' stay, each apart
-            specs = self.text[group[0].start:declarator_start(self.text, group[0])]
-            kept = ["%s%s;" % (specs.decode(*ENCODING), self.text[
-                declarator_start(self.text, f):f.end].decode(*ENCODING))
-                for f in group if f.name not in self.names]
-            self.rw.replace(group[0].start, end, [(" ".join(kept + lines), None)])
+            # async ones' declarators go, the others stay
+            self.remove_declarators(declarators, group, end)
+            self.rw.insert(end, [(" " + " ".join(lines), None)])
             return
         for f in group:
             if not f.system:
                 self.remove_annotations(f.annotations)
         self.rw.insert(end, [(" " + " ".join(lines), None)])
+
+    def remove_declarators(self, declarators, group, end):
+        """The async functions' declarators out of a file-scope declaration
+        ending at `end` (after its ';'), the rest left as written:
+        `static int f(int), g(int), a;` (f async) -> `static int g(int), a;`;
+        the whole declaration when nothing is left."""
+        gone = [d.function and d.name in self.names for d in declarators]
+        if all(gone):
+            self.rw.replace(declarators[0].start, end, [])
+            return
+        starts = [declarator_start(self.text, d) for d in declarators]
+        removed = []
+        last_kept = max(i for i, g in enumerate(gone) if not g)
+        for i, d in enumerate(declarators):
+            if not gone[i]:
+                continue
+            if i < last_kept:       # `f(int), ` up to the next declarator
+                removed.append((starts[i], starts[i + 1]))
+            else:                   # `, g(int)` after the last one kept
+                removed.append((declarators[i - 1].end, d.end))
+        for a, b in removed:
+            self.rw.replace(a, b, [])
+        for f in group:
+            self.remove_annotations([(a, b) for a, b in f.annotations
+                                     if not any(x <= a < y for x, y in removed)])
 
     def prototype_text(self, f, block_scope=False):
         """`typedef T rip__result_f; struct rip__frame *rip__new_f(params);` for a
@@ -246,13 +273,34 @@ class _Lowering:
             self.fn_typedefs.add(f.name)
         return out
 
-    def params_text(self, f):
-        """`(int a, char *b)` as the declaration writes it."""
-        i = params_open(self.text, f)
+    def params_text(self, f, decl=None):
+        """The parameter list of async function f's constructor, for its
+        declaration `decl` (a Function or a block's FuncDecl; f's own by
+        default): `(int a, char *b)` as the declaration writes it, or
+        spelled from f's type when the declaration names a function type
+        (`typedef int ft(int); ft f;` -> `(__typeof__(int))`)."""
+        decl = f if decl is None else decl
+        if not decl.own_params:
+            return self.params_of_type(f, decl)
+        i = params_open(self.text, decl)
         j = matching_paren(self.text, i)
         if j < 0:
-            raise self.error(f.name_at, "cannot find the parameter list of '%s'" % f.name)
+            raise self.error(decl.name_at, "cannot find the parameter list of '%s'" % f.name)
         return self.text[i:j + 1].decode(*ENCODING)
+
+    def params_of_type(self, f, decl):
+        """f's parameters spelled from its type: `(__typeof__(int), ...)`."""
+        if not f.prototyped:
+            return "()"
+        types = f.param_types
+        if any(t is None or t.local for t in types):
+            raise self.error(decl.name_at, "async function '%s' declared through a type whose "
+                             "parameters are of a type declared in a function, or unnamed"
+                             % f.name, hint="declare its parameter types at file scope, "
+                             "with names")
+        out = ["__typeof__(%s)" % (t.in_prototype or t.spelling) for t in types] + \
+            (["..."] if f.variadic else [])
+        return "(%s)" % (", ".join(out) if out else "void")
 
     def async_typedef(self, start, name_at, annotations):
         """typedef RIP_ASYNC_FN(int, handler_fn, (int fd)) -- preprocessed to
@@ -313,15 +361,27 @@ class _Lowering:
                 if protos:
                     self.rw.insert(n.end, [(" " + protos, None)])
 
+    def function_declarator(self, d):
+        """For FuncDecl `d` in a block's declaration: the range of the
+        declaration's specifiers and where d's own declarator begins.
+        `int a = 1, *f(int);` -> (`int `, `*f(int)`)."""
+        stmt = d.parent
+        first = next(x for x in stmt.decls if isinstance(x, (T.VarDecl, T.FuncDecl)))
+        specs_end = declarator_start(self.text, first)
+        if any(isinstance(x, T.TypeDecl) and x.start < specs_end for x in stmt.decls):
+            raise self.error(d, "function '%s' declared in a declaration that also defines a "
+                             "type, in an async function" % d.name,
+                             hint="declare the function in a declaration of its own")
+        return (first.start, specs_end), declarator_start(self.text, d)
+
     def block_prototypes(self, decl_stmt):
         out = []
         for d in decl_stmt.decls:
             if isinstance(d, T.FuncDecl) and d.name in self.names:
                 f = self.functions.get(d.name)
                 if f is not None:
-                    name_at = self.text.find(d.name.encode(), d.start, d.end)
-                    params = self.text[name_at + len(d.name):d.end].decode(*ENCODING)
-                    out.append("struct rip__frame *%s%s;" % (abi.constructor(d.name), params))
+                    out.append("struct rip__frame *%s%s;" % (abi.constructor(d.name),
+                                                             self.params_text(f, d)))
         return " ".join(out)
 
     def function_value(self, ref):

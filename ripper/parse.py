@@ -25,7 +25,7 @@ import clang.cindex as ci
 
 from . import tree as T
 from .diag import Diagnostic
-from .scan import semicolon_after, skip_blank
+from .scan import params_open, semicolon_after, skip_blank
 
 RIP_ASYNC_ANNOTATION = "rip_async"
 ANNOTATION = re.compile(rb'annotate\s*\(\s*"rip_async"\s*\)')
@@ -193,6 +193,7 @@ _NAMED = (TK.ELABORATED, TK.RECORD, TK.TYPEDEF, TK.ENUM)
 _NO_LAYOUT = (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO, TK.VOID, TK.INVALID, TK.UNEXPOSED)
 ALIGNED_ATTR_BOUND = 64          # _size_bound: the most an aligned attribute is taken to ask
 _ARRAYS = (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
+_FUNCTIONS = (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO)
 
 
 class _Types:
@@ -226,6 +227,38 @@ class _Types:
         if info is None:
             info = self.make(t, key)
         return info
+
+    def parameter(self, t, index_volatile=False):
+        """The CType of a parameter declared with type `t`, as the function
+        sees it: an array a pointer to its element (`int x[const 5]`: `int *`,
+        volatile if its brackets say so), a function a pointer to it."""
+        info = self.get(t)
+        if info is None or not (info.array or info.canonical in ("FUNCTIONPROTO",
+                                                                 "FUNCTIONNOPROTO")):
+            return info
+        bound = None
+        element = self.get(t.element_type) if t.kind in _ARRAYS else None
+        if info.array and element is not None:
+            # written as an array: its brackets may hold qualifiers or
+            # static, which no type name may (`int[volatile 5]`)
+            spelling = "__typeof__(%s) *" % element.spelling
+            if t.kind == TK.CONSTANTARRAY:
+                bound = "__typeof__(%s) [%d]" % (element.spelling, t.element_count)
+            local = element.local
+        elif info.array:                # a typedef's (`vec v`, a va_list)
+            spelling = "__typeof__(&(*(__typeof__(%s) *)0)[0])" % info.spelling
+            if info.canonical == "CONSTANTARRAY":
+                bound = info.spelling
+            element = info.members[0][1] if info.members else None
+            local = element.local if element else info.local
+        else:
+            spelling = "__typeof__(%s) *" % info.spelling
+            local = info.local
+        out = T.CType(spelling, "POINTER", "POINTER", 8, 8, local=local,
+                      async_fn=info.async_fn, vm=info.vm)
+        out.volatile = index_volatile
+        out.in_prototype = bound
+        return out
 
     def make(self, t, key):
         if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
@@ -261,6 +294,57 @@ class _Types:
         if info.local and info.size > 0 and info.align > 0 and _aligned_bit_field(canonical):
             info.bound = _size_bound(canonical)
         return info
+
+
+def _function_type(t):
+    """The function type of a function declared with type `t`: `t` itself
+    (`int f(int)`), or what a function typedef or a typeof names
+    (`ft f;`, `__typeof__(g) f;`)."""
+    if t.kind in _FUNCTIONS:
+        return t
+    peeled = _peel(t)
+    return peeled if peeled.kind in _FUNCTIONS else t.get_canonical()
+
+
+def _writes_params(text, f):
+    """Does the declarator of function `f` (name, name_at) write its
+    parameter list (`int f(int)`, `int (f)(void)`), or take it from a
+    function type (`ft f;`, `__typeof__(g) f;`)?  Clang gives the type of
+    an earlier declaration to a later one, whichever way each is written,
+    and no type location: the token after the name (and the ')'s closing
+    a parenthesized name) says."""
+    i = params_open(text, f)
+    return text[i:i + 1] == b"("
+
+
+_VOLATILE = ("volatile", "__volatile", "__volatile__")
+
+
+def _index_volatile(c):
+    """Does parameter cursor c, an array, have `volatile` in its brackets
+    (`int x[volatile 5]`: x is an `int *volatile`)?  libclang gives a
+    parameter the array type as written, whose spelling loses the
+    qualifiers of `int x[volatile]`, and no call for them: clang's tokens
+    of the declarator answer, the first '[' after the name (and the ')'s
+    that close a parenthesized name)."""
+    if not c.spelling or c.type.get_canonical().kind not in _ARRAYS:
+        return False
+    name_at = _offset(c.location)
+    tokens = list(c.get_tokens())
+    i = next((k for k, tok in enumerate(tokens) if _offset(tok.location) == name_at), None)
+    if i is None:
+        return False
+    i += 1
+    while i < len(tokens) and tokens[i].spelling == ")":
+        i += 1
+    if i == len(tokens) or tokens[i].spelling != "[":
+        return False
+    for tok in tokens[i + 1:]:
+        if tok.spelling in _VOLATILE:
+            return True
+        if tok.kind != ci.TokenKind.KEYWORD:
+            return False
+    return False
 
 
 def _peel(t):
@@ -583,7 +667,9 @@ class _Builder:
             if k == CK.VAR_DECL:
                 out.append(self.var(x))
             elif k == CK.FUNCTION_DECL:
-                out.append(T.FuncDecl(x.spelling, start=s, end=e))
+                d = T.FuncDecl(x.spelling, _offset(x.location), True, start=s, end=e)
+                d.own_params = _writes_params(self.text, d)
+                out.append(d)
             elif k == CK.STATIC_ASSERT:
                 out.append(T.StaticAssert(start=s, end=e))
             else:
@@ -626,20 +712,9 @@ class _Builder:
 
     def param_type(self, c):
         """A parameter's type as the function sees it: arrays and functions
-        become pointers (`char *argv[]` is a `char **`, a va_list a pointer)."""
-        info = self.ctype(c)
-        if info is None or not (info.array or info.canonical in ("FUNCTIONPROTO",
-                                                                 "FUNCTIONNOPROTO")):
-            return info
-        if info.array:
-            spelling = "__typeof__(&(*(__typeof__(%s) *)0)[0])" % info.spelling
-            element = info.members[0][1] if info.members else None
-            local = element.local if element else info.local
-        else:
-            spelling = "__typeof__(%s) *" % info.spelling
-            local = info.local
-        return T.CType(spelling, "POINTER", "POINTER", 8, 8, local=local,
-                       async_fn=info.async_fn, vm=info.vm)
+        become pointers (`char *argv[]` is a `char **`, a va_list a pointer,
+        `int x[volatile 5]` an `int *volatile`)."""
+        return self.types.parameter(c.type, _index_volatile(c))
 
     # -- expressions --------------------------------------------------------
 
@@ -943,17 +1018,22 @@ class _Unit:
                     async_typedefs.append(self.async_typedef(c, s, e))
         names = {f.name for f in functions if not f.system}
         globals_, global_names = [], []
+        declarators = [T.Declarator(f.name, f.name_at, f.start, f.end, True)
+                       for f in functions if not f.system and not f.definition]
         ident = re.compile(rb"[A-Za-z_]\w*")
         for c in var_cursors:
             s, e = _range(c)
             if self.lines.in_system_header(s):
                 continue
             global_names.append((c.spelling, _offset(c.location)))
+            declarators.append(T.Declarator(c.spelling, _offset(c.location), s, e, False))
             if any(m.group().decode() in names for m in ident.finditer(self.text, s, e)):
                 node = self.builder.var(c)
                 globals_.append(T.set_parents(node))
         unit = T.Unit(self.pre, functions, globals_, async_typedefs)
         unit.global_names = global_names
+        for d in sorted(declarators, key=lambda d: d.name_at):
+            unit.declarators.setdefault(d.start, []).append(d)
         return unit
 
     def function(self, c):
@@ -975,14 +1055,15 @@ class _Unit:
         marked = bool(annotations) and any(
             x.kind == CK.ANNOTATE_ATTR and x.spelling == RIP_ASYNC_ANNOTATION
             for x in (kids if kids is not None else _children(c)))
-        ftype = c.type
+        ftype = _function_type(c.type)
         prototyped = ftype.kind == TK.FUNCTIONPROTO
         f = T.Function(c.spelling, s, e, name_at=_offset(c.location), system=system,
                        definition=definition, marked_async=marked,
                        variadic=prototyped and ftype.is_function_variadic(),
                        static=c.storage_class == ci.StorageClass.STATIC,
-                       types=lambda: self.function_types(c, prototyped),
+                       types=lambda: self.function_types(c, ftype),
                        prototyped=prototyped, header_end=header_end)
+        f.own_params = definition or _writes_params(self.text, f)
         f.annotations = [(a, a + len(ANNOTATION.match(self.text, a).group()))
                          for a in annotations]
         if kids is not None:
@@ -996,9 +1077,12 @@ class _Unit:
                 f.knr = any(p.start > self.close_paren(f) for p in f.params if p.start >= 0)
         return f
 
-    def function_types(self, c, prototyped):
-        """(result CType, parameter CTypes) of function cursor c."""
-        params = [self.types.get(a) for a in c.type.argument_types()] if prototyped else []
+    def function_types(self, c, ftype):
+        """(result CType, parameter CTypes) of function cursor c, of function
+        type `ftype`: each parameter's as the function sees it (an array a
+        pointer)."""
+        params = [self.types.parameter(a) for a in ftype.argument_types()] \
+            if ftype.kind == TK.FUNCTIONPROTO else []
         return self.types.get(c.result_type), params
 
     def close_paren(self, f):

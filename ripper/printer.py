@@ -493,7 +493,14 @@ class Printer:
 
     def print_Keep(self, n):
         inner = n.node
-        if isinstance(inner, (T.TypeDecl, T.FuncDecl, T.StaticAssert, T.VarDecl)):
+        if isinstance(inner, T.FuncDecl):
+            # one declarator of its declaration, with the specifiers: not the
+            # objects declared before it (`int a = 1, f(int);` -> `int f(int);`)
+            specs, declarator = self.fn.lw.function_declarator(inner)
+            self.copy(*specs)
+            self.copy(declarator, inner.end)
+            self.gen(";")
+        elif isinstance(inner, (T.TypeDecl, T.StaticAssert, T.VarDecl)):
             self.original(inner)
             self.gen(";")
         else:

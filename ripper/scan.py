@@ -31,22 +31,24 @@ QUALIFIERS = (b"const", b"volatile", b"restrict", b"__restrict", b"__restrict__"
 
 
 def declarator_start(text, f):
-    """Where the declarator of function `f` begins: its name, or the '*'s
-    and '('s before it (`int *f(void)`, `int (*f(void))[3]`)."""
-    i = f.name_at
+    """Where the declarator of `f` (a function or variable: name_at, start)
+    begins: its name, or the '*'s and '('s before it (`int *f(void)`,
+    `int (*f(void))[3]`, `char *const p`).  A qualifier before them all is
+    the specifiers' (`int const x`)."""
+    i = start = f.name_at
     while i > f.start:
         j = i
         while j > f.start and text[j - 1:j] in b" \t\r\n":
             j -= 1
         if text[j - 1:j] in (b"*", b"("):
-            i = j - 1
+            i = start = j - 1
             continue
         word = next((q for q in QUALIFIERS if text[j - len(q):j] == q), None)
         if word is not None and text[j - len(word) - 1:j - len(word)] in b" \t\r\n*(":
             i = j - len(word)
             continue
         break
-    return i
+    return start
 
 
 def params_open(text, f):

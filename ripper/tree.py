@@ -23,7 +23,8 @@ class CType:
     """What ripper knows of a C type, from clang."""
     __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const",
                  "volatile", "local",
-                 "count", "bound", "async_fn", "assignable", "members", "pointee", "vm", "params")
+                 "count", "bound", "async_fn", "assignable", "members", "pointee", "vm", "params",
+                 "in_prototype")
 
     def __init__(self, spelling, kind, canonical, size=-1, align=-1, const=False, local=False,
                  async_fn=False, assignable=True, members=None, pointee=None, vm=False,
@@ -46,6 +47,10 @@ class CType:
         self.pointee = pointee      # POINTER: the pointee's CType
         self.vm = vm                # variably modified (a VLA, or a pointer to one...)
         self.params = params        # a function type or a pointer to one: its parameters' CTypes
+        # a parameter declared an array of known bound: that array type, as
+        # a prototype spells it (`__typeof__(int) const [2]`), since gcc's
+        # -Warray-parameter compares bounds with the definition's; else None
+        self.in_prototype = None
 
     @property
     def void(self):
@@ -211,7 +216,10 @@ ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs
                   doc="A parameter; ctype is the type the function sees (arrays decayed).")
 TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",
                  doc="A struct, union, enum or typedef declared in a function.")
-FuncDecl = _node("FuncDecl", "", "name", doc="A function declared inside a function.")
+FuncDecl = _node("FuncDecl", "", "name name_at own_params", doc="""A function declared inside
+    a function.  name_at: offset of its name; own_params: its declarator
+    writes a parameter list (`int f(int)`), not a function typedef's
+    (`ft f;`, `__typeof__(g) f;`).""")
 StaticAssert = _node("StaticAssert", "", "", doc="_Static_assert(...): no code.")
 
 # -- statements -----------------------------------------------------------
@@ -299,7 +307,7 @@ class Function:
     """A function declaration (and its body, if this one defines it)."""
     __slots__ = ("name", "start", "end", "name_at", "system", "definition", "marked_async",
                  "variadic", "static", "_result", "params", "_param_types", "body", "attrs",
-                 "annotations", "prototyped", "header_end", "knr", "_types")
+                 "annotations", "prototyped", "header_end", "knr", "_types", "own_params")
 
     def __init__(self, name, start, end, **kw):
         self.name, self.start, self.end = name, start, end
@@ -321,6 +329,10 @@ class Function:
         self.prototyped = kw.get("prototyped", True)
         self.header_end = kw.get("header_end", -1)  # offset of the body's '{'
         self.knr = kw.get("knr", False)             # an old-style definition
+        # its declarator writes a parameter list: `int f(int a)`, not a function
+        # typedef's `ft f;` or `__typeof__(g) f;` (whose parameters only the
+        # function's type gives)
+        self.own_params = kw.get("own_params", True)
 
     def _resolve(self):
         make, self._types = self._types, None
@@ -356,7 +368,19 @@ class Unit:
         self.async_typedefs = async_typedefs  # (start of typedef, name offset, '(' offset or -1, annotation ranges)
         self.definitions = {f.name: f for f in functions if f.definition}
         self.global_names = []      # (name, offset) of every file-scope variable of user code
+        self.declarators = {}       # start of a file-scope declaration of user code -> its
+                                    # Declarators, in order (`int f(int), a;`: f, a)
         self.warnings = list(tu_errors)
+
+
+class Declarator:
+    """One declarator of a file-scope declaration: `a` in `int f(int), a;`."""
+    __slots__ = ("name", "name_at", "start", "end", "function")
+
+    def __init__(self, name, name_at, start, end, function):
+        self.name, self.name_at = name, name_at
+        self.start, self.end = start, end   # the declaration's start; the declarator's end
+        self.function = function            # declares a function (not an object)
 
 
 # -- nodes lowering adds (normalize.py); no source text of their own ------
