@@ -16,10 +16,21 @@ time (`check()`).
 # runtime/src/rip/sched.c, whenever one of them changes, so that ripped
 # code kept from another version fails to link instead of running wrong.
 ABI_VERSION = 2
+# What ripper assumes of those layouts (frame sizes for --stats, the
+# alignment analysis refuses past); check() asserts each against the
+# header in every ripped file, so a change on the C side cannot go
+# unnoticed here.
 FRAME_HEADER = 24       # sizeof(struct rip__frame)
 WAIT_BYTES = 32         # sizeof(struct rip__wait)
-WAIT_ALIGN = 8
-MAX_ALIGN = 16          # frames come 16-aligned at most
+WAIT_ALIGN = 8          # __alignof__(struct rip__wait)
+MAX_ALIGN = 16          # frames come 16-aligned at most (rip__frame_max_align)
+# The runtime's side of the ABI as ripped code names it (rip_frame.h)
+FRAME_T = "struct rip__frame"           # a frame's header; every frame pointer's type
+ALLOC = "rip__frame_alloc"              # (bytes, resume entry) -> a new frame
+FREE = "rip__frame_free"                # a finished frame back to its pool
+FREE_SIZED = "rip__frame_free_sized"    # the same, its size known at compile time
+CALL = "rip__call"                      # (self, child): run child; 0 if it suspended
+COPY = "rip__copy"                      # memcpy that returns its destination
 # Every name ripper writes into a function (locals, labels, frame members)
 # or beside it at file scope is in the space rip.h reserves, `rip__`: no
 # valid program declares one, so no user name can hide or clash with them.
@@ -39,6 +50,10 @@ INTRINSICS = {
     "rip_chan_recv": ("rip__chan_recv_try", "rip__chan_recv_woken"),
     "rip_wg_wait": ("rip__wg_wait_try", None),
 }
+# every runtime name ripped code uses (tests/ripper/test_abi.py finds each in rip_frame.h)
+RUNTIME_NAMES = (ALLOC, FREE, FREE_SIZED, CALL, COPY, "rip__yield_in", "rip__wait_in",
+                 "rip__waits", "rip__wait", "rip__frame_max_align", "rip__abi_v%d" % ABI_VERSION) + \
+    tuple(n for pair in INTRINSICS.values() if pair for n in pair if n)
 
 
 # An async function f's own names: rip__ followed by a word no other name
@@ -88,25 +103,28 @@ def check():
     """File-scope declarations that fail to compile when the frame ABI
     carried in the file is not the one this ripper generates code for, and
     fail to link against a runtime of another ABI version."""
-    return ("typedef char rip__abi_check[(sizeof(struct rip__frame) == %d && "
-            "sizeof(struct rip__wait) == %d) ? 1 : -1]; "
-            "extern const char rip__abi_v%d; "
-            "static const char *const rip__abi_link __attribute__((__used__)) = &rip__abi_v%d;"
-            % (FRAME_HEADER, WAIT_BYTES, ABI_VERSION, ABI_VERSION))
+    checks = [("frame_header", "sizeof(%s) == %d" % (FRAME_T, FRAME_HEADER)),
+              ("wait", "sizeof(struct rip__wait) == %d && __alignof__(struct rip__wait) == %d"
+               % (WAIT_BYTES, WAIT_ALIGN)),
+              ("max_align", "rip__frame_max_align == %d" % MAX_ALIGN)]
+    # one array a layout: gcc's error names the one that differs
+    return " ".join("typedef char rip__abi_%s[(%s) ? 1 : -1];" % c for c in checks) + \
+        (" extern const char rip__abi_v%d; static const char *const rip__abi_link "
+         "__attribute__((__used__)) = &rip__abi_v%d;" % (ABI_VERSION, ABI_VERSION))
 
 
 def result_access(type_text):
     """The callee's result in the finished frame rip__c (its first field
     after the header, aligned for its type)."""
-    return ("(*(%s *)(void *)((char *)%s + ((sizeof(struct rip__frame) + __alignof__(%s) - 1) "
-            "& ~(__alignof__(%s) - 1))))" % (type_text, DONE, type_text, type_text))
+    return ("(*(%s *)(void *)((char *)%s + ((sizeof(%s) + __alignof__(%s) - 1) "
+            "& ~(__alignof__(%s) - 1))))" % (type_text, DONE, FRAME_T, type_text, type_text))
 
 
 def resume_point(point, start):
     """Start a callee (`start` makes its frame); if it suspends, so does
     this function, to resume at the label right after."""
-    return ("%s = %s; if (!rip__call(%s, %s)) { %s->state = %d; return 0; } %s: "
-            % (DONE, start, SELF, DONE, SELF, point, resume_label(point)))
+    return ("%s = %s; if (!%s(%s, %s)) { %s->state = %d; return 0; } %s: "
+            % (DONE, start, CALL, SELF, DONE, SELF, point, resume_label(point)))
 
 
 def yield_point(point):

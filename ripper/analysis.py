@@ -22,7 +22,7 @@ ripped function: plain callers call the plain one.
 
 import re
 
-from . import tree as T
+from . import abi, tree as T
 from .evaluation import callee_name, calls
 
 JMP_HINT = "a suspension would leave the saved stack behind; restructure with return codes"
@@ -202,9 +202,10 @@ def unrippable(f):
                     % (n.name, f.name), "cleanup would run at every suspension: move the "
                     "variable to a plain function")
         if isinstance(n, (T.VarDecl, T.ParamDecl)) and n.ctype is not None and \
-                n.ctype.align > 16 and getattr(n, "storage", "") not in ("static", "extern"):
-            return (n, "'%s' needs %d-byte alignment, more than frames give (16), in async "
-                    "function '%s'" % (n.name, n.ctype.align, f.name),
+                n.ctype.align > abi.MAX_ALIGN and \
+                getattr(n, "storage", "") not in ("static", "extern"):
+            return (n, "'%s' needs %d-byte alignment, more than frames give (%d), in async "
+                    "function '%s'" % (n.name, n.ctype.align, abi.MAX_ALIGN, f.name),
                     "allocate it with aligned_alloc and keep a pointer")
         if isinstance(n, T.VarDecl) and n.storage == "register" and \
                 re.search(r"\b(__asm__|__asm|asm)\s*\(", n.attrs_text):
@@ -220,9 +221,9 @@ def unrippable(f):
         if p.ctype is not None and p.ctype.vm:
             return (p, "parameter '%s' of a variably modified type, in async function '%s'"
                     % (p.name, f.name), "pass a plain pointer and the size")
-    if f.result is not None and f.result.align > 16:
-        return (f.body, "async function '%s' returns a %d-byte aligned type; frames give 16"
-                % (f.name, f.result.align), "return a pointer instead")
+    if f.result is not None and f.result.align > abi.MAX_ALIGN:
+        return (f.body, "async function '%s' returns a %d-byte aligned type; frames give %d"
+                % (f.name, f.result.align, abi.MAX_ALIGN), "return a pointer instead")
     return None
 
 

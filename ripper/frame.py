@@ -264,7 +264,7 @@ class AsyncFunction:
         f = self.f
         lw = self.lw
         fr = abi.frame_struct(f.name)
-        members = ["struct rip__frame %s;" % abi.HEADER]
+        members = ["%s %s;" % (abi.FRAME_T, abi.HEADER)]
         layout = []
         void = f.result is None or f.result.void
         if not void:
@@ -295,28 +295,26 @@ class AsyncFunction:
         if f.name == "main" and not void:
             stores.insert(0, "%s->%s = 0;" % (abi.FRAME, abi.RESULT))  # main may end without return
         static = "static __attribute__((unused)) " if f.static else ""
-        resume = "static int %s(struct rip__frame *%s, struct rip__frame *%s)" % (
-            abi.resume_entry(f.name), abi.SELF, abi.DONE)
+        resume = "static int %s(%s *%s, %s *%s)" % (
+            abi.resume_entry(f.name), abi.FRAME_T, abi.SELF, abi.FRAME_T, abi.DONE)
         header_text = self.header_text()
         out = []
         for name in self.implicit:
             callee = lw.functions.get(name)
-            out.append("%sstruct rip__frame *%s();" % ("static " if callee is not None and
-                                                      callee.static else "",
-                                                      abi.constructor(name)))
+            out.append("%s%s *%s();" % ("static " if callee is not None and callee.static
+                                        else "", abi.FRAME_T, abi.constructor(name)))
         out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")
         if not f.static:            # -Wmissing-prototypes wants one before it
-            out.append("struct rip__frame *%s%s;" % (abi.constructor(f.name),
-                                                    "()" if f.knr else lw.params_text(f)))
-        pieces = [(" ".join(out) + "\n" + "%sstruct rip__frame *%s" % (static,
-                                                                     abi.constructor(f.name)),
-                   None)]
+            out.append("%s *%s%s;" % (abi.FRAME_T, abi.constructor(f.name),
+                                      "()" if f.knr else lw.params_text(f)))
+        pieces = [(" ".join(out) + "\n" + "%s%s *%s" % (static, abi.FRAME_T,
+                                                         abi.constructor(f.name)), None)]
         pieces += header_text
-        pieces.append((" { %s *%s = (%s *)rip__frame_alloc(sizeof *%s, %s); %s%sreturn &%s->%s; }\n"
-                       % (fr, abi.FRAME, fr, abi.FRAME, abi.resume_entry(f.name),
+        pieces.append((" { %s *%s = (%s *)%s(sizeof *%s, %s); %s%sreturn &%s->%s; }\n"
+                       % (fr, abi.FRAME, fr, abi.ALLOC, abi.FRAME, abi.resume_entry(f.name),
                           " ".join(stores), " " if stores else "", abi.FRAME, abi.HEADER),
                        None))
         decls = ["%s *%s = (%s *)%s;" % (fr, abi.FRAME, fr, abi.SELF)]

@@ -250,7 +250,7 @@ class _Lowering:
         params = self.params_text(f)
         out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
-        out.append("%sstruct rip__frame *%s%s;" % (static, abi.constructor(f.name), params))
+        out.append("%s%s *%s%s;" % (static, abi.FRAME_T, abi.constructor(f.name), params))
         if not block_scope:
             self.declared.add(f.name)
         return " ".join(out)
@@ -315,7 +315,7 @@ class _Lowering:
         paren = self.text.find(b"(", ret_start, name_at)
         ret_end = paren if paren >= 0 else name_at
         self.remove_annotations(annotations)
-        self.rw.replace(ret_start, ret_end, [(" struct rip__frame *", None)])
+        self.rw.replace(ret_start, ret_end, [(" %s *" % abi.FRAME_T, None)])
 
     # -- plain functions ----------------------------------------------------
 
@@ -380,7 +380,7 @@ class _Lowering:
             if isinstance(d, T.FuncDecl) and d.name in self.names:
                 f = self.functions.get(d.name)
                 if f is not None:
-                    out.append("struct rip__frame *%s%s;" % (abi.constructor(d.name),
+                    out.append("%s *%s%s;" % (abi.FRAME_T, abi.constructor(d.name),
                                                              self.params_text(f, d)))
         return " ".join(out)
 
@@ -525,7 +525,7 @@ class _Lowering:
 
     def main_task(self, main):
         """A new `main` that runs the ripped user main as the first task."""
-        m = abi.MAIN
+        m, frame = abi.MAIN, abi.FRAME_T
         args = [m + "argc", m + "argv", m + "envp"][:len(main.params)]
         status = "0" if main.result is None or main.result.void else \
             abi.result_access("int")
@@ -535,24 +535,22 @@ class _Lowering:
             " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
                       "static char **%senvp;" % m][:len(args)]),
             "static int %sstatus;" % m,
-            "static int %sresume(struct rip__frame *%s, struct rip__frame *%s) {" % (
-                m, abi.SELF, abi.DONE),
+            "static int %sresume(%s *%s, %s *%s) {" % (m, frame, abi.SELF, frame, abi.DONE),
             "    if (%s->state == 0) {" % abi.SELF,
             "        %s->state = 1;" % abi.SELF,
             "        %s = %s(%s);" % (abi.DONE, abi.constructor("main"), ", ".join(args)),
-            "        if (!rip__call(%s, %s))" % (abi.SELF, abi.DONE),
+            "        if (!%s(%s, %s))" % (abi.CALL, abi.SELF, abi.DONE),
             "            return 0;",
             "    }",
             "    %sstatus = %s;" % (m, status),
-            "    rip__frame_free(%s);" % abi.DONE,
+            "    %s(%s);" % (abi.FREE, abi.DONE),
             "    return 1;",
             "}",
-            "static struct rip__frame *%stask(void *arg) {" % m,
+            "static %s *%stask(void *arg) {" % (frame, m),
             "    (void)arg;",
-            "    return (struct rip__frame *)rip__frame_alloc(sizeof(struct rip__frame), "
-            "%sresume);" % m,
+            "    return (%s *)%s(sizeof(%s), %sresume);" % (frame, abi.ALLOC, frame, m),
             "}",
-            "int rip_run(struct rip__frame *(*fn)(void *), void *arg);",
+            "int rip_run(%s *(*fn)(void *), void *arg);" % frame,
             # the user's own signature: a declaration of main may precede
             "int main(%s) {" % ["void", "int argc", "int argc, char **argv",
                                 "int argc, char **argv, char **envp"][len(args)],

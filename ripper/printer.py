@@ -314,7 +314,7 @@ class Printer:
         if n.type.local:
             self.gen("(*(__typeof__(")
             self.original(n)
-            self.gen(") *)rip__copy(&%s, &" % target)
+            self.gen(") *)%s(&%s, &" % (abi.COPY, target))
             self.original(n)
             # as many bytes as gcc's layout takes, which must fit
             # (AsyncFunction.add_field)
@@ -327,7 +327,7 @@ class Printer:
             self.original(n)
             self.gen(")); })))")
             return
-        self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+        self.gen("(*(__typeof__(%s) *)%s(&%s, &" % (n.type.unqualified, abi.COPY, target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
 
@@ -668,10 +668,10 @@ class Printer:
         else:
             start = "(%s)(%s)" % (self.as_text(n.callee), ", ".join(args))
         self.gen("{ " + abi.resume_point(point, start))
-        free = "rip__frame_free(%s);" % abi.DONE
+        free = "%s(%s);" % (abi.FREE, abi.DONE)
         defined = fn.lw.analysis.defined.get(callee) if callee else None
         if defined is not None and defined.start < fn.f.start and callee in fn.names:
-            free = "rip__frame_free_sized(%s, sizeof(%s));" % (abi.DONE,
+            free = "%s(%s, sizeof(%s));" % (abi.FREE_SIZED, abi.DONE,
                                                                 abi.frame_struct(callee))
         if n.target is not None:
             result = abi.result_access(fn.lw.result_type(n.call))

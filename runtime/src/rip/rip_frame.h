@@ -90,6 +90,7 @@ void __asan_unpoison_memory_region(void const volatile *addr, __SIZE_TYPE__ size
  * and a push. */
 #define RIP__POOL_GRAIN 8
 #define RIP__POOL_MAX 512
+enum { rip__frame_max_align = 16 };  /* no frame is aligned more (ripper refuses such locals); an enum: ripped code is preprocessed */
 struct rip__pool {
     void *free[RIP__POOL_MAX / RIP__POOL_GRAIN]; /* free blocks by class; next in their first word */
     char *slab;                     /* unused rest of the current slab */
