@@ -1,9 +1,11 @@
 """Golden before/after files, one statement or expression form each
 (tests/ripper/golden/NAME.c and NAME.normalized): what normalize.py makes
-of function `form`, as `ripper --stage normalize` shows it.  Read them as
-the documentation of the lowering; when a change is meant, rewrite them
-with RIPPER_UPDATE_GOLDEN=1 and read the diff.  (That the forms run right
-is tests/programs' job.)"""
+of function `form`, as `ripper --stage normalize` shows it; and small
+programs ripped whole (golden/ripped/NAME.c and NAME.ripped: the file as
+ripper writes it, after the runtime's headers, without linemarkers).
+Read them as the documentation of the lowering; when a change is meant,
+rewrite them with RIPPER_UPDATE_GOLDEN=1 and read the diff.  (That the
+forms run right is tests/programs' job.)"""
 import glob
 import os
 import re
@@ -15,6 +17,7 @@ from ripper import stages
 
 GOLDEN = os.path.join(ROOT, "tests", "ripper", "golden")
 CASES = sorted(glob.glob(os.path.join(GOLDEN, "*.c")))
+RIPPED = sorted(glob.glob(os.path.join(GOLDEN, "ripped", "*.c")))
 
 
 def normalized_form(path):
@@ -28,6 +31,27 @@ def normalized_form(path):
 def test_normalized_form_matches_its_golden_file(source):
     got = normalized_form(source)
     golden = source[:-2] + ".normalized"
+    if os.environ.get("RIPPER_UPDATE_GOLDEN"):
+        with open(golden, "w") as f:
+            f.write(got)
+    with open(golden) as f:
+        assert got == f.read()
+
+
+def ripped_form(path):
+    """The ripped file from where the source resumes after its #include,
+    linemarkers dropped."""
+    with open(path, "rb") as f:
+        text = stages.run("lower", path, f.read(), [], []).decode()
+    marker = re.search(r'^# \d+ "[^"]*%s" 2$' % re.escape(os.path.basename(path)), text, re.M)
+    lines = text[marker.end():].split("\n")
+    return "\n".join(l.strip() for l in lines if l.strip() and not l.startswith("# ")) + "\n"
+
+
+@pytest.mark.parametrize("source", RIPPED, ids=lambda p: os.path.basename(p)[:-2])
+def test_ripped_program_matches_its_golden_file(source):
+    got = ripped_form(source)
+    golden = source[:-2] + ".ripped"
     if os.environ.get("RIPPER_UPDATE_GOLDEN"):
         with open(golden, "w") as f:
             f.write(got)
