@@ -207,27 +207,17 @@ class _Types:
     def get(self, t):
         if t is None or t.kind == TK.INVALID:
             return None
-        inner = t
-        for _ in range(30):
-            if inner.kind == TK.POINTER:
-                inner = inner.get_pointee()
-            elif inner.kind in _ARRAYS:
-                inner = inner.element_type
-            elif inner.kind == TK.ELABORATED:
-                inner = inner.get_named_type()
-            else:
-                break
-        decl = inner.get_declaration()
-        key = (t.spelling, t.kind, decl.hash if decl.kind != CK.NO_DECL_FOUND else 0,
-               t.is_const_qualified())
+        if _names_scoped(t):
+            t = t.get_canonical()
+        decls = []
+        _named_decls(t, decls)
+        key = (t.spelling, t.kind, tuple(decls), t.is_const_qualified())
         info = self.cache.get(key)
         if info is None:
             info = self.make(t, key)
         return info
 
     def make(self, t, key):
-        if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
-            t = t.get_canonical()
         canonical = t.get_canonical()
         unqualified = _lib().clang_getUnqualifiedType(t)
         unqualified._tu = t._tu
@@ -255,6 +245,83 @@ class _Types:
         if fn.kind == TK.FUNCTIONPROTO:
             info.params = [self.get(a) for a in fn.argument_types()]
         return info
+
+
+def _names_scoped(t, depth=0):
+    """Does `t`'s spelling name something that means another thing, or
+    nothing, elsewhere: `__typeof__(*p)` (whose `p`? the block's), a
+    typedef declared in a block?  Then ripper spells the canonical type,
+    which names only tags (a block's own tags make it `local`).
+
+        { float *p = &f; __typeof__(*p) q; }  ->  q's CType spells `float`"""
+    if depth > 30:
+        return False
+    k = t.kind
+    if k == TK.POINTER:
+        return _names_scoped(t.get_pointee(), depth + 1)
+    if k in _ARRAYS:
+        return _names_scoped(t.element_type, depth + 1)
+    if k == TK.ELABORATED:
+        return _names_scoped(t.get_named_type(), depth + 1)
+    if k == TK.FUNCTIONPROTO:
+        return (_names_scoped(t.get_result(), depth + 1)
+                or any(_names_scoped(a, depth + 1) for a in t.argument_types()))
+    if k == TK.FUNCTIONNOPROTO:
+        return _names_scoped(t.get_result(), depth + 1)
+    if k == TK.TYPEDEF:
+        return _in_function(t.get_declaration())
+    return k in (TK.UNEXPOSED, TK.AUTO)     # typeof (expr), typeof (type), __auto_type...
+
+
+def _in_function(decl):
+    """Is cursor `decl` declared inside a function?"""
+    parent = decl.semantic_parent
+    while parent is not None and parent.kind != CK.TRANSLATION_UNIT:
+        if parent.kind == CK.FUNCTION_DECL:
+            return True
+        parent = parent.semantic_parent
+    return False
+
+
+def _named_decls(t, out, depth=0):
+    """The hashes of the declarations (tags, typedefs) `t`'s spelling names,
+    into `out`: what tells apart two types spelled the same in different
+    blocks (`struct s *` and another block's `struct s *`)."""
+    if depth > 30:
+        return
+    k = t.kind
+    if k == TK.POINTER:
+        _named_decls(t.get_pointee(), out, depth + 1)
+    elif k in _ARRAYS:
+        _named_decls(t.element_type, out, depth + 1)
+    elif k == TK.ELABORATED:
+        _named_decls(t.get_named_type(), out, depth + 1)
+    elif k in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+        _named_decls(t.get_result(), out, depth + 1)
+        if k == TK.FUNCTIONPROTO:
+            for a in t.argument_types():
+                _named_decls(a, out, depth + 1)
+    elif k in (TK.RECORD, TK.ENUM, TK.TYPEDEF):
+        decl = t.get_declaration()
+        if decl.kind != CK.NO_DECL_FOUND:
+            out.append(decl.hash)
+
+
+def _block_typedefs(kids):
+    """The names of the typedefs declared in a function that a declaration's
+    written type names (its cursor's children `kids`, not its initializer's):
+    `T *p = q;` -> ["T"] when `T` is a block's typedef."""
+    out = []
+    for x in kids:
+        if x.kind.is_expression() or x.kind.is_attribute():
+            continue
+        for y in x.walk_preorder():
+            if y.kind == CK.TYPE_REF:
+                d = y.referenced
+                if d is not None and d.kind == CK.TYPEDEF_DECL and _in_function(d) and \
+                        d.spelling not in out:
+                    out.append(d.spelling)
+    return out
 
 
 def _peel(t):
@@ -337,11 +404,8 @@ def _is_local(t, depth=0):
     decl = t.get_declaration()
     if decl.kind == CK.NO_DECL_FOUND:
         return False
-    parent = decl.semantic_parent
-    while parent is not None and parent.kind != CK.TRANSLATION_UNIT:
-        if parent.kind == CK.FUNCTION_DECL:
-            return True
-        parent = parent.semantic_parent
+    if _in_function(decl):
+        return True
     if k == TK.TYPEDEF:
         return _is_local(decl.underlying_typedef_type, depth + 1)
     return False
@@ -580,7 +644,8 @@ class _Builder:
                 b"_Alignas" in text or b"alignas" in text:
             attrs = text.decode("utf-8", "replace")
         return T.VarDecl(_typed(self, _dedupe(type_exprs)), init, c.spelling, "var:%d" % name_at,
-                         self.ctype(c), storage, attrs, name_at, start=s, end=e)
+                         self.ctype(c), storage, attrs, name_at, _block_typedefs(kids),
+                         start=s, end=e)
 
     def param(self, c):
         s, e = _range(c)

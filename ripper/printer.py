@@ -258,15 +258,30 @@ class Printer:
                 rip_F->v = 5; (void)sizeof(__typeof__(pick(1)) *);
 
         A statement after the declaration's stores (statements already:
-        C89's order holds); the operand stays unevaluated, as it was."""
+        C89's order holds); the operand stays unevaluated, as it was.  So
+        does a typedef of the block, which the frame spells as its type
+        (-Wunused-local-typedefs), unless the declaration itself hides it:
+
+            typedef float T; T t = 1;  ->  rip_F->t = 1; (void)sizeof(T *);"""
+        for pieces in self.type_use_pieces(n):
+            self.gen(" ")
+            self.pieces += pieces
+            self.gen(";")
+
+    def type_use_pieces(self, n):
+        """The expressions type_uses makes statements of, as pieces."""
+        names = {d.name for d in n.decls}
+        uses, typedefs = [], []
         for d in n.decls:
             if not (isinstance(d, T.VarDecl) and d.key in self.fn.fields):
                 continue
             for e in d.type_exprs:
                 if any(isinstance(x, T.Ref) for x in e.walk()):
-                    self.gen(" (void)sizeof(__typeof__(")
-                    self.node(e)
-                    self.gen(") *);")
+                    uses.append([("(void)sizeof(__typeof__(", None)] + self.capture(e) +
+                                [(") *)", None)])
+            typedefs += [t for t in d.block_typedefs or ()
+                         if t not in names and t not in typedefs]
+        return uses + [[("(void)sizeof(%s *)" % t, None)] for t in typedefs]
 
     def dummies(self, n, autos):
         """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip_d_v, rip_d_w;`:
@@ -323,7 +338,7 @@ class Printer:
                 all(isinstance(d, T.VarDecl) for d in init.decls):
             stores = [self.capture(T.Declare(d.init, d)) for d in init.decls if d.init is not None]
             self.copy(n.start, init.start)
-            for i, pieces in enumerate(stores):
+            for i, pieces in enumerate(self.type_use_pieces(init) + stores):
                 if i:
                     self.gen(", ")
                 text = "".join(t for t, _ in pieces)

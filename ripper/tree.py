@@ -199,11 +199,13 @@ class Stmt(Node):
 
 # -- declarations ---------------------------------------------------------
 
-VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage attrs_text name_at",
+VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage attrs_text name_at "
+                "block_typedefs",
                 lists="type_exprs", doc="""A variable: `int *p = init`.  type_exprs:
     expressions inside its written type (VLA sizes, typeof operands); key:
     what references to it carry; storage: '', 'static', 'extern',
-    'register'; name_at: offset of its name.""")
+    'register'; name_at: offset of its name; block_typedefs: the names of
+    the typedefs declared in the function that its written type names.""")
 ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs",
                   doc="A parameter; ctype is the type the function sees (arrays decayed).")
 TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",

@@ -172,3 +172,43 @@ def test_a_preprocessing_under_way_is_parsed_once_when_it_is_settled_as_it_began
         del texts[:]
         unit = P.parse(start_preprocess("<stdin>", b"int g(void) { return 1; }\n", flags))
         assert texts == [unit.text], flags
+
+
+def _decls(items):
+    """name -> VarDecl of every declaration in `items`, nested blocks too."""
+    out = {}
+    for item in items:
+        for n in item.nodes():
+            if isinstance(n, T.VarDecl):
+                out.setdefault(n.name, []).append(n)
+    return out
+
+
+def test_typeof_of_a_shadowed_name_is_the_type_its_block_sees():
+    """`__typeof__(*p)` in two blocks, each with its own `p`: two types,
+    each spelled as file scope means it (the frame is at file scope)."""
+    d = _decls(body_of(b"{ int *p = 0; __typeof__(*p) a = 1; (void)a; }"
+                       b"{ float *p = 0; __typeof__(*p) b = 1; __typeof__(p) c = p; }"))
+    assert d["a"][0].ctype.spelling == "int"
+    assert d["b"][0].ctype.spelling == "float" and d["b"][0].ctype.size == 4
+    assert d["c"][0].ctype.spelling == "float *" and not d["c"][0].ctype.local
+
+
+def test_a_blocks_typedef_is_spelled_as_what_it_names():
+    """`typedef float T;` in one block and `typedef short T;` in another:
+    file scope knows no T, so the frame spells float and short; the
+    declaration says which typedefs its written type names."""
+    d = _decls(body_of(b"{ typedef float T; T a = 1; (void)a; }"
+                       b"{ typedef short T; T *b = 0; (void)b; }"
+                       b"{ typedef struct { int x; } S; S s = {1}; (void)s; }"))
+    assert d["a"][0].ctype.spelling == "float" and d["a"][0].block_typedefs == ["T"]
+    assert d["b"][0].ctype.spelling == "short *" and d["b"][0].block_typedefs == ["T"]
+    assert d["s"][0].ctype.local          # an unnamed struct: kept as bytes
+
+
+def test_file_scope_typedefs_keep_their_names():
+    """A file-scope typedef means the same everywhere ripper writes it:
+    its name stays (readable messages and -Wall output)."""
+    d = _decls(body_of(b"size_t a = 1; (void)a;", b"typedef unsigned long size_t;\n"))
+    assert d["a"][0].ctype.spelling == "size_t" and d["a"][0].block_typedefs == []
+
