@@ -16,7 +16,7 @@ the three things every async function becomes, around the printed body:
 
 from . import abi
 from . import tree as T
-from .analysis import explicit_alignment, function_values, is_async_call, variably_modified
+from .analysis import function_values, is_async_call, variably_modified
 from .emit import ENCODING
 from .evaluation import unevaluated_calls, walk_evaluated
 from .liveness import frame_variables
@@ -137,7 +137,7 @@ class AsyncFunction:
         scope cannot spell (declared in the function, or unnamed) is kept
         as bytes of its size and alignment, reached through the type of a
         dummy declaration where its own was (see Printer.dummies)."""
-        align = explicit_alignment(decl.attrs_text) if isinstance(decl, T.VarDecl) else 0
+        align = max(decl.alignment, 0) if isinstance(decl, T.VarDecl) else 0
         if ctype is not None and ctype.local:
             if not isinstance(decl, T.VarDecl) or ctype.size <= 0 or ctype.align <= 0:
                 raise self.error(decl if decl is not None else self.f.body,

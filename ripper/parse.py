@@ -27,6 +27,8 @@ from . import tree as T
 from .diag import Diagnostic
 
 RIP_ASYNC_ANNOTATION = "rip_async"
+CLEANUP_ATTRS = ("cleanup", "__cleanup__")
+BIGGEST_ALIGNMENT = 16      # what `aligned` alone asks for: the target's biggest (x86-64)
 ANNOTATION = re.compile(rb'annotate\s*\(\s*"rip_async"\s*\)')
 # How deep the syntax tree of a function may nest: passes recurse on it.
 MAX_NESTING = 2000
@@ -305,6 +307,62 @@ def _named_decls(t, out, depth=0):
         decl = t.get_declaration()
         if decl.kind != CK.NO_DECL_FOUND:
             out.append(decl.hash)
+
+
+def _attr_tokens(attr, decl):
+    """The tokens of attribute cursor `attr` of declaration `decl`: its name
+    and its parenthesized arguments (`aligned ( 16 )`, `_Alignas ( 32 )`;
+    clang's extent of `_Alignas` ends at the keyword), never the tokens of
+    the initializer after it."""
+    extent = ci.SourceRange.from_locations(attr.extent.start, decl.extent.end)
+    out, depth = [], 0
+    for tok in decl.translation_unit.get_tokens(extent=extent):
+        t = tok.spelling
+        if out and depth == 0 and t != "(":
+            break
+        out.append(t)
+        depth += (t == "(") - (t == ")")
+        if out[-1] == ")" and depth == 0:
+            break
+    return out
+
+
+def _attr_name(attr, decl):
+    if attr.kind != CK.UNEXPOSED_ATTR:
+        return None
+    tokens = _attr_tokens(attr, decl)
+    return tokens[0] if tokens else None
+
+
+def _alignment(attrs, decl):
+    """The alignment the attribute cursors `attrs` of `decl` ask for, from
+    `aligned(N)`, `__aligned__`, `_Alignas(N)`: 0 for none, -1 for one
+    ripper cannot read (`_Alignas(double)`, `aligned(sizeof(long))`)."""
+    best = 0
+    for a in attrs:
+        if a.kind != CK.ALIGNED_ATTR:
+            continue
+        tokens = _attr_tokens(a, decl)
+        if len(tokens) == 1:
+            best = max(best, BIGGEST_ALIGNMENT)     # `aligned` alone
+            continue
+        value = _integer(tokens[2:-1])
+        if value is None:
+            return -1
+        best = max(best, value)
+    return best
+
+
+def _integer(tokens):
+    """The value of one integer literal token (a list of one), else None."""
+    if len(tokens) != 1:
+        return None
+    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*", tokens[0])
+    if m is None:
+        return None
+    digits = m.group(1)
+    return int(digits, 16) if digits[:2] in ("0x", "0X") else \
+        int(digits, 8) if digits.startswith("0") else int(digits)
 
 
 def _block_typedefs(kids):
@@ -638,14 +696,12 @@ class _Builder:
                 type_exprs.append(self.expr(x))
         storage = {ci.StorageClass.STATIC: "static", ci.StorageClass.EXTERN: "extern",
                    ci.StorageClass.REGISTER: "register"}.get(c.storage_class, "")
-        text = self.text[s:e]
-        attrs = ""
-        if any(x.kind.is_attribute() for x in kids) or b"__attribute__" in text or \
-                b"_Alignas" in text or b"alignas" in text:
-            attrs = text.decode("utf-8", "replace")
+        attrs = [x for x in kids if x.kind.is_attribute()]
         return T.VarDecl(_typed(self, _dedupe(type_exprs)), init, c.spelling, "var:%d" % name_at,
-                         self.ctype(c), storage, attrs, name_at, _block_typedefs(kids),
-                         start=s, end=e)
+                         self.ctype(c), storage, name_at, _block_typedefs(kids),
+                         any(_attr_name(a, c) in CLEANUP_ATTRS for a in attrs),
+                         any(a.kind == CK.ASM_LABEL_ATTR for a in attrs),
+                         _alignment(attrs, c), start=s, end=e)
 
     def param(self, c):
         s, e = _range(c)

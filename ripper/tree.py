@@ -199,13 +199,16 @@ class Stmt(Node):
 
 # -- declarations ---------------------------------------------------------
 
-VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage attrs_text name_at "
-                "block_typedefs",
+VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage name_at "
+                "block_typedefs cleanup asm_register alignment",
                 lists="type_exprs", doc="""A variable: `int *p = init`.  type_exprs:
     expressions inside its written type (VLA sizes, typeof operands); key:
     what references to it carry; storage: '', 'static', 'extern',
     'register'; name_at: offset of its name; block_typedefs: the names of
-    the typedefs declared in the function that its written type names.""")
+    the typedefs declared in the function that its written type names;
+    from its attributes: cleanup (has `cleanup(f)`), asm_register (has
+    `asm("reg")`), alignment (what `aligned(N)` or `_Alignas(N)` asks for,
+    0 for none, -1 for one ripper cannot read).""")
 ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs",
                   doc="A parameter; ctype is the type the function sees (arrays decayed).")
 TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",

@@ -109,3 +109,16 @@ def test_all_async_reports_what_it_left_plain(tmp_path):
     assert any(re.search(r"\b6 of 7 functions ripped\b", l) for l in lines), err
     assert any(re.search(r"\bguarded\b", l) and re.search(r"setjmp", l) for l in lines), err
     assert not any(re.search(r"\b(sum_vla|by_value)\b", l) for l in lines), err
+
+
+def test_all_async_reads_attributes_not_initializers(tmp_path):
+    """attribute_names_in_initializers_are_not_attributes.c: `int n
+    __attribute__((unused)) = cleanup_count();` has no cleanup attribute,
+    so main is ripped like the others (it was left plain, "cleanup
+    attribute on local 'n'"); a real cleanup attribute is still refused
+    (tests/unrippable/cleanup_attr.c)."""
+    source = os.path.join(DIR, "attribute_names_in_initializers_are_not_attributes.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"\b4 of 4 functions ripped\b", err), err

@@ -212,3 +212,19 @@ def test_file_scope_typedefs_keep_their_names():
     d = _decls(body_of(b"size_t a = 1; (void)a;", b"typedef unsigned long size_t;\n"))
     assert d["a"][0].ctype.spelling == "size_t" and d["a"][0].block_typedefs == []
 
+
+def test_attributes_are_read_from_the_attributes_not_the_initializer():
+    """`cleanup`, `asm("reg")` and alignment come from the declaration's
+    attribute cursors: a call named cleanup_count or aligned in the
+    initializer is a call."""
+    d = _decls(body_of(
+        b"int q __attribute__((unused)) = cleanup_count();"
+        b"int m __attribute__((unused)) = aligned(3);"
+        b"int c __attribute__((__cleanup__(fr), aligned)) = 1;"
+        b"_Alignas(32) char b = 2; int x __attribute__((aligned(0x20))) = 3;"
+        b"_Alignas(double) char t = 4; register int r __asm__(\"ebx\") = 5;",
+        b"int cleanup_count(void); int aligned(int); void fr(int *);\n"))
+    attrs = {name: (v[0].cleanup, v[0].asm_register, v[0].alignment) for name, v in d.items()}
+    assert attrs == {"q": (False, False, 0), "m": (False, False, 0), "c": (True, False, 16),
+                     "b": (False, False, 32), "x": (False, False, 32),
+                     "t": (False, False, -1), "r": (False, True, 0)}
