@@ -89,7 +89,9 @@ CLASSES = {
     "blocktype": (2, "block-local struct/union/enum/typedef, a block-local struct S shadowing the "
                      "file-scope one with another layout, frame variables of unnamed types, "
                      "__typeof__ of a name an inner block shadows with another type, a "
-                     "block's typedef hidden by an inner block's of the same name"),
+                     "block's typedef hidden by an inner block's of the same name, a "
+                     "compound literal of __typeof__ of a file-scope struct S kept where a "
+                     "block's own struct S hides it"),
     "func": (1, "__func__, __FUNCTION__ and __PRETTY_FUNCTION__ printed after a suspension"),
     "selfinit": (1, "initializers naming the variable declared (struct node *p = "
                     "alloc(sizeof *p)), with and without an outer variable of the same name"),
@@ -1670,7 +1672,9 @@ class Gen:
             unsigned long long sp = x; typedef unsigned long long TS;
             __typeof__(sp) tw = sp << 40; TS tt = tw + 7u;
             { unsigned char sp = ay(y); typedef unsigned short TS;
-              __typeof__(sp) tq = ...; TS ts = ...; <suspend> ... }
+              struct S { ... } ls;   (hides the file's struct S)
+              __typeof__(sp) tq = ...; TS ts = ...;
+              unsigned *pa = &(__typeof__(so)){ay(x), ...}.a; <suspend> ... }
             <suspend> ... tw, tt ..."""
         i2 = ind + "    "
         sp, ts = "sp" + n, "TS" + n
@@ -1678,18 +1682,31 @@ class Gen:
                    % (sp, self.expr(ctx, 2, True)[0], ts))
         out.append(ind + "__typeof__(%s) tw%s = %s << 40; %s tt%s = tw%s + 7u;"
                    % (sp, n, sp, ts, n, n))
+        out.append(ind + "struct S so%s = {%s, 2, 3, {4u, 5u, 6u}};" % (n, self.pure(ctx)))
         out.append(ind + "{")
         out.append(i2 + "unsigned char %s = (unsigned char)%s; typedef unsigned short %s;"
                    % (sp, self.async_of(ctx), ts))
-        out.append(i2 + "__typeof__(%s) tq%s = (__typeof__(%s))(%s + 200u);" % (sp, n, sp, sp))
-        out.append(i2 + "__typeof__(&%s) tp%s = &%s;" % (sp, n, sp))
-        out.append(i2 + "%s ts%s = (%s)(%s * 4099u);" % (ts, n, ts, self.expr(ctx, 2, True)[0]))
-        self.s_suspend(ctx, out, i2, depth)
-        out.append(i2 + "tq%s += (__typeof__(tq%s))%s;" % (n, n, self.async_of(ctx)))
-        out.append(i2 + "ts%s += (%s)(%s * 4099u);" % (n, ts, self.async_of(ctx)))
-        out.append(i2 + "mix(tq%s + *tp%s + ts%s + (unsigned)sizeof tq%s + "
-                   "(unsigned)sizeof ts%s);" % (n, n, n, n, n))
+        ctx.shadow = True       # the file's struct S is hidden in this block
+        try:
+            out.append(i2 + "struct S { unsigned long long q; unsigned a; } ls%s = {1u, %s};"
+                       % (n, self.pure(ctx)))
+            out.append(i2 + "__typeof__(%s) tq%s = (__typeof__(%s))(%s + 200u);"
+                       % (sp, n, sp, sp))
+            out.append(i2 + "__typeof__(&%s) tp%s = &%s;" % (sp, n, sp))
+            out.append(i2 + "%s ts%s = (%s)(%s * 4099u);" % (ts, n, ts,
+                                                            self.expr(ctx, 2, True)[0]))
+            out.append(i2 + "unsigned *pa%s = &(__typeof__(so%s)){%s, 7, 8, {9u}}.a;"
+                       % (n, n, self.async_of(ctx)))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "tq%s += (__typeof__(tq%s))%s;" % (n, n, self.async_of(ctx)))
+            out.append(i2 + "ts%s += (%s)(%s * 4099u);" % (n, ts, self.async_of(ctx)))
+            out.append(i2 + "mix(tq%s + *tp%s + ts%s + (unsigned)sizeof tq%s + "
+                       "(unsigned)sizeof ts%s + *pa%s + ls%s.a + (unsigned)sizeof ls%s);"
+                       % (n, n, n, n, n, n, n, n))
+        finally:
+            ctx.shadow = False
         out.append(ind + "}")
+        out.append(ind + "mix(so%s.a + so%s.arr[2]);" % (n, n))
         self.s_suspend(ctx, out, ind, depth)
         out.append(ind + "tw%s += %s; tt%s += (%s)%s << 36;" % (n, self.async_of(ctx), n, ts,
                                                                  self.async_of(ctx)))

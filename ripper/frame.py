@@ -46,6 +46,8 @@ class AsyncFunction:
         self.f = f
         self.text = lowering.text
         self.names = lowering.names
+        self.type_typedefs = {}     # spelling -> its name for the body (type_name)
+        self.abstract = False       # printing --stage normalize's form
 
     def error(self, node, message, hint=None):
         return self.lw.error(node, message, hint)
@@ -161,11 +163,13 @@ class AsyncFunction:
         own, before liveness chooses the frame (ripper --stage normalize)."""
         saved = self.fields, self.opaque, self.literals
         self.fields, self.opaque, self.literals = {}, {}, {}
+        self.abstract = True
         try:
             printer = Printer(self, abstract=True)
             printer.node(self.f.body)
         finally:
             self.fields, self.opaque, self.literals = saved
+            self.abstract = False
         return "".join(t for t, _ in printer.pieces)
 
     def c_locals(self):
@@ -188,7 +192,32 @@ class AsyncFunction:
         """A variable's type, spelled where it is declared."""
         if decl.ctype is not None and decl.ctype.local:
             return "__typeof__(%s)" % dummy_name(decl.key)
-        return "__typeof__(%s)" % decl.ctype.spelling
+        return self.type_name(decl.ctype)
+
+    def type_name(self, ctype, unqualified=False):
+        """A name for a type, for the body to write: a typedef before the
+        function, where its spelling means it (a CType spells a type as
+        file scope means it), in ripper's reserved names, so that no block's
+        own tag, typedef or variable of the same name can give it another
+        meaning where the body writes it:
+
+            struct s { int a, b; };  ... { struct s { int b, a; } y;
+                int *p = &(__typeof__(x)){3, 4}.a; ...  ->
+            typedef __typeof__(struct s) rip__type_f_1; ...
+                (*(rip__type_f_1 *)rip__copy(&rip_F->rip_lit1, ...))
+
+        A type spelled with keywords only (`unsigned long *`), which nothing
+        can hide, or one file scope cannot spell (block-local, variably
+        modified) keeps `__typeof__(spelling)`, and so does --stage
+        normalize's abstract form."""
+        spelling = ctype.unqualified if unqualified else ctype.spelling
+        if not ctype.named or ctype.local or ctype.vm or self.abstract:
+            return "__typeof__(%s)" % spelling
+        name = self.type_typedefs.get(spelling)
+        if name is None:
+            name = abi.type_typedef(self.f.name, len(self.type_typedefs) + 1)
+            self.type_typedefs[spelling] = name
+        return name
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only
@@ -265,6 +294,7 @@ class AsyncFunction:
                                                       callee.static else "",
                                                       abi.constructor(name)))
         out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
+        out += ["typedef __typeof__(%s) %s;" % t for t in self.type_typedefs.items()]
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")

@@ -227,6 +227,7 @@ class _Types:
                        const=t.is_const_qualified(), local=_is_local(t),
                        async_fn=_is_async_fn(t), vm=_is_vm(canonical))
         info.unqualified = unqualified.spelling
+        info.named = bool(key[2])       # the tags and typedefs get() found in it
         info.volatile = t.is_volatile_qualified()
         info.assignable = not _has_const_member(canonical)    # a field's top const goes
         if canonical.kind not in _NO_LAYOUT:
@@ -724,8 +725,10 @@ class _Builder:
         else:
             spelling = "__typeof__(%s) *" % info.spelling
             local = info.local
-        return T.CType(spelling, "POINTER", "POINTER", 8, 8, local=local,
-                       async_fn=info.async_fn, vm=info.vm)
+        decayed = T.CType(spelling, "POINTER", "POINTER", 8, 8, local=local,
+                          async_fn=info.async_fn, vm=info.vm)
+        decayed.named = info.named
+        return decayed
 
     # -- expressions --------------------------------------------------------
 

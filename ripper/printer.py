@@ -184,9 +184,9 @@ class Printer:
     def print_Call(self, n):
         if id(n) not in self.unevaluated:
             return self.original(n)
-        callee = self.fn.lw.unevaluated_callee(n)
+        callee = self.fn.lw.unevaluated_callee(n, self.fn.type_name)
         if callee is None:          # through a pointer (Lowering.unevaluated_pointer)
-            self.gen(self.fn.lw.unevaluated_pointer(n) + "(0, ")
+            self.gen(self.fn.lw.unevaluated_pointer(n, self.fn.type_name) + "(0, ")
             self.node(n.callee)
             for a in n.args:
                 self.gen(", ")
@@ -209,7 +209,8 @@ class Printer:
             self.original(n)
             self.gen(") *)rip__copy(&%s, &" % target)
         else:
-            self.gen("(*(__typeof__(%s) *)rip__copy(&%s, &" % (n.type.unqualified, target))
+            self.gen("(*(%s *)rip__copy(&%s, &" % (self.fn.type_name(n.type, unqualified=True),
+                                                   target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
 
@@ -427,7 +428,7 @@ class Printer:
             return
         var = T.strip_parens(n.target)
         type_text = self.fn.type_text(self.fn.decl_of(var.key)) if isinstance(var, T.Ref) \
-            and n.ctype.local else None
+            and n.ctype.local else self.fn.type_name(n.ctype, unqualified=True)
         self.gen(store(target, n.ctype, "".join(t for t, _ in value), init_list,
                        type_text) + ";")
 
@@ -483,7 +484,8 @@ class Printer:
                 self.pieces += value
                 self.gen("; ")
             else:
-                self.gen(store(target, f.result, "".join(t for t, _ in value)) + "; ")
+                self.gen(store(target, f.result, "".join(t for t, _ in value),
+                               type_text=self.fn.type_name(f.result, unqualified=True)) + "; ")
         self.gen("return 1; }")
 
     def print_Declare(self, n):
@@ -541,7 +543,7 @@ class Printer:
                 self.gen("{ " + abi.wait_point(point, "(%s = %s)" % (abi.R, attempt),
                                                "%s = %s(&%s->%s);" % (abi.R, woken, abi.FRAME,
                                                                       abi.WAIT)) + " ")
-                self.gen(store(self.as_text(n.target), _target_type(n), abi.R) + "; }")
+                self.gen(self.store_result(n, abi.R) + "; }")
                 return
             after = "(void)%s(&%s->%s);" % (woken, abi.FRAME, abi.WAIT) \
                 if woken == "rip__chan_send_woken" else ";"
@@ -563,11 +565,19 @@ class Printer:
             free = "rip__frame_free_sized(%s, sizeof(%s));" % (abi.DONE,
                                                                 abi.frame_struct(callee))
         if n.target is not None:
-            result = abi.result_access(fn.lw.result_type(n.call))
-            self.gen(store(self.as_text(n.target), _target_type(n), result) + "; ")
+            result = abi.result_access(fn.lw.result_type(n.call, fn.type_name))
+            self.gen(self.store_result(n, result) + "; ")
         else:
             self.gen("; ")
         self.gen(free + " }")
+
+    def store_result(self, await_, value):
+        """`target = value` for an await's value, its type named as
+        AsyncFunction.type_name names it where C cannot assign."""
+        ctype = _target_type(await_)
+        copied = ctype is not None and (ctype.array or not ctype.assignable)
+        return store(self.as_text(await_.target), ctype, value, type_text=self.fn.type_name(
+            ctype, unqualified=True) if copied else None)
 
 
 def _target_type(await_):

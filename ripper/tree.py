@@ -22,7 +22,7 @@ is
 class CType:
     """What ripper knows of a C type, from clang."""
     __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const",
-                 "volatile", "local",
+                 "volatile", "local", "named",
                  "async_fn", "assignable", "members", "pointee", "vm", "params")
 
     def __init__(self, spelling, kind, canonical, size=-1, align=-1, const=False, local=False,
@@ -37,6 +37,7 @@ class CType:
         self.const = const          # const-qualified at the top
         self.volatile = False       # volatile-qualified at the top (a frame field keeps it)
         self.local = local          # names a type file-scope code cannot spell (block-local, unnamed)
+        self.named = True           # its spelling names a tag or typedef (not keywords only)
         self.async_fn = async_fn    # a RIP_ASYNC_FN function type, or a pointer to one
         self.assignable = assignable  # `x = y` works once the top const goes: no const member
         self.members = members      # RECORD: [(field name, CType)]; arrays: [("", element)]
