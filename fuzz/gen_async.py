@@ -90,7 +90,11 @@ CLASSES = {
                      "file-scope one with another layout, frame variables of unnamed types, "
                      "const ones initialized, arrays of them completed by their initializers, "
                      "a #pragma pack struct with an aligned bit-field (gcc and clang lay it "
-                     "out differently)"),
+                     "out differently), "
+                     "__typeof__ of a name an inner block shadows with another type, a "
+                     "block's typedef hidden by an inner block's of the same name, a "
+                     "compound literal of __typeof__ of a file-scope struct S kept where a "
+                     "block's own struct S hides it"),
     "func": (1, "__func__, __FUNCTION__ and __PRETTY_FUNCTION__ printed after a suspension"),
     "selfinit": (1, "initializers naming the variable declared (struct node *p = "
                     "alloc(sizeof *p)), with and without an outer variable of the same name"),
@@ -1630,7 +1634,7 @@ class Gen:
 
     def s_c_blocktype(self, ctx, out, ind, depth):
         i2 = ind + "    "
-        c = self.r.randrange(9)
+        c = self.r.randrange(10)
         n = self.fresh("")
         out.append(ind + "{")
         if c == 6:    # const frame variables of an unnamed and a block-local type
@@ -1668,6 +1672,8 @@ class Gen:
             out.append(i2 + "pb%s.a += 1;" % n)
             out.append(i2 + "mix(pb%s.x + pb%s.y + (unsigned)pb%s.z + pb%s.a + pb%s.b + "
                        "(unsigned)sizeof pb%s);" % ((n,) * 6))
+        elif c == 9:  # __typeof__ of a name, and a typedef, shadowed with another type
+            self.typeof_shadowed(ctx, out, i2, depth, n)
         elif c == 0:    # a local struct S of another layout hides the file's
             ls = "ls" + n
             k = self.r.randrange(3)
@@ -1725,6 +1731,56 @@ class Gen:
                        % (n, n, n))
             out.append(i2 + "}")
         out.append(ind + "}")
+
+    def typeof_shadowed(self, ctx, out, ind, depth, n):
+        """`__typeof__(sp)` and a typedef `TS`, in an outer block and in an
+        inner one that declares its own `sp` and `TS` of another width; the
+        variables of those types kept across suspensions (the frame must
+        spell each one's own type):
+
+            unsigned long long sp = x; typedef unsigned long long TS;
+            __typeof__(sp) tw = sp << 40; TS tt = tw + 7u;
+            { unsigned char sp = ay(y); typedef unsigned short TS;
+              struct S { ... } ls;   (hides the file's struct S)
+              __typeof__(sp) tq = ...; TS ts = ...;
+              unsigned *pa = &(__typeof__(so)){ay(x), ...}.a; <suspend> ... }
+            <suspend> ... tw, tt ..."""
+        i2 = ind + "    "
+        sp, ts = "sp" + n, "TS" + n
+        out.append(ind + "unsigned long long %s = %s; typedef unsigned long long %s;"
+                   % (sp, self.expr(ctx, 2, True)[0], ts))
+        out.append(ind + "__typeof__(%s) tw%s = %s << 40; %s tt%s = tw%s + 7u;"
+                   % (sp, n, sp, ts, n, n))
+        out.append(ind + "struct S so%s = {%s, 2, 3, {4u, 5u, 6u}};" % (n, self.pure(ctx)))
+        out.append(ind + "{")
+        out.append(i2 + "unsigned char %s = (unsigned char)%s; typedef unsigned short %s;"
+                   % (sp, self.async_of(ctx), ts))
+        ctx.shadow = True       # the file's struct S is hidden in this block
+        try:
+            out.append(i2 + "struct S { unsigned long long q; unsigned a; } ls%s = {1u, %s};"
+                       % (n, self.pure(ctx)))
+            out.append(i2 + "__typeof__(%s) tq%s = (__typeof__(%s))(%s + 200u);"
+                       % (sp, n, sp, sp))
+            out.append(i2 + "__typeof__(&%s) tp%s = &%s;" % (sp, n, sp))
+            out.append(i2 + "%s ts%s = (%s)(%s * 4099u);" % (ts, n, ts,
+                                                            self.expr(ctx, 2, True)[0]))
+            out.append(i2 + "unsigned *pa%s = &(__typeof__(so%s)){%s, 7, 8, {9u}}.a;"
+                       % (n, n, self.async_of(ctx)))
+            self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "tq%s += (__typeof__(tq%s))%s;" % (n, n, self.async_of(ctx)))
+            out.append(i2 + "ts%s += (%s)(%s * 4099u);" % (n, ts, self.async_of(ctx)))
+            out.append(i2 + "mix(tq%s + *tp%s + ts%s + (unsigned)sizeof tq%s + "
+                       "(unsigned)sizeof ts%s + *pa%s + ls%s.a + (unsigned)sizeof ls%s);"
+                       % (n, n, n, n, n, n, n, n))
+        finally:
+            ctx.shadow = False
+        out.append(ind + "}")
+        out.append(ind + "mix(so%s.a + so%s.arr[2]);" % (n, n))
+        self.s_suspend(ctx, out, ind, depth)
+        out.append(ind + "tw%s += %s; tt%s += (%s)%s << 36;" % (n, self.async_of(ctx), n, ts,
+                                                                 self.async_of(ctx)))
+        out.append(ind + "mix((unsigned)(tw%s >> 33) + (unsigned)(tt%s >> 35) + "
+                   "(unsigned)sizeof tw%s + (unsigned)sizeof tt%s);" % (n, n, n, n))
 
     def s_c_func(self, ctx, out, ind, depth):
         if self.chance(0.7):

@@ -99,6 +99,11 @@ def function_typedef(name):
     return "rip__fn_" + name
 
 
+def type_typedef(name, n):
+    """The n-th type async function `name`'s body names (AsyncFunction.type_name)."""
+    return "rip__type_%s_%d" % (name, n)
+
+
 def check():
     """File-scope declarations that fail to compile when the frame ABI
     carried in the file is not the one this ripper generates code for, and

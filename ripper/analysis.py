@@ -20,8 +20,6 @@ files is ripped as well, except those that cannot be, each with the reason
 ripped function: plain callers call the plain one.
 """
 
-import re
-
 from . import abi, tree as T
 from .evaluation import callee_name, calls
 
@@ -196,8 +194,7 @@ def unrippable(f):
                                              n.what == "label address"):
             return (n, "labels as values in async function '%s'" % f.name,
                     "use a switch on an int instead of computed goto")
-        if isinstance(n, T.VarDecl) and n.storage not in ("static", "extern") and \
-                "cleanup" in n.attrs_text:
+        if isinstance(n, T.VarDecl) and n.storage not in ("static", "extern") and n.cleanup:
             return (n, "cleanup attribute on local '%s' of async function '%s'"
                     % (n.name, f.name), "cleanup would run at every suspension: move the "
                     "variable to a plain function")
@@ -207,13 +204,12 @@ def unrippable(f):
             return (n, "'%s' needs %d-byte alignment, more than frames give (%d), in async "
                     "function '%s'" % (n.name, n.ctype.align, abi.MAX_ALIGN, f.name),
                     "allocate it with aligned_alloc and keep a pointer")
-        if isinstance(n, T.VarDecl) and n.storage == "register" and \
-                re.search(r"\b(__asm__|__asm|asm)\s*\(", n.attrs_text):
+        if isinstance(n, T.VarDecl) and n.storage == "register" and n.asm_register:
             return (n, "local register variable '%s' (bound to a register) in async function "
                     "'%s'" % (n.name, f.name), "a frame cannot keep a register: move the asm "
                     "that needs it into a plain function")
         if isinstance(n, T.VarDecl) and n.storage not in ("static", "extern") and \
-                _over_aligned(n.attrs_text):
+                (n.alignment > abi.MAX_ALIGN or n.alignment < 0):
             return (n, "local '%s' asks for an alignment above 16 (or one ripper cannot read), "
                     "in async function '%s'" % (n.name, f.name),
                     "frames are 16-aligned: allocate it with aligned_alloc and keep a pointer")
@@ -240,25 +236,6 @@ def variably_modified(decl):
 def _not_constant(node):
     return any(isinstance(n, T.Call) or (isinstance(n, T.Ref) and n.what == "var")
                for n in node.walk())
-
-
-def explicit_alignment(attrs):
-    """The alignment an attribute or _Alignas asks for (0: none, -1: one
-    ripper cannot read, such as _Alignas(type))."""
-    best = 0
-    for m in re.finditer(r"\b(?:__aligned__|aligned|_Alignas|alignas)\s*\(\s*([^()]*)\)", attrs):
-        value = m.group(1).strip()
-        if not value.isdigit():
-            return -1
-        best = max(best, int(value))
-    if re.search(r"\b(?:__aligned__|aligned)\b(?!\s*\()", attrs):
-        best = max(best, 16)        # `aligned` alone: the target's biggest, 16 here
-    return best
-
-
-def _over_aligned(attrs):
-    a = explicit_alignment(attrs)
-    return a > 16 or a < 0
 
 
 class Analysis:

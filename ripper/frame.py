@@ -19,7 +19,7 @@ Fields are named after the user's variables (`int rip_hdr;` is field
 
 from . import abi
 from . import tree as T
-from .analysis import explicit_alignment, function_values, is_async_call, variably_modified
+from .analysis import function_values, is_async_call, variably_modified
 from .emit import ENCODING
 from .evaluation import callee_name, unevaluated_calls, walk_evaluated
 from .liveness import frame_variables
@@ -50,6 +50,8 @@ class AsyncFunction:
         self.text = lowering.text
         self.names = lowering.names
         self._decls = None          # key -> VarDecl of the body (decl_of)
+        self.type_typedefs = {}     # spelling -> its name for the body (type_name)
+        self.abstract = False       # printing --stage normalize's form
 
     def error(self, node, message, hint=None):
         return self.lw.error(node, message, hint)
@@ -155,7 +157,7 @@ class AsyncFunction:
         dummy declaration where its own was (see Printer.dummies).  Where
         gcc may lay the type out otherwise than clang (CType.bound), the
         bytes are as many as gcc's layout can take."""
-        align = explicit_alignment(decl.attrs_text) if isinstance(decl, T.VarDecl) else 0
+        align = max(decl.alignment, 0) if isinstance(decl, T.VarDecl) else 0
         if ctype is not None and ctype.local:
             if not isinstance(decl, T.VarDecl) or ctype.size <= 0 or ctype.align <= 0:
                 raise self.error(decl if decl is not None else self.f.body,
@@ -180,11 +182,13 @@ class AsyncFunction:
         own, before liveness chooses the frame (ripper --stage normalize)."""
         saved = self.fields, self.opaque, self.literals
         self.fields, self.opaque, self.literals = {}, {}, {}
+        self.abstract = True
         try:
             printer = Printer(self, abstract=True)
             printer.node(self.f.body)
         finally:
             self.fields, self.opaque, self.literals = saved
+            self.abstract = False
         return "".join(t for t, _ in printer.pieces)
 
     def c_locals(self):
@@ -220,7 +224,7 @@ class AsyncFunction:
             if t.canonical == "CONSTANTARRAY":
                 return "__typeof__(__typeof__(%s[0])[%d])" % (dummy_name(decl.key), t.count)
             return "__typeof__(%s)" % dummy_name(decl.key)
-        return "__typeof__(%s)" % t.spelling
+        return self.type_name(decl.ctype)
 
     def assignable(self, decl):
         """Can the variable be assigned a value of its type where the body
@@ -229,6 +233,31 @@ class AsyncFunction:
         type (field_access), where the others are reached unqualified."""
         t = decl.ctype
         return t.assignable and not t.array and not (t.const and decl.key in self.opaque)
+
+    def type_name(self, ctype, unqualified=False):
+        """A name for a type, for the body to write: a typedef before the
+        function, where its spelling means it (a CType spells a type as
+        file scope means it), in ripper's reserved names, so that no block's
+        own tag, typedef or variable of the same name can give it another
+        meaning where the body writes it:
+
+            struct s { int a, b; };  ... { struct s { int b, a; } y;
+                int *p = &(__typeof__(x)){3, 4}.a; ...  ->
+            typedef __typeof__(struct s) rip__type_f_1; ...
+                (*(rip__type_f_1 *)rip__copy(&rip__F->rip__lit1, ...))
+
+        A type spelled with keywords only (`unsigned long *`), which nothing
+        can hide, or one file scope cannot spell (block-local, variably
+        modified) keeps `__typeof__(spelling)`, and so does --stage
+        normalize's abstract form."""
+        spelling = ctype.unqualified if unqualified else ctype.spelling
+        if not ctype.named or ctype.local or ctype.vm or self.abstract:
+            return "__typeof__(%s)" % spelling
+        name = self.type_typedefs.get(spelling)
+        if name is None:
+            name = abi.type_typedef(self.f.name, len(self.type_typedefs) + 1)
+            self.type_typedefs[spelling] = name
+        return name
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only
@@ -304,6 +333,7 @@ class AsyncFunction:
             out.append("%s%s *%s();" % ("static " if callee is not None and callee.static
                                         else "", abi.FRAME_T, abi.constructor(name)))
         out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
+        out += ["typedef __typeof__(%s) %s;" % t for t in self.type_typedefs.items()]
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")

@@ -409,13 +409,14 @@ class _Lowering:
                              hint="mark its declaration RIP_ASYNC, or define it in this file")
         return None
 
-    def unevaluated_callee(self, call):
+    def unevaluated_callee(self, call, type_name=None):
         """An async call C never evaluates (sizeof f(x)) keeps its arguments,
         which may name functions and variables nothing else names, and its
         type: its callee becomes a null pointer of the function's type,
         `sizeof (*(__typeof__(int (int)) *)0)(x)`, never called.  None for
         a call through a pointer, which keeps only the type of its value
-        (unevaluated_pointer)."""
+        (unevaluated_pointer).  `type_name(ctype)` names a type where it
+        is written (AsyncFunction.type_name, in an async function's body)."""
         callee = T.strip_parens(call.callee)
         name = callee_name(call)
         if name in self.fn_typedefs:
@@ -423,23 +424,24 @@ class _Lowering:
         if name is None or not isinstance(callee, T.Ref) or \
                 callee.type is None or callee.type.local:
             return None
-        return "(*(__typeof__(%s) *)0)" % callee.type.spelling
+        return "(*(%s *)0)" % (type_name or _typeof)(callee.type)
 
-    def unevaluated_pointer(self, call):
+    def unevaluated_pointer(self, call, type_name=None):
         """An async call through a pointer that C never evaluates becomes a
         call through a null pointer of a variadic function type with its
         result type, the callee and the arguments its arguments: the same
         type, the same names named, still a call (gcc's warnings see one)."""
-        result = "void" if call.type is None or call.type.void else self.result_type(call)
+        result = "void" if call.type is None or call.type.void else \
+            self.result_type(call, type_name)
         return "(*(%s (*)(int, ...))0)" % result
 
-    def result_type(self, call):
+    def result_type(self, call, type_name=None):
         """The type of an async call's value, spelled so that no local type
         of the same name can hide it."""
         name = callee_name(call)
         if name is not None and name in self.typedefs:
             return abi.result_typedef(name)
-        return "__typeof__(%s)" % call.type.spelling
+        return (type_name or _typeof)(call.type)
 
     # -- async functions ----------------------------------------------------
 
@@ -582,3 +584,9 @@ def _declaration_groups(functions):
         else:
             groups.append([f])
     return groups
+
+
+def _typeof(ctype):
+    """`__typeof__(spelling)`, where no async function's typedefs are at
+    hand (unevaluated async calls in a plain function's body)."""
+    return "__typeof__(%s)" % ctype.spelling

@@ -28,6 +28,8 @@ from .diag import Diagnostic
 from .scan import params_open, semicolon_after, skip_blank
 
 RIP_ASYNC_ANNOTATION = "rip_async"
+CLEANUP_ATTRS = ("cleanup", "__cleanup__")
+BIGGEST_ALIGNMENT = 16      # what `aligned` alone asks for: the target's biggest (x86-64)
 ANNOTATION = re.compile(rb'annotate\s*\(\s*"rip_async"\s*\)')
 # How deep the syntax tree of a function may nest: passes recurse on it.
 MAX_NESTING = 2000
@@ -210,19 +212,11 @@ class _Types:
     def get(self, t):
         if t is None or t.kind == TK.INVALID:
             return None
-        inner = t
-        for _ in range(30):
-            if inner.kind == TK.POINTER:
-                inner = inner.get_pointee()
-            elif inner.kind in _ARRAYS:
-                inner = inner.element_type
-            elif inner.kind == TK.ELABORATED:
-                inner = inner.get_named_type()
-            else:
-                break
-        decl = inner.get_declaration()
-        key = (t.spelling, t.kind, decl.hash if decl.kind != CK.NO_DECL_FOUND else 0,
-               t.is_const_qualified())
+        if _names_scoped(t):
+            t = t.get_canonical()
+        decls = []
+        _named_decls(t, decls)
+        key = (t.spelling, t.kind, tuple(decls), t.is_const_qualified())
         info = self.cache.get(key)
         if info is None:
             info = self.make(t, key)
@@ -258,11 +252,10 @@ class _Types:
                       async_fn=info.async_fn, vm=info.vm)
         out.volatile = index_volatile
         out.in_prototype = bound
+        out.named = info.named
         return out
 
     def make(self, t, key):
-        if "typeof" in t.spelling:      # typeof (expr) may name what ripping removes
-            t = t.get_canonical()
         canonical = t.get_canonical()
         unqualified = _lib().clang_getUnqualifiedType(t)
         unqualified._tu = t._tu
@@ -270,6 +263,7 @@ class _Types:
                        const=t.is_const_qualified(), local=_is_local(t),
                        async_fn=_is_async_fn(t), vm=_is_vm(canonical))
         info.unqualified = unqualified.spelling
+        info.named = bool(key[2])       # the tags and typedefs get() found in it
         info.volatile = t.is_volatile_qualified()
         info.assignable = not _has_const_member(canonical)    # a field's top const goes
         if canonical.kind not in _NO_LAYOUT:
@@ -345,6 +339,139 @@ def _index_volatile(c):
         if tok.kind != ci.TokenKind.KEYWORD:
             return False
     return False
+
+
+def _names_scoped(t, depth=0):
+    """Does `t`'s spelling name something that means another thing, or
+    nothing, elsewhere: `__typeof__(*p)` (whose `p`? the block's), a
+    typedef declared in a block?  Then ripper spells the canonical type,
+    which names only tags (a block's own tags make it `local`).
+
+        { float *p = &f; __typeof__(*p) q; }  ->  q's CType spells `float`"""
+    if depth > 30:
+        return False
+    k = t.kind
+    if k == TK.POINTER:
+        return _names_scoped(t.get_pointee(), depth + 1)
+    if k in _ARRAYS:
+        return _names_scoped(t.element_type, depth + 1)
+    if k == TK.ELABORATED:
+        return _names_scoped(t.get_named_type(), depth + 1)
+    if k == TK.FUNCTIONPROTO:
+        return (_names_scoped(t.get_result(), depth + 1)
+                or any(_names_scoped(a, depth + 1) for a in t.argument_types()))
+    if k == TK.FUNCTIONNOPROTO:
+        return _names_scoped(t.get_result(), depth + 1)
+    if k == TK.TYPEDEF:
+        return _in_function(t.get_declaration())
+    return k in (TK.UNEXPOSED, TK.AUTO)     # typeof (expr), typeof (type), __auto_type...
+
+
+def _in_function(decl):
+    """Is cursor `decl` declared inside a function?"""
+    parent = decl.semantic_parent
+    while parent is not None and parent.kind != CK.TRANSLATION_UNIT:
+        if parent.kind == CK.FUNCTION_DECL:
+            return True
+        parent = parent.semantic_parent
+    return False
+
+
+def _named_decls(t, out, depth=0):
+    """The hashes of the declarations (tags, typedefs) `t`'s spelling names,
+    into `out`: what tells apart two types spelled the same in different
+    blocks (`struct s *` and another block's `struct s *`)."""
+    if depth > 30:
+        return
+    k = t.kind
+    if k == TK.POINTER:
+        _named_decls(t.get_pointee(), out, depth + 1)
+    elif k in _ARRAYS:
+        _named_decls(t.element_type, out, depth + 1)
+    elif k == TK.ELABORATED:
+        _named_decls(t.get_named_type(), out, depth + 1)
+    elif k in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+        _named_decls(t.get_result(), out, depth + 1)
+        if k == TK.FUNCTIONPROTO:
+            for a in t.argument_types():
+                _named_decls(a, out, depth + 1)
+    elif k in (TK.RECORD, TK.ENUM, TK.TYPEDEF):
+        decl = t.get_declaration()
+        if decl.kind != CK.NO_DECL_FOUND:
+            out.append(decl.hash)
+
+
+def _attr_tokens(attr, decl):
+    """The tokens of attribute cursor `attr` of declaration `decl`: its name
+    and its parenthesized arguments (`aligned ( 16 )`, `_Alignas ( 32 )`;
+    clang's extent of `_Alignas` ends at the keyword), never the tokens of
+    the initializer after it."""
+    extent = ci.SourceRange.from_locations(attr.extent.start, decl.extent.end)
+    out, depth = [], 0
+    for tok in decl.translation_unit.get_tokens(extent=extent):
+        t = tok.spelling
+        if out and depth == 0 and t != "(":
+            break
+        out.append(t)
+        depth += (t == "(") - (t == ")")
+        if out[-1] == ")" and depth == 0:
+            break
+    return out
+
+
+def _attr_name(attr, decl):
+    if attr.kind != CK.UNEXPOSED_ATTR:
+        return None
+    tokens = _attr_tokens(attr, decl)
+    return tokens[0] if tokens else None
+
+
+def _alignment(attrs, decl):
+    """The alignment the attribute cursors `attrs` of `decl` ask for, from
+    `aligned(N)`, `__aligned__`, `_Alignas(N)`: 0 for none, -1 for one
+    ripper cannot read (`_Alignas(double)`, `aligned(sizeof(long))`)."""
+    best = 0
+    for a in attrs:
+        if a.kind != CK.ALIGNED_ATTR:
+            continue
+        tokens = _attr_tokens(a, decl)
+        if len(tokens) == 1:
+            best = max(best, BIGGEST_ALIGNMENT)     # `aligned` alone
+            continue
+        value = _integer(tokens[2:-1])
+        if value is None:
+            return -1
+        best = max(best, value)
+    return best
+
+
+def _integer(tokens):
+    """The value of one integer literal token (a list of one), else None."""
+    if len(tokens) != 1:
+        return None
+    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*", tokens[0])
+    if m is None:
+        return None
+    digits = m.group(1)
+    return int(digits, 16) if digits[:2] in ("0x", "0X") else \
+        int(digits, 8) if digits.startswith("0") else int(digits)
+
+
+def _block_typedefs(kids):
+    """The names of the typedefs declared in a function that a declaration's
+    written type names (its cursor's children `kids`, not its initializer's):
+    `T *p = q;` -> ["T"] when `T` is a block's typedef."""
+    out = []
+    for x in kids:
+        if x.kind.is_expression() or x.kind.is_attribute():
+            continue
+        for y in x.walk_preorder():
+            if y.kind == CK.TYPE_REF:
+                d = y.referenced
+                if d is not None and d.kind == CK.TYPEDEF_DECL and _in_function(d) and \
+                        d.spelling not in out:
+                    out.append(d.spelling)
+    return out
 
 
 def _peel(t):
@@ -484,11 +611,8 @@ def _is_local(t, depth=0):
     decl = t.get_declaration()
     if decl.kind == CK.NO_DECL_FOUND:
         return False
-    parent = decl.semantic_parent
-    while parent is not None and parent.kind != CK.TRANSLATION_UNIT:
-        if parent.kind == CK.FUNCTION_DECL:
-            return True
-        parent = parent.semantic_parent
+    if _in_function(decl):
+        return True
     if k == TK.TYPEDEF:
         return _is_local(decl.underlying_typedef_type, depth + 1)
     return False
@@ -695,13 +819,12 @@ class _Builder:
                 type_exprs.append(self.expr(x))
         storage = {ci.StorageClass.STATIC: "static", ci.StorageClass.EXTERN: "extern",
                    ci.StorageClass.REGISTER: "register"}.get(c.storage_class, "")
-        text = self.text[s:e]
-        attrs = ""
-        if any(x.kind.is_attribute() for x in kids) or b"__attribute__" in text or \
-                b"_Alignas" in text or b"alignas" in text:
-            attrs = text.decode("utf-8", "replace")
+        attrs = [x for x in kids if x.kind.is_attribute()]
         return T.VarDecl(_typed(self, _dedupe(type_exprs)), init, c.spelling, "var:%d" % name_at,
-                         self.ctype(c), storage, attrs, name_at, start=s, end=e)
+                         self.ctype(c), storage, name_at, _block_typedefs(kids),
+                         any(_attr_name(a, c) in CLEANUP_ATTRS for a in attrs),
+                         any(a.kind == CK.ASM_LABEL_ATTR for a in attrs),
+                         _alignment(attrs, c), start=s, end=e)
 
     def param(self, c):
         s, e = _range(c)

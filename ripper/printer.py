@@ -291,9 +291,9 @@ class Printer:
     def print_Call(self, n):
         if id(n) not in self.unevaluated:
             return self.original(n)
-        callee = self.fn.lw.unevaluated_callee(n)
+        callee = self.fn.lw.unevaluated_callee(n, self.fn.type_name)
         if callee is None:          # through a pointer (Lowering.unevaluated_pointer)
-            self.gen(self.fn.lw.unevaluated_pointer(n) + "(0, ")
+            self.gen(self.fn.lw.unevaluated_pointer(n, self.fn.type_name) + "(0, ")
             self.node(n.callee)
             for a in n.args:
                 self.gen(", ")
@@ -327,7 +327,8 @@ class Printer:
             self.original(n)
             self.gen(")); })))")
             return
-        self.gen("(*(__typeof__(%s) *)%s(&%s, &" % (n.type.unqualified, abi.COPY, target))
+        self.gen("(*(%s *)%s(&%s, &" % (self.fn.type_name(n.type, unqualified=True), abi.COPY,
+                                        target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
 
@@ -376,15 +377,30 @@ class Printer:
                 rip__F->v = 5; (void)sizeof(__typeof__(pick(1)) *);
 
         A statement after the declaration's stores (statements already:
-        C89's order holds); the operand stays unevaluated, as it was."""
+        C89's order holds); the operand stays unevaluated, as it was.  So
+        does a typedef of the block, which the frame spells as its type
+        (-Wunused-local-typedefs), unless the declaration itself hides it:
+
+            typedef float T; T t = 1;  ->  rip__F->t = 1; (void)sizeof(T *);"""
+        for pieces in self.type_use_pieces(n):
+            self.gen(" ")
+            self.pieces += pieces
+            self.gen(";")
+
+    def type_use_pieces(self, n):
+        """The expressions type_uses makes statements of, as pieces."""
+        names = {d.name for d in n.decls}
+        uses, typedefs = [], []
         for d in n.decls:
             if not (isinstance(d, T.VarDecl) and d.key in self.fn.fields):
                 continue
             for e in d.type_exprs:
                 if any(isinstance(x, T.Ref) for x in e.walk()):
-                    self.gen(" (void)sizeof(__typeof__(")
-                    self.node(e)
-                    self.gen(") *);")
+                    uses.append([("(void)sizeof(__typeof__(", None)] + self.capture(e) +
+                                [(") *)", None)])
+            typedefs += [t for t in d.block_typedefs or ()
+                         if t not in names and t not in typedefs]
+        return uses + [[("(void)sizeof(%s *)" % t, None)] for t in typedefs]
 
     def dummies(self, n, autos):
         """`struct { int a; } v = {1}, w;` -> `extern struct { int a; } rip__d_v, rip__d_w;`:
@@ -442,7 +458,7 @@ class Printer:
                 all(isinstance(d, T.VarDecl) for d in init.decls):
             stores = [self.capture(T.Declare(d.init, d)) for d in init.decls if d.init is not None]
             self.copy(n.start, init.start)
-            for i, pieces in enumerate(stores):
+            for i, pieces in enumerate(self.type_use_pieces(init) + stores):
                 if i:
                     self.gen(", ")
                 text = "".join(t for t, _ in pieces)
@@ -541,7 +557,8 @@ class Printer:
             self.pieces += value
             self.gen(";")
             return
-        type_text = self.fn.type_text(decl) if decl is not None else None
+        type_text = self.fn.type_text(decl) if decl is not None else \
+            self.fn.type_name(n.ctype, unqualified=True)
         self.gen(store(target, n.ctype, "".join(t for t, _ in value), init_list,
                        type_text, assignable) + ";")
 
@@ -597,7 +614,8 @@ class Printer:
                 self.pieces += value
                 self.gen("; ")
             else:
-                self.gen(store(target, f.result, "".join(t for t, _ in value)) + "; ")
+                self.gen(store(target, f.result, "".join(t for t, _ in value),
+                               type_text=self.fn.type_name(f.result, unqualified=True)) + "; ")
         self.gen("return 1; }")
 
     def print_Declare(self, n):
@@ -654,7 +672,7 @@ class Printer:
                 self.gen("{ " + abi.wait_point(point, "(%s = %s)" % (abi.R, attempt),
                                                "%s = %s(&%s->%s);" % (abi.R, woken, abi.FRAME,
                                                                       abi.WAIT)) + " ")
-                self.gen(store(self.as_text(n.target), _target_type(n), abi.R) + "; }")
+                self.gen(self.store_result(n, abi.R) + "; }")
                 return
             after = "(void)%s(&%s->%s);" % (woken, abi.FRAME, abi.WAIT) \
                 if woken == "rip__chan_send_woken" else ";"
@@ -674,11 +692,19 @@ class Printer:
             free = "%s(%s, sizeof(%s));" % (abi.FREE_SIZED, abi.DONE,
                                                                 abi.frame_struct(callee))
         if n.target is not None:
-            result = abi.result_access(fn.lw.result_type(n.call))
-            self.gen(store(self.as_text(n.target), _target_type(n), result) + "; ")
+            result = abi.result_access(fn.lw.result_type(n.call, fn.type_name))
+            self.gen(self.store_result(n, result) + "; ")
         else:
             self.gen("; ")
         self.gen(free + " }")
+
+    def store_result(self, await_, value):
+        """`target = value` for an await's value, its type named as
+        AsyncFunction.type_name names it where C cannot assign."""
+        ctype = _target_type(await_)
+        copied = ctype is not None and (ctype.array or not ctype.assignable)
+        return store(self.as_text(await_.target), ctype, value, type_text=self.fn.type_name(
+            ctype, unqualified=True) if copied else None)
 
 
 def _target_type(await_):

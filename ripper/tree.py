@@ -22,7 +22,7 @@ is
 class CType:
     """What ripper knows of a C type, from clang."""
     __slots__ = ("spelling", "unqualified", "kind", "canonical", "size", "align", "const",
-                 "volatile", "local",
+                 "volatile", "local", "named",
                  "count", "bound", "async_fn", "assignable", "members", "pointee", "vm", "params",
                  "in_prototype")
 
@@ -41,6 +41,7 @@ class CType:
         self.count = -1             # CONSTANTARRAY: its number of elements (as completed)
         self.bound = None           # bytes gcc's layout cannot exceed, where gcc's and clang's
                                     # may differ (a local type with an aligned bit-field)
+        self.named = True           # its spelling names a tag or typedef (not keywords only)
         self.async_fn = async_fn    # a RIP_ASYNC_FN function type, or a pointer to one
         self.assignable = assignable  # `x = y` works once the top const goes: no const member
         self.members = members      # RECORD: [(field name, CType)]; arrays: [("", element)]
@@ -207,11 +208,16 @@ class Stmt(Node):
 
 # -- declarations ---------------------------------------------------------
 
-VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage attrs_text name_at",
+VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage name_at "
+                "block_typedefs cleanup asm_register alignment",
                 lists="type_exprs", doc="""A variable: `int *p = init`.  type_exprs:
     expressions inside its written type (VLA sizes, typeof operands); key:
     what references to it carry; storage: '', 'static', 'extern',
-    'register'; name_at: offset of its name.""")
+    'register'; name_at: offset of its name; block_typedefs: the names of
+    the typedefs declared in the function that its written type names;
+    from its attributes: cleanup (has `cleanup(f)`), asm_register (has
+    `asm("reg")`), alignment (what `aligned(N)` or `_Alignas(N)` asks for,
+    0 for none, -1 for one ripper cannot read).""")
 ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs",
                   doc="A parameter; ctype is the type the function sees (arrays decayed).")
 TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",

@@ -134,3 +134,16 @@ def test_names_like_rippers_own_are_the_programs(tmp_path):
     err = r.stderr.decode()
     assert r.returncode == 0, err
     assert re.search(r"\b7 of 7 functions ripped\b", err), err
+
+
+def test_all_async_reads_attributes_not_initializers(tmp_path):
+    """attribute_names_in_initializers_are_not_attributes.c: `int n
+    __attribute__((unused)) = cleanup_count();` has no cleanup attribute,
+    so main is ripped like the others (it was left plain, "cleanup
+    attribute on local 'n'"); a real cleanup attribute is still refused
+    (tests/unrippable/cleanup_attr.c)."""
+    source = os.path.join(DIR, "attribute_names_in_initializers_are_not_attributes.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"\b4 of 4 functions ripped\b", err), err

@@ -193,3 +193,59 @@ def test_a_local_struct_with_an_aligned_bit_field_is_bounded_for_gcc():
             if isinstance(d, T.VarDecl)]
     assert p.ctype.size == 11 and p.ctype.bound >= 12
     assert q.ctype.bound is None
+
+
+def _decls(items):
+    """name -> VarDecl of every declaration in `items`, nested blocks too."""
+    out = {}
+    for item in items:
+        for n in item.nodes():
+            if isinstance(n, T.VarDecl):
+                out.setdefault(n.name, []).append(n)
+    return out
+
+
+def test_typeof_of_a_shadowed_name_is_the_type_its_block_sees():
+    """`__typeof__(*p)` in two blocks, each with its own `p`: two types,
+    each spelled as file scope means it (the frame is at file scope)."""
+    d = _decls(body_of(b"{ int *p = 0; __typeof__(*p) a = 1; (void)a; }"
+                       b"{ float *p = 0; __typeof__(*p) b = 1; __typeof__(p) c = p; }"))
+    assert d["a"][0].ctype.spelling == "int"
+    assert d["b"][0].ctype.spelling == "float" and d["b"][0].ctype.size == 4
+    assert d["c"][0].ctype.spelling == "float *" and not d["c"][0].ctype.local
+
+
+def test_a_blocks_typedef_is_spelled_as_what_it_names():
+    """`typedef float T;` in one block and `typedef short T;` in another:
+    file scope knows no T, so the frame spells float and short; the
+    declaration says which typedefs its written type names."""
+    d = _decls(body_of(b"{ typedef float T; T a = 1; (void)a; }"
+                       b"{ typedef short T; T *b = 0; (void)b; }"
+                       b"{ typedef struct { int x; } S; S s = {1}; (void)s; }"))
+    assert d["a"][0].ctype.spelling == "float" and d["a"][0].block_typedefs == ["T"]
+    assert d["b"][0].ctype.spelling == "short *" and d["b"][0].block_typedefs == ["T"]
+    assert d["s"][0].ctype.local          # an unnamed struct: kept as bytes
+
+
+def test_file_scope_typedefs_keep_their_names():
+    """A file-scope typedef means the same everywhere ripper writes it:
+    its name stays (readable messages and -Wall output)."""
+    d = _decls(body_of(b"size_t a = 1; (void)a;", b"typedef unsigned long size_t;\n"))
+    assert d["a"][0].ctype.spelling == "size_t" and d["a"][0].block_typedefs == []
+
+
+def test_attributes_are_read_from_the_attributes_not_the_initializer():
+    """`cleanup`, `asm("reg")` and alignment come from the declaration's
+    attribute cursors: a call named cleanup_count or aligned in the
+    initializer is a call."""
+    d = _decls(body_of(
+        b"int q __attribute__((unused)) = cleanup_count();"
+        b"int m __attribute__((unused)) = aligned(3);"
+        b"int c __attribute__((__cleanup__(fr), aligned)) = 1;"
+        b"_Alignas(32) char b = 2; int x __attribute__((aligned(0x20))) = 3;"
+        b"_Alignas(double) char t = 4; register int r __asm__(\"ebx\") = 5;",
+        b"int cleanup_count(void); int aligned(int); void fr(int *);\n"))
+    attrs = {name: (v[0].cleanup, v[0].asm_register, v[0].alignment) for name, v in d.items()}
+    assert attrs == {"q": (False, False, 0), "m": (False, False, 0), "c": (True, False, 16),
+                     "b": (False, False, 32), "x": (False, False, 32),
+                     "t": (False, False, -1), "r": (False, True, 0)}
