@@ -12,8 +12,9 @@ deflate strategies through a table, so the unity copy calls the same
 functions by name, and Lua's driver calls the script with lua_call (a
 protected call runs plain: luaD_rawrunprotected uses setjmp).
 
-Inputs come from package registries, installed when missing (apt-get when
-running as root, pip download into build/reallibs):
+Inputs come from package registries, fetched once into build/reallibs/src
+by their own clients (apt-get when running as root, pip download, npm pack,
+cargo fetch), pinned:
 
     zlib 1.2.11   the copy in Debian's gcc-12-source (the torture tests' package):
                   test/example.c, and minigzip round trips at every level
@@ -25,15 +26,35 @@ running as root, pip download into build/reallibs):
                   GIF, BMP, TGA, PSD, HDR, PNM) and by this script
     jsmn 1.1.0    Debian's libjsmn-dev: fuzz/reallibs/jsmn_dump.c on JSON made
                   here, plain, strict and with parent links
+    SQLite 3.52.0 sqlite3.c and shell.c of the autoconf tarball in npm's sqlite3
+                  6.0.1 (deps/), one unit with FTS5, R*Tree, geopoly and the math
+                  functions: the shell's main runs sqlite_create.sql on a new WAL
+                  database, then sqlite_reopen.sql on the file it left, then .dump;
+                  and the plain build dumps the ripped build's file
+    lz4 1.9.4     lz4libs/ of PyPI's lz4 4.4.5 sdist (lz4, lz4hc, lz4frame, xxhash
+                  0.6): fuzz/reallibs/lz4_roundtrip.c, block, HC, streaming and
+                  frame round trips
+    xxHash 0.8    deps/xxhash of PyPI's xxhash 4.1.0 sdist: xxhash_sums.c, XXH32,
+                  XXH64, XXH3 one-shot and streamed (SSE2 and scalar builds)
+    bzip2 1.0.8   the release tree crates.io's bzip2-sys 0.1.13+1.0.8 carries:
+                  bzip2's own program, its samples and files made here
+    yyjson 0.10.0 yyjson/ of PyPI's yyjson 4.0.6 sdist: yyjson_dump.c, reading
+                  under several flags, writing, editing, JSON pointers
+    picohttpparser at upstream commit 066d2b1, as PyPI's pypicohp 0.1.3 carries
+                  it: pico_parse.c on requests, responses, header blocks and
+                  chunked bodies made here, whole and byte by byte (plain and
+                  -msse4.2 builds)
 
-    python fuzz/real_libs.py [--only zlib,lua,stb,jsmn] [--keep DIR]
+    python fuzz/real_libs.py [--only zlib,lua,...] [--keep DIR]
 
-Prints a line per workload (match, wrong, crash, no-compile or skip, with
-the first differing output), and per library what --all-async said (how
-many functions it ripped, which it left plain and why) and the time ripcc
-took against the plain compile.  Exit status 1 unless every workload
-matches.  Workloads whose plain output changes from run to run (timings,
-random seeds) are compared by exit status alone.
+Prints a line per workload (match, wrong, crash, no-compile, refused or
+skip, with the first differing output), and per library what --all-async
+said (how many functions it ripped, and those it left plain, named and
+grouped by why), ripcc's errors when the ripped build fails (no-compile:
+the compiler rejects ripper's text; refused: ripper itself said no), and
+the time and peak memory of ripcc against the plain compile.  Exit status
+1 unless every workload matches.  Workloads whose plain output changes from
+run to run (timings, random seeds) are compared by exit status alone.
 """
 import argparse
 import glob
@@ -609,7 +630,8 @@ def pypi_folder(name, spec, inner):
     """CACHE/src/NAME: the folder `inner` of PyPI's sdist of `spec`."""
     def fill(tmp):
         r = run_limited([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                         "--no-binary", ":all:", spec, "-d", tmp], 900)
+                         "--no-binary", ":all:", "--timeout", "20", "--retries", "1",
+                         spec, "-d", tmp], 300)
         sdists = glob.glob(os.path.join(tmp, "*.tar.gz"))
         if r.status or not sdists:
             raise Skip("pip download %s failed: %s" % (spec, r.stderr.decode()[-300:]))
