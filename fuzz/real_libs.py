@@ -275,8 +275,10 @@ def measured(cmd):
 def compare_runs(lib, label, exes, steps, seconds=RUN_SECONDS):
     """Run each build through `steps` [(name, args, stdin path)] in a fresh
     folder of its own (later steps see the files earlier ones left there);
-    a verdict per step, named label + name.  The steps change state, so
-    differing output is never put down to randomness by reruns."""
+    a verdict per step, named label + name, from exit status, stdout and
+    stderr (SQLite's error messages are part of its answers).  The steps
+    change state, so differing output is never put down to randomness by
+    reruns."""
     folders = []
     for exe in exes:
         folder = os.path.join(lib.work, "%s-runs-%s" % (label, os.path.basename(exe)))
@@ -299,6 +301,8 @@ def compare_runs(lib, label, exes, steps, seconds=RUN_SECONDS):
                 b.status, a.status, first_error(b.stderr))))
         elif a.stdout != b.stdout:
             lib.results.append((what, "wrong", first_difference(a.stdout, b.stdout)))
+        elif a.stderr != b.stderr:
+            lib.results.append((what, "wrong", "on stderr: " + first_difference(a.stderr, b.stderr)))
         else:
             lib.results.append((what, "match", ""))
     return folders
@@ -306,7 +310,7 @@ def compare_runs(lib, label, exes, steps, seconds=RUN_SECONDS):
 
 def first_error(stderr):
     lines = stderr.decode(errors="replace").splitlines()
-    errors = [l for l in lines if "error" in l]
+    errors = [l for l in lines if re.search(r"\berror\b", l) and "left plain:" not in l]
     return (errors or lines or [""])[0][:300]
 
 

@@ -2,8 +2,8 @@
 -- shell on stdin against a new database file: WAL mode (left uncheckpointed
 -- on close, so that the second run recovers it), tables, indexes, triggers,
 -- views, recursive CTEs, window and JSON functions, transactions rolled back,
--- savepoints, UPSERT and RETURNING, FTS5 and R*Tree.  Only stdout is
--- compared: the errors provoked on purpose go to stderr.
+-- savepoints, UPSERT and RETURNING, FTS5 and R*Tree.  The errors provoked
+-- on purpose (constraints, STRICT) go to stderr, which is compared too.
 .headers on
 .mode list
 .nullvalue NULL
