@@ -157,7 +157,7 @@ SELECT count(*), sum(salary) FROM rich;
 SELECT printf('%5.2f|%-6s|%x|%e|%q|%w|%,d', 3.14159, 'ab', 255, 12345.678, 'it''s', 'a"b', 1234567),
   abs(-3), round(2.675, 2), 7 / 2, 7 % 3, 7.0 / 2, cast('12abc' AS INTEGER), cast(1e20 AS INTEGER),
   instr('hello', 'l'), replace('aaa', 'a', 'bc'), upper('straße'), length('héllo'), unicode('é'), char(72, 105),
-  hex(randomblob(0)), quote(x'00'), likely(1), iif(1 < 2, 'y', 'n'),
+  hex(zeroblob(3)), quote(x'00'), likely(1), iif(1 < 2, 'y', 'n'),
   coalesce(NULL, NULL, 3), nullif(1, 1), typeof(1e400), -9223372036854775808 - 1, 9223372036854775807 + 1;
 SELECT strftime('%Y-%m-%d %H:%M:%f %j %w %s', '2024-02-29 13:14:15.678'), julianday('2000-01-01'),
   date('2024-01-31', '+1 month'), datetime(1700000000, 'unixepoch'), time('12:00', '-90 minutes'),
