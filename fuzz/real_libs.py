@@ -76,7 +76,6 @@ from ripper.preprocess import compiler
 
 CACHE = os.path.join(ROOT, "build", "reallibs")
 RIPPER = os.path.join(os.path.dirname(RIPCC), "ripper")
-GNU_TIME = "/usr/bin/time"
 DRIVERS = os.path.join(ROOT, "fuzz", "reallibs")
 GCC_TARBALLS = "/usr/src/gcc-1[0-9]/gcc-*.tar.xz"
 LUPA = "lupa==2.8"
@@ -251,23 +250,40 @@ def all_async_report(stderr):
         "left plain, %s: %s" % (why, ", ".join(names)) for why, names in sorted(plain.items())]
 
 
+# Runs argv[2:], and writes to argv[1] its wall time and the peak resident
+# memory of the largest process in its tree.  A child subreaper, so that
+# processes left to exit on their own (ripper rips in a forked child it does
+# not wait for) are reaped here and counted.
+MEASURE = r"""
+import ctypes, os, resource, subprocess, sys, time
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)    # PR_SET_CHILD_SUBREAPER
+start = time.monotonic()
+status = subprocess.call(sys.argv[2:])
+seconds = time.monotonic() - start
+try:
+    while True:
+        os.wait()
+except ChildProcessError:
+    pass
+with open(sys.argv[1], "w") as f:
+    f.write("%.1f %d" % (seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(status if status >= 0 else 128 - status)
+"""
+
+
 def measured(cmd):
-    """(Ran, "T s, peak M MB") of `cmd`, its time and peak resident memory
-    (children included) as GNU time reports them, when it is installed."""
-    if not os.path.exists(GNU_TIME):
-        start = time.monotonic()
-        r = run_limited(cmd, BUILD_SECONDS)
-        return r, "%.1f s" % (time.monotonic() - start)
-    fd, report = tempfile.mkstemp(prefix="time-", dir=CACHE)
+    """(Ran, "T s, peak M MB") of `cmd`: its time, and the peak resident
+    memory of the largest process it ran (Linux's ru_maxrss)."""
+    fd, report = tempfile.mkstemp(prefix="real-libs-time-")
     os.close(fd)
     try:
-        r = run_limited([GNU_TIME, "-q", "-f", "%e %M", "-o", report] + cmd, BUILD_SECONDS)
+        r = run_limited([sys.executable, "-c", MEASURE, report] + cmd, BUILD_SECONDS)
         with open(report) as f:
             words = f.read().split()
     finally:
         os.unlink(report)
     try:
-        return r, "%.1f s, peak %d MB" % (float(words[-2]), int(words[-1]) // 1024)
+        return r, "%s s, peak %d MB" % (words[0], int(words[1]) // 1024)
     except (IndexError, ValueError):
         return r, "(not measured)"
 
