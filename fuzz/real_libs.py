@@ -35,7 +35,8 @@ cargo fetch), pinned:
                   0.6): fuzz/reallibs/lz4_roundtrip.c, block, HC, streaming and
                   frame round trips
     xxHash 0.8    deps/xxhash of PyPI's xxhash 4.1.0 sdist: xxhash_sums.c, XXH32,
-                  XXH64, XXH3 one-shot and streamed (SSE2 and scalar builds)
+                  XXH64, XXH3 one-shot and streamed (SSE2 and scalar builds, and
+                  one with its pure/const attributes made `unused`: all ripped)
     bzip2 1.0.8   the release tree crates.io's bzip2-sys 0.1.13+1.0.8 carries:
                   bzip2's own program, its samples and files made here
     yyjson 0.10.0 yyjson/ of PyPI's yyjson 4.0.6 sdist: yyjson_dump.c, reading
@@ -786,17 +787,27 @@ def run_lz4(lib):
         lib.compare("lz4_roundtrip %s" % os.path.basename(path), exes, [path])
 
 
+# xxHash declares its hash functions pure or const, which --all-async leaves
+# plain (gcc may fold their calls); a third build includes the headers it
+# uses first and then makes both attributes `unused`, so that all is ripped.
+XXHASH_UNPURE = "".join("#include <%s>\n" % h for h in (
+    "assert.h", "emmintrin.h", "limits.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+    "string.h")) + "#define __pure__ __unused__\n#define __const__ __unused__\n"
+
+
 def run_xxhash(lib):
     src = pypi_folder("xxhash", XXHASH_PYPI, os.path.join("deps", "xxhash"))
     driver = copy_driver(lib, "xxhash_sums.c")
-    unit = unity(os.path.join(lib.work, "xxhash_unity.c"),
-                 [os.path.join(src, "xxhash.c"), driver])
+    includes = [os.path.join(src, "xxhash.c"), driver]
+    unit = unity(os.path.join(lib.work, "xxhash_unity.c"), includes)
+    unpure = unity(os.path.join(lib.work, "xxhash_unpure.c"), includes, define=XXHASH_UNPURE)
     data = os.path.join(lib.work, "data")
     os.makedirs(data, exist_ok=True)
     paths = binary_inputs(data)
-    for label, flags in (("xxhash_sums", ["-O2"]),
-                         ("xxhash_sums_scalar", ["-O2", "-DXXH_VECTOR=0"])):
-        exes = lib.build(label, unit, flags + ["-I", src])
+    for label, source, flags in (("xxhash_sums", unit, ["-O2"]),
+                                 ("xxhash_sums_scalar", unit, ["-O2", "-DXXH_VECTOR=0"]),
+                                 ("xxhash_sums_unpure", unpure, ["-O2"])):
+        exes = lib.build(label, source, flags + ["-I", src])
         if exes is not None:
             lib.compare(label, exes, paths)
 
