@@ -120,7 +120,11 @@ def extracted(name, fill):
     tmp = tempfile.mkdtemp(prefix="extract-", dir=os.path.dirname(folder))
     try:
         fill(tmp)
-        os.rename(os.path.join(tmp, name), folder)
+        try:
+            os.rename(os.path.join(tmp, name), folder)
+        except OSError:
+            if not os.path.isdir(folder):   # not made meanwhile by another run
+                raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return folder
