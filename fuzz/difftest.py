@@ -43,15 +43,17 @@ def parse_seeds(text):
 Ran = collections.namedtuple("Ran", "status stdout stderr timed_out")
 
 
-def run_limited(cmd, seconds, cwd=None, env=None):
+def run_limited(cmd, seconds, cwd=None, env=None, stdin=None):
     """Ran(exit status (-N: killed by signal N), stdout, stderr, timed_out) of
     `cmd` run under coreutils `timeout` in a process group of its own, with
-    no standard input; whatever it left running in that group is killed
-    when it ends, and all of it when it runs past `seconds`."""
+    the file at path `stdin` as standard input (none when None); whatever it
+    left running in that group is killed when it ends, and all of it when it
+    runs past `seconds`."""
     start = time.monotonic()
-    p = subprocess.Popen(["timeout", "-k", "5", str(seconds)] + list(cmd), cwd=cwd, env=env,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
+    with open(stdin or os.devnull, "rb") as source:
+        p = subprocess.Popen(["timeout", "-k", "5", str(seconds)] + list(cmd), cwd=cwd, env=env,
+                             stdin=source, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         out, err = p.communicate(timeout=seconds + 15)
     except subprocess.TimeoutExpired:   # `timeout` itself did not end it
