@@ -88,7 +88,8 @@ CLASSES = {
                  "expressions ([DN - 1] = ay(x)), member designators, nested, chained"),
     "blocktype": (2, "block-local struct/union/enum/typedef, a block-local struct S shadowing the "
                      "file-scope one with another layout, frame variables of unnamed types, "
-                     "const ones initialized, arrays of them completed by their initializers, "
+                     "const ones initialized, arrays of them completed by their initializers "
+                     "(and named in a _Static_assert), "
                      "a #pragma pack struct with an aligned bit-field (gcc and clang lay it "
                      "out differently), "
                      "__typeof__ of a name an inner block shadows with another type, a "
@@ -1655,6 +1656,8 @@ class Gen:
             out.append(i2 + "const struct { unsigned char b; } ce%s[] = { {1}, {2}, {3}, "
                        "{%d} };" % (n, self.r.randrange(256)))
             self.s_suspend(ctx, out, i2, depth)
+            out.append(i2 + "_Static_assert(sizeof ae%s == 2 * sizeof(struct E%s) && "
+                       "sizeof(se%s) > sizeof ae%s[0], \"kept\");" % (n, n, n, n))
             out.append(i2 + "ae%s[0].v += %s;" % (n, self.async_of(ctx)))
             out.append(i2 + "mix((unsigned)(sizeof se%s / sizeof se%s[0]) + se%s[2].v + "
                        "(unsigned)(sizeof ae%s / sizeof *ae%s) + ae%s[0].v + ae%s[1].v + "

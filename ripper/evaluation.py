@@ -72,6 +72,7 @@ _SPECIAL = {
     T.Call: _call,
     T.Designated: lambda n: [n.value],          # designators are constants
     T.Opaque: _opaque,
+    T.StaticAssert: lambda n: [],               # a constant expression, at compile time
 }
 
 

@@ -795,7 +795,8 @@ class _Builder:
                 d.own_params = _writes_params(self.text, d)
                 out.append(d)
             elif k == CK.STATIC_ASSERT:
-                out.append(T.StaticAssert(start=s, end=e))
+                exprs = [self.expr(y) for y in _children(x) if self.is_expression(y.kind)]
+                out.append(T.StaticAssert(_dedupe(exprs), start=s, end=e))
             else:
                 exprs = [self.expr(y) for y in _children(x) if self.is_expression(y.kind)]
                 out.append(T.TypeDecl(_typed(self, _dedupe(exprs)), x.spelling, k.name,

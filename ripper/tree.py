@@ -226,7 +226,9 @@ FuncDecl = _node("FuncDecl", "", "name name_at own_params", doc="""A function de
     a function.  name_at: offset of its name; own_params: its declarator
     writes a parameter list (`int f(int)`), not a function typedef's
     (`ft f;`, `__typeof__(g) f;`).""")
-StaticAssert = _node("StaticAssert", "", "", doc="_Static_assert(...): no code.")
+StaticAssert = _node("StaticAssert", "exprs", "", lists="exprs",
+                     doc="_Static_assert(cond, \"message\"): no code; exprs, its operands, "
+                         "are never evaluated but may name locals (sizeof(buf)).")
 
 # -- statements -----------------------------------------------------------
 
