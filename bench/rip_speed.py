@@ -10,8 +10,13 @@ render).  Then real files, as a build pays for them: the `ripper`
 command (Python's start and imports included) beside `gcc -O2 -c`, for
 examples/httpd.c and zlib's largest files (from Debian's gcc-12-source,
 when installed), plain and --all-async.  Also any files given with --file.
+Last, SQLite (npm's sqlite3 package carries its amalgamation; fetched by
+fuzz/real_libs.py): sqlite3.c, shell.c, and the two as one translation
+unit, each once, `ripper --all-async` beside `gcc -O2 -c` (seconds and
+peak memory), then gcc on the ripped text; the unit's ripping time
+against the sum of its parts' says whether ripping grows linearly.
 
-    python bench/rip_speed.py [LINES] [--file F.c ...]    (make bench-ripper)
+    python bench/rip_speed.py [LINES] [--file F.c ...] [--no-sqlite]    (make bench-ripper)
 """
 import gc
 import os
@@ -203,6 +208,59 @@ def _command_table(files, ripper):
     print()
 
 
+def sqlite_files(tmp):
+    """(label, path, extra flags) of sqlite3.c, shell.c and both as one
+    unit, or [] when SQLite cannot be fetched."""
+    sys.path.insert(0, os.path.join(ROOT, "fuzz"))
+    import real_libs
+    try:
+        src = real_libs.sqlite_source()
+    except real_libs.Skip as s:
+        print("(no SQLite: %s)" % s)
+        return []
+    shell = os.path.join(src, "shell.c")
+    unit = real_libs.unity(os.path.join(tmp, "sqlite_shell.c"),
+                           [os.path.join(src, "sqlite3.c"), shell],
+                           before={shell: "#define appendText shell_appendText\n"})
+    flags = [f for f in real_libs.SQLITE_FLAGS if f != "-O2"] + ["-I", src]
+    return [("sqlite3.c", os.path.join(src, "sqlite3.c"), flags),
+            ("shell.c", shell, flags), ("sqlite3.c + shell.c, one unit", unit, flags)]
+
+
+def big_table(ripper):
+    """SQLite, each file once, side by side: ripping beside compiling, and
+    gcc's time on what ripper wrote."""
+    sys.path.insert(0, os.path.join(ROOT, "fuzz"))
+    from real_libs import measured
+    with tempfile.TemporaryDirectory() as tmp:
+        files = sqlite_files(tmp)
+        if not files:
+            return
+        print("SQLite 3.52 (one run each; ripper --all-async, as fuzz-reallibs rips it):")
+        print("| file | lines | gcc -O2 -c | ripper --all-async | ripper / gcc | "
+              "gcc -O2 -c of the ripped text |")
+        print("|---|--:|--:|--:|--:|--:|")
+        rip_seconds = {}
+        for label, path, flags in files:
+            with open(path, "rb") as f:
+                lines = f.read().count(b"\n")
+            out_o, out_c = os.path.join(tmp, "o.o"), os.path.join(tmp, "o.c")
+            _, gcc = measured(compiler() + ["-O2", "-w", "-c", path, "-o", out_o] + flags)
+            r, rip = measured([ripper, "--all-async"] + flags + [path, "-o", out_c])
+            _, again = measured(compiler() + ["-O2", "-w", "-c", out_c, "-o", out_o]) \
+                if os.path.exists(out_c) else (None, "(not ripped)")
+            rip_seconds[label] = float(rip.split()[0]) if rip[0].isdigit() else 0.0
+            ratio = rip_seconds[label] / float(gcc.split()[0]) if gcc[0].isdigit() else 0.0
+            print("| %s | %d | %s | %s | %.2f | %s |" % (label, lines, gcc, rip, ratio, again))
+            if os.path.exists(out_c):
+                os.unlink(out_c)
+        parts = rip_seconds.get("sqlite3.c", 0) + rip_seconds.get("shell.c", 0)
+        whole = rip_seconds.get("sqlite3.c + shell.c, one unit", 0)
+        if parts and whole:
+            print("the unit takes %.2fx the sum of its parts to rip (1.00: linear)\n"
+                  % (whole / parts))
+
+
 def timed(args):
     t = time.perf_counter()
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -212,6 +270,9 @@ def timed(args):
 def main():
     args = sys.argv[1:]
     files = []
+    sqlite = "--no-sqlite" not in args
+    if not sqlite:
+        args.remove("--no-sqlite")
     while "--file" in args:
         i = args.index("--file")
         files.append(args[i + 1])
@@ -225,6 +286,8 @@ def main():
         report(path, text.encode(), "a generated file, %d async functions" % functions)
     command_table([os.path.join(ROOT, "examples", "httpd.c"),
                    os.path.join(ROOT, "examples", "echo.c")] + zlib_files() + files)
+    if sqlite:
+        big_table(os.path.join(os.path.dirname(sys.executable), "ripper"))
 
 
 if __name__ == "__main__":

@@ -29,9 +29,6 @@ def test_picohttpparser_ripped_all_async_parses_every_message_as_plain(tmp_path)
     assert lib.results and not bad, "\n".join(map(str, bad + lib.notes))
 
 
-@pytest.mark.xfail(reason="issue 20, class 3: a const local of an unnamed union with an "
-                          "initializer (lz4's endianness probe) does not compile ripped",
-                   strict=False)
 def test_lz4_ripped_all_async_compresses_and_decompresses_as_plain(tmp_path):
     lib = verdicts("lz4", tmp_path)
     bad = [r for r in lib.results if r[1] != "match"]
