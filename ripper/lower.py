@@ -481,14 +481,19 @@ class _Lowering:
                 f.start <= int(key.split(":")[1]) < f.end
         own = {d.key for n in stmts for d in n.decls if isinstance(d, T.VarDecl)}
         for n in stmts:
+            # a struct, union or enum the declaration itself declares moves
+            # with it (`static const struct { ... } table[] = {...};`)
+            declared_here = [d for d in n.decls if isinstance(d, T.TypeDecl) and
+                             d.what in ("STRUCT_DECL", "UNION_DECL", "ENUM_DECL")]
             for d in n.decls:       # the type first: it may be declared in this declaration
                 if isinstance(d, T.VarDecl) and d.storage == "static" and \
-                        (d.ctype is None or d.ctype.local):
+                        (d.ctype is None or (d.ctype.local and not declared_here)):
                     raise self.error(d, "static local '%s' of a type declared in '%s', which "
                                      "its plain and ripped definitions could not share"
                                      % (d.name, f.name))
             for d in n.decls:
-                if not isinstance(d, T.VarDecl) or d.storage != "static":
+                if (not isinstance(d, T.VarDecl) or d.storage != "static") and \
+                        d not in declared_here:
                     raise self.error(n, "a declaration of static locals with others, in '%s'"
                                      % f.name)
             for x in n.walk():
@@ -497,7 +502,8 @@ class _Lowering:
                                      "in '%s'" % (x.name, f.name))
         for n in stmts:
             for d in n.decls:
-                self.hoisted[d.key] = "rip__s%d_%s" % (d.name_at, d.name)
+                if isinstance(d, T.VarDecl):
+                    self.hoisted[d.key] = "rip__s%d_%s" % (d.name_at, d.name)
         return stmts
 
     def hoist(self, f, stmts):
@@ -507,7 +513,7 @@ class _Lowering:
         for n in stmts:
             pos, text = n.start, []
             marks = sorted([(d.name_at, d.name_at + len(d.name.encode()), self.hoisted[d.key])
-                            for d in n.decls] +
+                            for d in n.decls if isinstance(d, T.VarDecl)] +
                            [(x.start, x.end, self.hoisted[x.key]) for x in n.walk()
                             if isinstance(x, T.Ref) and x.key in self.hoisted])
             for a, b, name in marks:

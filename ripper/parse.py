@@ -799,7 +799,8 @@ class _Builder:
                 out.append(T.StaticAssert(_dedupe(exprs), start=s, end=e))
             else:
                 exprs = [self.expr(y) for y in _children(x) if self.is_expression(y.kind)]
-                out.append(T.TypeDecl(_typed(self, _dedupe(exprs)), x.spelling, k.name,
+                out.append(T.TypeDecl(_typed(self, _dedupe(exprs)),
+                                      "" if x.is_anonymous() else x.spelling, k.name,
                                       start=s, end=e))
         return out
 

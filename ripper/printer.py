@@ -341,7 +341,8 @@ class Printer:
         stays as written).  Variables of a type declared in the function
         first get dummy declarations that name their type (dummies)."""
         fn = self.fn
-        if all(isinstance(d, T.VarDecl) and d.key in fn.lw.hoisted for d in n.decls):
+        if all(d.key in fn.lw.hoisted if isinstance(d, T.VarDecl) else isinstance(d, T.TypeDecl)
+               for d in n.decls) and any(isinstance(d, T.VarDecl) for d in n.decls):
             return self.gen(";")        # declared at file scope (Lowering.hoist)
         protos = fn.lw.block_prototypes(n)
         replaced = self.subst.get(id(n))

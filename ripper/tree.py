@@ -221,7 +221,8 @@ VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage name_at "
 ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs",
                   doc="A parameter; ctype is the type the function sees (arrays decayed).")
 TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",
-                 doc="A struct, union, enum or typedef declared in a function.")
+                 doc="A struct, union, enum or typedef declared in a function (name '' "
+                     "for an unnamed one).")
 FuncDecl = _node("FuncDecl", "", "name name_at own_params", doc="""A function declared inside
     a function.  name_at: offset of its name; own_params: its declarator
     writes a parameter list (`int f(int)`), not a function typedef's
