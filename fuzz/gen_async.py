@@ -674,6 +674,8 @@ class Gen:
         name = self.r.choice(["x", "y", "z", "w"]) + str(self.r.randrange(3))
         if self.on("names") and self.chance(0.3):
             name = self.r.choice(RIPPER_LIKE_NAMES)
+            if any(v.name == name for v in ctx.visible()):
+                name = self.fresh("v")      # a pointer of that name may be in use already
         if name in ctx.scopes[-1]:
             name = self.fresh("v")
         if name in ctx.hidden:      # skipped by a goto: keep it hidden
