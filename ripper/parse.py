@@ -457,6 +457,42 @@ def _integer(tokens):
         int(digits, 8) if digits.startswith("0") else int(digits)
 
 
+_TAGS = (CK.STRUCT_DECL, CK.UNION_DECL, CK.ENUM_DECL)
+
+
+def _declared_names(c, depth=0):
+    """The tags and the enumerators declaration cursor `c` declares in its
+    scope: a struct, union or enum's own and those of the types declared
+    inside it (C gives nested ones the enclosing scope), or those of the
+    types a typedef declares (`typedef struct s { enum { A } k; } t;`:
+    (['s'], ['A']))."""
+    tags, constants = [], []
+    if depth > 30:
+        return tags, constants
+    if c.kind in _TAGS and not c.is_anonymous() and re.fullmatch(r"\w+", c.spelling):
+        tags.append(c.spelling)
+    for y in _children(c):
+        if y.kind == CK.ENUM_CONSTANT_DECL:
+            constants.append(y.spelling)
+        elif y.kind in _TAGS or y.kind == CK.FIELD_DECL:
+            more = _declared_names(y, depth + 1)
+            tags += more[0]
+            constants += more[1]
+    return tags, constants
+
+
+def _names_foreign_types(c):
+    """Does declaration cursor `c` name a type (typedef, tag) declared in a
+    function, outside `c` itself?"""
+    s, e = _range(c)
+    for y in c.walk_preorder():
+        if y.kind == CK.TYPE_REF:
+            d = y.referenced
+            if d is not None and _in_function(d) and not s <= _range(d)[0] < e:
+                return True
+    return False
+
+
 def _block_typedefs(kids):
     """The names of the typedefs declared in a function that a declaration's
     written type names (its cursor's children `kids`, not its initializer's):
@@ -799,8 +835,10 @@ class _Builder:
                 out.append(T.StaticAssert(_dedupe(exprs), start=s, end=e))
             else:
                 exprs = [self.expr(y) for y in _children(x) if self.is_expression(y.kind)]
+                tags, constants = _declared_names(x)
                 out.append(T.TypeDecl(_typed(self, _dedupe(exprs)),
                                       "" if x.is_anonymous() else x.spelling, k.name,
+                                      tags, constants, _names_foreign_types(x),
                                       start=s, end=e))
         return out
 
@@ -1157,6 +1195,13 @@ class _Unit:
                 globals_.append(T.set_parents(node))
         unit = T.Unit(self.pre, functions, globals_, async_typedefs)
         unit.global_names = global_names
+        for c in top:
+            if c.kind in _TAGS or c.kind == CK.TYPEDEF_DECL:
+                tags, constants = _declared_names(c)
+                unit.file_tags.update(tags)
+                unit.file_names.update(constants)
+            if c.kind in (CK.FUNCTION_DECL, CK.VAR_DECL, CK.TYPEDEF_DECL):
+                unit.file_names.add(c.spelling)
         for d in sorted(declarators, key=lambda d: d.name_at):
             unit.declarators.setdefault(d.start, []).append(d)
         return unit
