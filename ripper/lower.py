@@ -488,7 +488,8 @@ class _Lowering:
                              d.what in ("STRUCT_DECL", "UNION_DECL", "ENUM_DECL")]
             for d in n.decls:       # the type first: it may be declared in this declaration
                 if isinstance(d, T.VarDecl) and d.storage == "static" and \
-                        (d.ctype is None or (d.ctype.local and not declared_here)):
+                        (d.ctype is None or (d.ctype.local and not declared_here) or
+                         d.block_typedefs):     # `typedef long long L; static L v;`
                     raise self.error(d, "static local '%s' of a type declared in '%s', which "
                                      "its plain and ripped definitions could not share"
                                      % (d.name, f.name))

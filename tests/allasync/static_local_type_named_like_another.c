@@ -2,8 +2,9 @@
  * cannot move to file scope with them and mean the same there: its tag or
  * enumerator is also an outer block's (which would then hide it in the
  * function) or file scope's (a redefinition), or its members name a block's
- * typedef (file scope's L would take its place).  Those functions stay
- * plain; one whose type moves cleanly is still ripped. */
+ * typedef (file scope's L would take its place); nor can a static of a
+ * block's typedef.  Those functions stay plain; one whose type moves
+ * cleanly is still ripped. */
 #include <stdio.h>
 
 struct T { double x; char name[40]; };
@@ -49,6 +50,15 @@ static int block_typedef_member(int k)
     return w.a;
 }
 
+static int block_typedef_static(int k)
+{
+    typedef long long L;
+    static L v = 1LL << 40;
+    v += twice(k);
+    printf("%lld %zu\n", (long long)v, sizeof v);
+    return 0;
+}
+
 static int moves_cleanly(int k)
 {
     static struct node { struct node *next; int v; } nodes[] = { { &nodes[1], 1 }, { 0, 2 } };
@@ -64,6 +74,7 @@ int main(void)
         sum += file_tag(i);
         sum += outer_enumerator(i);
         sum += block_typedef_member(i);
+        sum += block_typedef_static(i);
         sum += moves_cleanly(i);
     }
     printf("%d\n", sum);
