@@ -66,6 +66,8 @@ def _lib():
         lib.clang_getFileLocation.restype = None
         lib.clang_getUnqualifiedType.argtypes = [ci.Type]
         lib.clang_getUnqualifiedType.restype = ci.Type
+        lib.clang_Type_getValueType.argtypes = [ci.Type]
+        lib.clang_Type_getValueType.restype = ci.Type
         for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind"):
             getattr(lib, name).argtypes = [ci.Cursor]
             getattr(lib, name).restype = ctypes.c_int
@@ -341,6 +343,20 @@ def _index_volatile(c):
     return False
 
 
+_WRAPPERS = (TK.ATOMIC, TK.VECTOR, TK.EXTVECTOR, TK.COMPLEX)
+
+
+def _wrapped(t):
+    """The type a wrapper type `t` (one of _WRAPPERS) is made of, whose
+    names its spelling writes: `_Atomic(T)` -> T, `T
+    __attribute__((vector_size(16)))` -> T."""
+    if t.kind == TK.ATOMIC:
+        inner = _lib().clang_Type_getValueType(t)
+        inner._tu = t._tu
+        return inner
+    return t.element_type
+
+
 def _names_scoped(t, depth=0):
     """Does `t`'s spelling name something that means another thing, or
     nothing, elsewhere: `__typeof__(*p)` (whose `p`? the block's), a
@@ -362,6 +378,8 @@ def _names_scoped(t, depth=0):
                 or any(_names_scoped(a, depth + 1) for a in t.argument_types()))
     if k == TK.FUNCTIONNOPROTO:
         return _names_scoped(t.get_result(), depth + 1)
+    if k in _WRAPPERS:
+        return _names_scoped(_wrapped(t), depth + 1)
     if k == TK.TYPEDEF:
         return _in_function(t.get_declaration())
     return k in (TK.UNEXPOSED, TK.AUTO)     # typeof (expr), typeof (type), __auto_type...
@@ -390,6 +408,8 @@ def _named_decls(t, out, depth=0):
         _named_decls(t.element_type, out, depth + 1)
     elif k == TK.ELABORATED:
         _named_decls(t.get_named_type(), out, depth + 1)
+    elif k in _WRAPPERS:
+        _named_decls(_wrapped(t), out, depth + 1)
     elif k in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
         _named_decls(t.get_result(), out, depth + 1)
         if k == TK.FUNCTIONPROTO:
@@ -637,6 +657,8 @@ def _is_local(t, depth=0):
         return _is_local(t.element_type, depth + 1)
     if k == TK.ELABORATED:
         return _is_local(t.get_named_type(), depth + 1)
+    if k in _WRAPPERS:
+        return _is_local(_wrapped(t), depth + 1)
     if k == TK.FUNCTIONPROTO:
         return (_is_local(t.get_result(), depth + 1)
                 or any(_is_local(a, depth + 1) for a in t.argument_types()))
