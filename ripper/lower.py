@@ -80,6 +80,7 @@ class _Lowering:
         self.typedefs = set()       # async functions whose result typedef is emitted
         self.hoisted = {}           # key of a static local -> its file-scope name (--all-async)
         self.hoisted_tags = set()   # tags their declarations moved to file scope (hoist)
+        self.hoisted_constants = set()  # enumerators they moved there
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
@@ -524,7 +525,7 @@ class _Lowering:
                 raise self.error(d, "static local '%s' of a type that names types declared "
                                  "in '%s', which its plain and ripped definitions could not "
                                  "share" % (d.name, f.name))
-        tags, names = set(self.hoisted_tags), set(self.unit.file_names)
+        tags, names = set(self.hoisted_tags), self.unit.file_names | self.hoisted_constants
         names.update(p.name for p in f.params)
         for x in f.body.nodes():
             if isinstance(x, T.TypeDecl) and x is not decl:
@@ -549,6 +550,7 @@ class _Lowering:
             for d in n.decls:
                 if isinstance(d, T.TypeDecl):
                     self.hoisted_tags.update(d.tags)
+                    self.hoisted_constants.update(d.constants)
             pos, text = n.start, []
             marks = sorted([(d.name_at, d.name_at + len(d.name.encode()), self.hoisted[d.key])
                             for d in n.decls if isinstance(d, T.VarDecl)] +

@@ -2,8 +2,8 @@
  * cannot move to file scope with them and mean the same there: its tag or
  * enumerator is also an outer block's (which would then hide it in the
  * function) or file scope's (a redefinition), or its members name a block's
- * typedef (file scope's L would take its place); nor can a static of a
- * block's typedef.  Those functions stay plain; one whose type moves
+ * typedef (file scope's L would take its place), or another function's
+ * moved there declares it too; nor can a static of a block's typedef.  Those functions stay plain; one whose type moves
  * cleanly is still ripped. */
 #include <stdio.h>
 
@@ -59,6 +59,20 @@ static int block_typedef_static(int k)
     return 0;
 }
 
+static int first_enum(int k)
+{
+    static enum { IDLE, BUSY } state;
+    state = state == IDLE ? BUSY : IDLE;
+    return (int)state + twice(k);
+}
+
+static int second_enum(int k)
+{
+    static enum { OFF, BUSY } mode;
+    mode = mode == BUSY ? OFF : BUSY;
+    return (int)mode * 3 + twice(k);
+}
+
 static int moves_cleanly(int k)
 {
     static struct node { struct node *next; int v; } nodes[] = { { &nodes[1], 1 }, { 0, 2 } };
@@ -75,6 +89,7 @@ int main(void)
         sum += outer_enumerator(i);
         sum += block_typedef_member(i);
         sum += block_typedef_static(i);
+        sum += first_enum(i) + second_enum(i);
         sum += moves_cleanly(i);
     }
     printf("%d\n", sum);
