@@ -81,6 +81,9 @@ class _Lowering:
         self.hoisted = {}           # key of a static local -> its file-scope name (--all-async)
         self.hoisted_tags = set()   # tags their declarations moved to file scope (hoist)
         self.hoisted_constants = set()  # enumerators they moved there
+        self.first_declared = {}    # function name -> start of its first file-scope declaration
+        for g in unit.functions:
+            self.first_declared.setdefault(g.name, g.start)
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
@@ -505,6 +508,12 @@ class _Lowering:
                 if isinstance(x, T.Ref) and inside(x.key) and x.key not in own:
                     raise self.error(x, "a static local's initializer names '%s', declared "
                                      "in '%s'" % (x.name, f.name))
+                if isinstance(x, T.Ref) and x.what == "fn" and \
+                        self.first_declared.get(x.key, f.start) >= f.start:
+                    # `static int (*self)(int) = f;`: before f, nothing declares f
+                    raise self.error(x, "a static local's initializer names function '%s', "
+                                     "which nothing declares before '%s'"
+                                     % (x.name, f.name))
         for n in stmts:
             for d in n.decls:
                 if isinstance(d, T.VarDecl):

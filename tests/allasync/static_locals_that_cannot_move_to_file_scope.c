@@ -1,16 +1,31 @@
-/* Static locals under --all-async whose declaration declares a type that
- * cannot move to file scope with them and mean the same there: its tag or
- * enumerator is also an outer block's (which would then hide it in the
- * function) or file scope's (a redefinition), or its members name a block's
- * typedef (file scope's L would take its place), or another function's
- * moved there declares it too; nor can a static of a block's typedef.  Those functions stay plain; one whose type moves
- * cleanly is still ripped. */
+/* Static locals under --all-async that cannot move to file scope (where
+ * the plain and the ripped definition would share them) and mean the same
+ * there: one whose declaration declares a type whose tag or enumerator is
+ * also an outer block's (which would then hide it in the function), file
+ * scope's (a redefinition) or another moved function's, or whose members
+ * name a block's typedef (file scope's L would take its place); one of a
+ * block's typedef; one whose initializer names its own function, which
+ * nothing declares before it.  Those functions stay plain; the others
+ * (a self-referencing table, an enum, a prototyped function) still move. */
 #include <stdio.h>
 
 struct T { double x; char name[40]; };
 typedef char L;
 
 static int twice(int x) { return 2 * x; }
+static int self_prototyped(int k);
+
+static int self_named(int k)
+{
+    static int (*self)(int) = self_named;
+    return k > 0 ? self(k - 1) + twice(k) : 0;
+}
+
+static int self_prototyped(int k)
+{
+    static int (*self)(int) = self_prototyped;
+    return k > 0 ? self(k - 1) + twice(k) : 1;
+}
 
 static int outer_tag(int k)
 {
@@ -91,6 +106,7 @@ int main(void)
         sum += block_typedef_static(i);
         sum += first_enum(i) + second_enum(i);
         sum += moves_cleanly(i);
+        sum += self_named(i) + self_prototyped(i);
     }
     printf("%d\n", sum);
     return 0;
