@@ -523,16 +523,17 @@ class _Lowering:
     def check_type_moves(self, f, stmt, decl):
         """A type that static locals' declaration `stmt` declares (`decl`)
         may move to file scope with them only where it means there what it
-        meant in f: its members name no type of f's (`typedef long long L;
-        static struct { L big; } w;` would name file scope's L), and its tag
+        meant in f: its members name no type, object or enumerator of f's
+        (`typedef long long L; static struct { L big[N]; } w;` would name
+        file scope's L and N), and its tag
         and enumerators no other declaration of f's, of file scope's or of
         another function's moved there (in f, `struct T` and `A` would name
         an outer block's, which the moved declaration no longer hides)."""
         for d in stmt.decls:
             if isinstance(d, T.VarDecl) and (decl.foreign or
                                              not _declarable_at_file_scope(d.ctype)):
-                raise self.error(d, "static local '%s' of a type that names types declared "
-                                 "in '%s', which its plain and ripped definitions could not "
+                raise self.error(d, "static local '%s' of a type that names what '%s' "
+                                 "declares, which its plain and ripped definitions could not "
                                  "share" % (d.name, f.name))
         tags, names = set(self.hoisted_tags), self.unit.file_names | self.hoisted_constants
         names.update(p.name for p in f.params)

@@ -501,12 +501,13 @@ def _declared_names(c, depth=0):
     return tags, constants
 
 
-def _names_foreign_types(c):
-    """Does declaration cursor `c` name a type (typedef, tag) declared in a
-    function, outside `c` itself?"""
+def _names_function_declarations(c):
+    """Does declaration cursor `c` name a type (typedef, tag) or an object
+    or enumerator (`int a[N]`, `char b[sizeof x]`) declared in a function,
+    outside `c` itself?"""
     s, e = _range(c)
     for y in c.walk_preorder():
-        if y.kind == CK.TYPE_REF:
+        if y.kind in (CK.TYPE_REF, CK.DECL_REF_EXPR):
             d = y.referenced
             if d is not None and _in_function(d) and not s <= _range(d)[0] < e:
                 return True
@@ -860,7 +861,7 @@ class _Builder:
                 tags, constants = _declared_names(x)
                 out.append(T.TypeDecl(_typed(self, _dedupe(exprs)),
                                       "" if x.is_anonymous() else x.spelling, k.name,
-                                      tags, constants, _names_foreign_types(x),
+                                      tags, constants, _names_function_declarations(x),
                                       start=s, end=e))
         return out
 

@@ -226,8 +226,9 @@ TypeDecl = _node("TypeDecl", "type_exprs", "name what tags constants foreign",
     for an unnamed one).  tags: the tags it declares in its scope, its own
     and those of types declared inside it; constants: its enumerators and
     those of enums declared inside it (`struct s { enum e { A } k; }`:
-    tags ['s', 'e'], constants ['A']); foreign: it names a type declared in
-    the function outside it (`struct s { L m; }`, L a block's typedef).""")
+    tags ['s', 'e'], constants ['A']); foreign: it names a type, object or
+    enumerator declared in the function outside it (`struct s { L m[N]; }`,
+    L a block's typedef, N a block's enumerator).""")
 FuncDecl = _node("FuncDecl", "", "name name_at own_params", doc="""A function declared inside
     a function.  name_at: offset of its name; own_params: its declarator
     writes a parameter list (`int f(int)`), not a function typedef's

@@ -3,7 +3,8 @@
  * there: one whose declaration declares a type whose tag or enumerator is
  * also an outer block's (which would then hide it in the function), file
  * scope's (a redefinition) or another moved function's, or whose members
- * name a block's typedef (file scope's L would take its place); one of a
+ * name a block's typedef or enumerator (file scope's L and N would take
+ * their places); one of a
  * block's typedef; one whose initializer names its own function, which
  * nothing declares before it.  Those functions stay plain; the others
  * (a self-referencing table, an enum, a prototyped function) still move. */
@@ -11,6 +12,7 @@
 
 struct T { double x; char name[40]; };
 typedef char L;
+enum { N = 1 };
 
 static int twice(int x) { return 2 * x; }
 static int self_prototyped(int k);
@@ -65,6 +67,15 @@ static int block_typedef_member(int k)
     return w.a;
 }
 
+static int block_enumerator_member(int k)
+{
+    enum { N = 3 };
+    static struct { int a[N]; } v;
+    v.a[N - 1] += twice(k);
+    printf("%zu %d\n", sizeof v, v.a[2]);
+    return 0;
+}
+
 static int block_typedef_static(int k)
 {
     typedef long long L;
@@ -103,7 +114,7 @@ int main(void)
         sum += file_tag(i);
         sum += outer_enumerator(i);
         sum += block_typedef_member(i);
-        sum += block_typedef_static(i);
+        sum += block_typedef_static(i) + block_enumerator_member(i);
         sum += first_enum(i) + second_enum(i);
         sum += moves_cleanly(i);
         sum += self_named(i) + self_prototyped(i);
