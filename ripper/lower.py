@@ -79,6 +79,11 @@ class _Lowering:
         self.functions = analysis.functions
         self.typedefs = set()       # async functions whose result typedef is emitted
         self.hoisted = {}           # key of a static local -> its file-scope name (--all-async)
+        self.hoisted_tags = set()   # tags their declarations moved to file scope (hoist)
+        self.hoisted_constants = set()  # enumerators they moved there
+        self.first_declared = {}    # function name -> start of its first file-scope declaration
+        for g in unit.functions:
+            self.first_declared.setdefault(g.name, g.start)
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
@@ -487,7 +492,8 @@ class _Lowering:
                              d.what in ("STRUCT_DECL", "UNION_DECL", "ENUM_DECL")]
             for d in n.decls:       # the type first: it may be declared in this declaration
                 if isinstance(d, T.VarDecl) and d.storage == "static" and \
-                        (d.ctype is None or (d.ctype.local and not declared_here)):
+                        (d.ctype is None or (d.ctype.local and not declared_here) or
+                         d.block_typedefs):     # `typedef long long L; static L v;`
                     raise self.error(d, "static local '%s' of a type declared in '%s', which "
                                      "its plain and ripped definitions could not share"
                                      % (d.name, f.name))
@@ -496,21 +502,65 @@ class _Lowering:
                         d not in declared_here:
                     raise self.error(n, "a declaration of static locals with others, in '%s'"
                                      % f.name)
+            if declared_here:
+                self.check_type_moves(f, n, declared_here[0])
             for x in n.walk():
                 if isinstance(x, T.Ref) and inside(x.key) and x.key not in own:
                     raise self.error(x, "a static local's initializer names '%s', declared "
                                      "in '%s'" % (x.name, f.name))
+                if isinstance(x, T.Ref) and x.what == "fn" and \
+                        self.first_declared.get(x.key, f.start) >= f.start:
+                    # `static int (*self)(int) = f;`: before f, nothing declares f
+                    raise self.error(x, "a static local's initializer names function '%s', "
+                                     "which nothing declares before '%s'"
+                                     % (x.name, f.name))
         for n in stmts:
             for d in n.decls:
                 if isinstance(d, T.VarDecl):
                     self.hoisted[d.key] = "rip__s%d_%s" % (d.name_at, d.name)
         return stmts
 
+    def check_type_moves(self, f, stmt, decl):
+        """A type that static locals' declaration `stmt` declares (`decl`)
+        may move to file scope with them only where it means there what it
+        meant in f: its members name no type, object or enumerator of f's
+        (`typedef long long L; static struct { L big[N]; } w;` would name
+        file scope's L and N), and its tag
+        and enumerators no other declaration of f's, of file scope's or of
+        another function's moved there (in f, `struct T` and `A` would name
+        an outer block's, which the moved declaration no longer hides)."""
+        for d in stmt.decls:
+            if isinstance(d, T.VarDecl) and (decl.foreign or
+                                             not _declarable_at_file_scope(d.ctype)):
+                raise self.error(d, "static local '%s' of a type that names what '%s' "
+                                 "declares, which its plain and ripped definitions could not "
+                                 "share" % (d.name, f.name))
+        tags, names = set(self.hoisted_tags), self.unit.file_names | self.hoisted_constants
+        names.update(p.name for p in f.params)
+        for x in f.body.nodes():
+            if isinstance(x, T.TypeDecl) and x is not decl:
+                tags.update(x.tags)
+                names.update(x.constants)
+                if x.what == "TYPEDEF_DECL":
+                    names.add(x.name)
+            elif isinstance(x, (T.VarDecl, T.FuncDecl)):
+                names.add(x.name)
+        clash = [t for t in decl.tags if t in tags or t in self.unit.file_tags] + \
+            [c for c in decl.constants if c in names]
+        if clash:
+            raise self.error(decl, "a static local's type declares '%s', which names another "
+                             "declaration too, in '%s' or at file scope: the plain and ripped "
+                             "definitions could not share it" % (clash[0], f.name))
+
     def hoist(self, f, stmts):
         """The static locals of f move before it, under file-scope names:
         its plain definition and its ripped one use the same objects."""
         out = []
         for n in stmts:
+            for d in n.decls:
+                if isinstance(d, T.TypeDecl):
+                    self.hoisted_tags.update(d.tags)
+                    self.hoisted_constants.update(d.constants)
             pos, text = n.start, []
             marks = sorted([(d.name_at, d.name_at + len(d.name.encode()), self.hoisted[d.key])
                             for d in n.decls if isinstance(d, T.VarDecl)] +
@@ -590,6 +640,19 @@ def _declaration_groups(functions):
         else:
             groups.append([f])
     return groups
+
+
+def _declarable_at_file_scope(ctype):
+    """Can a static local of type `ctype`, declared in its own declaration
+    (`static struct s { int a; } v[2];`), be declared at file scope: a
+    struct, union or enum (the one its declaration declares), or arrays of
+    or pointers to one?  Not a function pointer whose parameters are of a
+    type of the function."""
+    t, depth = ctype, 0
+    while t is not None and depth < 30 and (t.array or t.canonical == "POINTER"):
+        t = (t.members[0][1] if t.members else None) if t.array else t.pointee
+        depth += 1
+    return t is not None and (not t.local or t.canonical in ("RECORD", "ENUM"))
 
 
 def _typeof(ctype):

@@ -66,6 +66,8 @@ def _lib():
         lib.clang_getFileLocation.restype = None
         lib.clang_getUnqualifiedType.argtypes = [ci.Type]
         lib.clang_getUnqualifiedType.restype = ci.Type
+        lib.clang_Type_getValueType.argtypes = [ci.Type]
+        lib.clang_Type_getValueType.restype = ci.Type
         for name in ("clang_getCursorBinaryOperatorKind", "clang_getCursorUnaryOperatorKind"):
             getattr(lib, name).argtypes = [ci.Cursor]
             getattr(lib, name).restype = ctypes.c_int
@@ -341,6 +343,20 @@ def _index_volatile(c):
     return False
 
 
+_WRAPPERS = (TK.ATOMIC, TK.VECTOR, TK.EXTVECTOR, TK.COMPLEX)
+
+
+def _wrapped(t):
+    """The type a wrapper type `t` (one of _WRAPPERS) is made of, whose
+    names its spelling writes: `_Atomic(T)` -> T, `T
+    __attribute__((vector_size(16)))` -> T."""
+    if t.kind == TK.ATOMIC:
+        inner = _lib().clang_Type_getValueType(t)
+        inner._tu = t._tu
+        return inner
+    return t.element_type
+
+
 def _names_scoped(t, depth=0):
     """Does `t`'s spelling name something that means another thing, or
     nothing, elsewhere: `__typeof__(*p)` (whose `p`? the block's), a
@@ -362,6 +378,8 @@ def _names_scoped(t, depth=0):
                 or any(_names_scoped(a, depth + 1) for a in t.argument_types()))
     if k == TK.FUNCTIONNOPROTO:
         return _names_scoped(t.get_result(), depth + 1)
+    if k in _WRAPPERS:
+        return _names_scoped(_wrapped(t), depth + 1)
     if k == TK.TYPEDEF:
         return _in_function(t.get_declaration())
     return k in (TK.UNEXPOSED, TK.AUTO)     # typeof (expr), typeof (type), __auto_type...
@@ -390,6 +408,8 @@ def _named_decls(t, out, depth=0):
         _named_decls(t.element_type, out, depth + 1)
     elif k == TK.ELABORATED:
         _named_decls(t.get_named_type(), out, depth + 1)
+    elif k in _WRAPPERS:
+        _named_decls(_wrapped(t), out, depth + 1)
     elif k in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
         _named_decls(t.get_result(), out, depth + 1)
         if k == TK.FUNCTIONPROTO:
@@ -455,6 +475,43 @@ def _integer(tokens):
     digits = m.group(1)
     return int(digits, 16) if digits[:2] in ("0x", "0X") else \
         int(digits, 8) if digits.startswith("0") else int(digits)
+
+
+_TAGS = (CK.STRUCT_DECL, CK.UNION_DECL, CK.ENUM_DECL)
+
+
+def _declared_names(c, depth=0):
+    """The tags and the enumerators declaration cursor `c` declares in its
+    scope: a struct, union or enum's own and those of the types declared
+    inside it (C gives nested ones the enclosing scope), or those of the
+    types a typedef declares (`typedef struct s { enum { A } k; } t;`:
+    (['s'], ['A']))."""
+    tags, constants = [], []
+    if depth > 30:
+        return tags, constants
+    if c.kind in _TAGS and not c.is_anonymous() and re.fullmatch(r"\w+", c.spelling):
+        tags.append(c.spelling)
+    for y in _children(c):
+        if y.kind == CK.ENUM_CONSTANT_DECL:
+            constants.append(y.spelling)
+        elif y.kind in _TAGS or y.kind == CK.FIELD_DECL:
+            more = _declared_names(y, depth + 1)
+            tags += more[0]
+            constants += more[1]
+    return tags, constants
+
+
+def _names_function_declarations(c):
+    """Does declaration cursor `c` name a type (typedef, tag) or an object
+    or enumerator (`int a[N]`, `char b[sizeof x]`) declared in a function,
+    outside `c` itself?"""
+    s, e = _range(c)
+    for y in c.walk_preorder():
+        if y.kind in (CK.TYPE_REF, CK.DECL_REF_EXPR):
+            d = y.referenced
+            if d is not None and _in_function(d) and not s <= _range(d)[0] < e:
+                return True
+    return False
 
 
 def _block_typedefs(kids):
@@ -601,6 +658,8 @@ def _is_local(t, depth=0):
         return _is_local(t.element_type, depth + 1)
     if k == TK.ELABORATED:
         return _is_local(t.get_named_type(), depth + 1)
+    if k in _WRAPPERS:
+        return _is_local(_wrapped(t), depth + 1)
     if k == TK.FUNCTIONPROTO:
         return (_is_local(t.get_result(), depth + 1)
                 or any(_is_local(a, depth + 1) for a in t.argument_types()))
@@ -799,8 +858,10 @@ class _Builder:
                 out.append(T.StaticAssert(_dedupe(exprs), start=s, end=e))
             else:
                 exprs = [self.expr(y) for y in _children(x) if self.is_expression(y.kind)]
+                tags, constants = _declared_names(x)
                 out.append(T.TypeDecl(_typed(self, _dedupe(exprs)),
                                       "" if x.is_anonymous() else x.spelling, k.name,
+                                      tags, constants, _names_function_declarations(x),
                                       start=s, end=e))
         return out
 
@@ -1157,6 +1218,13 @@ class _Unit:
                 globals_.append(T.set_parents(node))
         unit = T.Unit(self.pre, functions, globals_, async_typedefs)
         unit.global_names = global_names
+        for c in top:
+            if c.kind in _TAGS or c.kind == CK.TYPEDEF_DECL:
+                tags, constants = _declared_names(c)
+                unit.file_tags.update(tags)
+                unit.file_names.update(constants)
+            if c.kind in (CK.FUNCTION_DECL, CK.VAR_DECL, CK.TYPEDEF_DECL):
+                unit.file_names.add(c.spelling)
         for d in sorted(declarators, key=lambda d: d.name_at):
             unit.declarators.setdefault(d.start, []).append(d)
         return unit

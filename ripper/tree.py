@@ -220,9 +220,15 @@ VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage name_at "
     0 for none, -1 for one ripper cannot read).""")
 ParamDecl = _node("ParamDecl", "type_exprs", "name key ctype", lists="type_exprs",
                   doc="A parameter; ctype is the type the function sees (arrays decayed).")
-TypeDecl = _node("TypeDecl", "type_exprs", "name what", lists="type_exprs",
-                 doc="A struct, union, enum or typedef declared in a function (name '' "
-                     "for an unnamed one).")
+TypeDecl = _node("TypeDecl", "type_exprs", "name what tags constants foreign",
+                 lists="type_exprs",
+                 doc="""A struct, union, enum or typedef declared in a function (name ''
+    for an unnamed one).  tags: the tags it declares in its scope, its own
+    and those of types declared inside it; constants: its enumerators and
+    those of enums declared inside it (`struct s { enum e { A } k; }`:
+    tags ['s', 'e'], constants ['A']); foreign: it names a type, object or
+    enumerator declared in the function outside it (`struct s { L m[N]; }`,
+    L a block's typedef, N a block's enumerator).""")
 FuncDecl = _node("FuncDecl", "", "name name_at own_params", doc="""A function declared inside
     a function.  name_at: offset of its name; own_params: its declarator
     writes a parameter list (`int f(int)`), not a function typedef's
@@ -377,6 +383,9 @@ class Unit:
         self.async_typedefs = async_typedefs  # (start of typedef, name offset, '(' offset or -1, annotation ranges)
         self.definitions = {f.name: f for f in functions if f.definition}
         self.global_names = []      # (name, offset) of every file-scope variable of user code
+        self.file_tags = set()      # tags declared at file scope (system headers too)
+        self.file_names = set()     # ordinary names declared at file scope: functions,
+                                    # variables, typedefs, enumerators (system headers too)
         self.declarators = {}       # start of a file-scope declaration of user code -> its
                                     # Declarators, in order (`int f(int), a;`: f, a)
         self.warnings = list(tu_errors)
