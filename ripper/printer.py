@@ -34,7 +34,7 @@ BINARY_LEVELS = {",": COMMA, "||": LOGICAL_OR, "&&": LOGICAL_AND, "|": BIT_OR, "
                  ">>": SHIFT, "+": ADDITIVE, "-": ADDITIVE, "*": MULTIPLICATIVE,
                  "/": MULTIPLICATIVE, "%": MULTIPLICATIVE}
 PRIMARY_NODES = (T.Paren, T.Literal, T.Ref, T.FuncName, T.TempRef, T.StmtExpr, T.Generic,
-                 T.Choose, T.Opaque, T.InitList)
+                 T.Choose, T.InitList)
 POSTFIX_NODES = (T.Call, T.Member, T.Index, T.CompoundLiteral)
 
 
@@ -48,6 +48,9 @@ def precedence(node):
         return precedence(node.node)
     if isinstance(node, PRIMARY_NODES):
         return PRIMARY
+    if isinstance(node, T.Opaque):      # a builtin written as a call, or any shape at all
+        return PRIMARY if node.what.startswith("__builtin_") else \
+            POSTFIX if node.what == "call" else COMMA
     if isinstance(node, POSTFIX_NODES):
         return POSTFIX
     if isinstance(node, T.Unary):
@@ -192,7 +195,7 @@ class Printer:
         while isinstance(shown, T.Expr) and id(shown) in self.subst and \
                 isinstance(self.subst[id(shown)], T.Expr):
             shown = self.subst[id(shown)]
-        if precedence(shown) >= slot or isinstance(T.strip_parens(shown), T.InitList):
+        if precedence(shown) >= slot:
             return self.node(n)
         self.gen("(")
         self.node(n)

@@ -41,3 +41,8 @@ def test_a_template_argument_needs_a_postfix_operand_beside_an_operator():
     assert P._slot("{}->next", 0) == P.POSTFIX
     assert P._slot("!({})", 0) == P.COMMA
     assert P._slot("((void)0, {})", 0) == P.ASSIGN
+
+
+def test_an_expression_libclang_does_not_expose_counts_as_the_loosest():
+    assert P.precedence(T.Opaque([], "unexposed")) == P.COMMA
+    assert P.precedence(T.Opaque([], "__builtin_offsetof")) == P.PRIMARY
