@@ -27,15 +27,18 @@ def normalized_form(path):
     return re.sub(r"^/\* form, [^*]*\*/", "/* form */", block)
 
 
-@pytest.mark.parametrize("source", CASES, ids=lambda p: os.path.basename(p)[:-2])
-def test_normalized_form_matches_its_golden_file(source):
-    got = normalized_form(source)
-    golden = source[:-2] + ".normalized"
+def matches_golden(got, golden):
+    """`got` is the text of file `golden` (which RIPPER_UPDATE_GOLDEN=1 rewrites)."""
     if os.environ.get("RIPPER_UPDATE_GOLDEN"):
         with open(golden, "w") as f:
             f.write(got)
     with open(golden) as f:
-        assert got == f.read()
+        return got == f.read()
+
+
+@pytest.mark.parametrize("source", CASES, ids=lambda p: os.path.basename(p)[:-2])
+def test_normalized_form_matches_its_golden_file(source):
+    assert matches_golden(normalized_form(source), source[:-2] + ".normalized")
 
 
 def ripped_form(path):
@@ -50,10 +53,4 @@ def ripped_form(path):
 
 @pytest.mark.parametrize("source", RIPPED, ids=lambda p: os.path.basename(p)[:-2])
 def test_ripped_program_matches_its_golden_file(source):
-    got = ripped_form(source)
-    golden = source[:-2] + ".ripped"
-    if os.environ.get("RIPPER_UPDATE_GOLDEN"):
-        with open(golden, "w") as f:
-            f.write(got)
-    with open(golden) as f:
-        assert got == f.read()
+    assert matches_golden(ripped_form(source), source[:-2] + ".ripped")
