@@ -881,7 +881,8 @@ class _Builder:
             else:
                 type_exprs.append(self.expr(x))
         storage = {ci.StorageClass.STATIC: "static", ci.StorageClass.EXTERN: "extern",
-                   ci.StorageClass.REGISTER: "register"}.get(c.storage_class, "")
+                   ci.StorageClass.REGISTER: "register",
+                   ci.StorageClass.AUTO: "auto"}.get(c.storage_class, "")
         attrs = [x for x in kids if x.kind.is_attribute()]
         return T.VarDecl(_typed(self, _dedupe(type_exprs)), init, c.spelling, "var:%d" % name_at,
                          self.ctype(c), storage, name_at, _block_typedefs(kids),

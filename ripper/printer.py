@@ -411,11 +411,10 @@ class Printer:
         the type, declared where the user declared it, and a name for it;
         no object is defined (nothing refers to the dummies but typeof)."""
         fn = self.fn
-        spec_end = min(d.name_at for d in autos)
-        if re.search(rb"\b(register|auto|typedef|_Thread_local|__thread)\b",
-                     self.text[n.start:spec_end]):
+        if any(d.storage in ("register", "auto") for d in autos):
             raise fn.error(n, "a declaration of a variable whose type is declared in the "
-                           "function, with a storage class ripper cannot keep")
+                           "function, with a storage class ripper cannot keep (%s)"
+                           % next(d.storage for d in autos if d.storage))
         self.gen("extern ")
         pos = n.start
         for d in autos:

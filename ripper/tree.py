@@ -213,7 +213,7 @@ VarDecl = _node("VarDecl", "type_exprs init", "name key ctype storage name_at "
                 lists="type_exprs", doc="""A variable: `int *p = init`.  type_exprs:
     expressions inside its written type (VLA sizes, typeof operands); key:
     what references to it carry; storage: '', 'static', 'extern',
-    'register'; name_at: offset of its name; block_typedefs: the names of
+    'register', 'auto'; name_at: offset of its name; block_typedefs: the names of
     the typedefs declared in the function that its written type names;
     from its attributes: cleanup (has `cleanup(f)`), asm_register (has
     `asm("reg")`), alignment (what `aligned(N)` or `_Alignas(N)` asks for,

@@ -153,3 +153,14 @@ def test_all_async_reads_attributes_not_initializers(tmp_path):
     err = r.stderr.decode()
     assert r.returncode == 0, err
     assert re.search(r"\b4 of 4 functions ripped\b", err), err
+
+
+def test_storage_classes_come_from_the_declaration_not_its_text(tmp_path):
+    """storage_class_words_inside_a_local_types_text.c: "register auto" in a
+    string of a local type's declaration is no storage class, so f is ripped
+    (it was left plain: "with a storage class ripper cannot keep")."""
+    source = os.path.join(DIR, "storage_class_words_inside_a_local_types_text.c")
+    r = run([RIPPER, "--all-async", source, "-o", str(tmp_path / "out.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"\b3 of 3 functions ripped\b", err), err
