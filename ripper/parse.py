@@ -357,32 +357,43 @@ def _wrapped(t):
     return t.element_type
 
 
-def _names_scoped(t, depth=0):
+def _spelled_parts(t, depth=0):
+    """The types `t`'s spelling names, one by one: through pointers, arrays,
+    elaborated names, _Atomic and vector wrappers, and a function's result
+    and parameters, down to what each names (a tag, a typedef, typeof,
+    a builtin type), which is not looked into.
+
+        `struct s *(*)(T, int)`  ->  struct s, T, int"""
+    k = t.kind
+    if depth > 30:
+        return
+    if k == TK.POINTER:
+        yield from _spelled_parts(t.get_pointee(), depth + 1)
+    elif k in _ARRAYS:
+        yield from _spelled_parts(t.element_type, depth + 1)
+    elif k == TK.ELABORATED:
+        yield from _spelled_parts(t.get_named_type(), depth + 1)
+    elif k in _WRAPPERS:
+        yield from _spelled_parts(_wrapped(t), depth + 1)
+    elif k in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+        yield from _spelled_parts(t.get_result(), depth + 1)
+        if k == TK.FUNCTIONPROTO:
+            for a in t.argument_types():
+                yield from _spelled_parts(a, depth + 1)
+    else:
+        yield t
+
+
+def _names_scoped(t):
     """Does `t`'s spelling name something that means another thing, or
     nothing, elsewhere: `__typeof__(*p)` (whose `p`? the block's), a
     typedef declared in a block?  Then ripper spells the canonical type,
     which names only tags (a block's own tags make it `local`).
 
         { float *p = &f; __typeof__(*p) q; }  ->  q's CType spells `float`"""
-    if depth > 30:
-        return False
-    k = t.kind
-    if k == TK.POINTER:
-        return _names_scoped(t.get_pointee(), depth + 1)
-    if k in _ARRAYS:
-        return _names_scoped(t.element_type, depth + 1)
-    if k == TK.ELABORATED:
-        return _names_scoped(t.get_named_type(), depth + 1)
-    if k == TK.FUNCTIONPROTO:
-        return (_names_scoped(t.get_result(), depth + 1)
-                or any(_names_scoped(a, depth + 1) for a in t.argument_types()))
-    if k == TK.FUNCTIONNOPROTO:
-        return _names_scoped(t.get_result(), depth + 1)
-    if k in _WRAPPERS:
-        return _names_scoped(_wrapped(t), depth + 1)
-    if k == TK.TYPEDEF:
-        return _in_function(t.get_declaration())
-    return k in (TK.UNEXPOSED, TK.AUTO)     # typeof (expr), typeof (type), __auto_type...
+    return any(_in_function(x.get_declaration()) if x.kind == TK.TYPEDEF else
+               x.kind in (TK.UNEXPOSED, TK.AUTO)    # typeof (expr), typeof (type), __auto_type
+               for x in _spelled_parts(t))
 
 
 def _in_function(decl):
@@ -395,30 +406,15 @@ def _in_function(decl):
     return False
 
 
-def _named_decls(t, out, depth=0):
+def _named_decls(t, out):
     """The hashes of the declarations (tags, typedefs) `t`'s spelling names,
     into `out`: what tells apart two types spelled the same in different
     blocks (`struct s *` and another block's `struct s *`)."""
-    if depth > 30:
-        return
-    k = t.kind
-    if k == TK.POINTER:
-        _named_decls(t.get_pointee(), out, depth + 1)
-    elif k in _ARRAYS:
-        _named_decls(t.element_type, out, depth + 1)
-    elif k == TK.ELABORATED:
-        _named_decls(t.get_named_type(), out, depth + 1)
-    elif k in _WRAPPERS:
-        _named_decls(_wrapped(t), out, depth + 1)
-    elif k in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
-        _named_decls(t.get_result(), out, depth + 1)
-        if k == TK.FUNCTIONPROTO:
-            for a in t.argument_types():
-                _named_decls(a, out, depth + 1)
-    elif k in (TK.RECORD, TK.ENUM, TK.TYPEDEF):
-        decl = t.get_declaration()
-        if decl.kind != CK.NO_DECL_FOUND:
-            out.append(decl.hash)
+    for x in _spelled_parts(t):
+        if x.kind in (TK.RECORD, TK.ENUM, TK.TYPEDEF):
+            decl = x.get_declaration()
+            if decl.kind != CK.NO_DECL_FOUND:
+                out.append(decl.hash)
 
 
 def _attr_tokens(attr, decl):
@@ -649,22 +645,11 @@ def _is_async_fn(t):
 
 def _is_local(t, depth=0):
     """Does `t` name a type that file-scope code cannot spell?"""
-    if depth > 30:
-        return False
-    k = t.kind
-    if k == TK.POINTER:
-        return _is_local(t.get_pointee(), depth + 1)
-    if k in _ARRAYS:
-        return _is_local(t.element_type, depth + 1)
-    if k == TK.ELABORATED:
-        return _is_local(t.get_named_type(), depth + 1)
-    if k in _WRAPPERS:
-        return _is_local(_wrapped(t), depth + 1)
-    if k == TK.FUNCTIONPROTO:
-        return (_is_local(t.get_result(), depth + 1)
-                or any(_is_local(a, depth + 1) for a in t.argument_types()))
-    if k == TK.FUNCTIONNOPROTO:
-        return _is_local(t.get_result(), depth + 1)
+    return depth <= 30 and any(_names_local(x, depth) for x in _spelled_parts(t))
+
+
+def _names_local(t, depth):
+    """_is_local of one of the types a spelling names (_spelled_parts)."""
     if "(unnamed" in t.spelling or "(anonymous" in t.spelling:
         return True
     decl = t.get_declaration()
@@ -672,7 +657,7 @@ def _is_local(t, depth=0):
         return False
     if _in_function(decl):
         return True
-    if k == TK.TYPEDEF:
+    if t.kind == TK.TYPEDEF:
         return _is_local(decl.underlying_typedef_type, depth + 1)
     return False
 
