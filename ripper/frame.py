@@ -99,17 +99,18 @@ class AsyncFunction:
             else:
                 self.c_temps.append(t)
         self.c_local_count = len([d for d in locals_ if d.key not in in_frame])
-        self.waits = any(intrinsic(a, self.lw) not in (None, "rip_yield") for a in norm.awaits)
+        inlined = [(a, intrinsic(a, self.lw)) for a in norm.awaits]     # (await, name or None)
+        self.waits = any(name not in (None, "rip_yield") for _, name in inlined)
         # functions the body declares: their constructors' prototypes follow
         # those declarations (`float h(float);` would conflict with `rip__new_h()`)
         self.block_declared = {n.name for n in f.body.nodes() if isinstance(n, T.FuncDecl)}
         # an intrinsic's result is kept in a C local (abi.R) on its way to its target
-        self.uses_r = any(n.target is not None and intrinsic(n, self.lw) not in (None, "rip_yield")
-                          and abi.INTRINSICS[intrinsic(n, self.lw)][1] for n in norm.awaits)
+        self.uses_r = any(n.target is not None and name not in (None, "rip_yield") and
+                          abi.INTRINSICS[name][1] for n, name in inlined)
         # callees to declare before this function (C89: no implicit declarations)
         self.implicit = []
-        for n in norm.awaits:
-            callee = callee_name(n.call) if intrinsic(n, self.lw) is None else None
+        for n, name in inlined:
+            callee = callee_name(n.call) if name is None else None
             if callee is not None and callee not in self.lw.declared and \
                     callee not in self.implicit and callee != f.name and \
                     callee not in self.block_declared:
