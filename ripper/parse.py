@@ -214,11 +214,11 @@ class _Types:
     def get(self, t):
         if t is None or t.kind == TK.INVALID:
             return None
-        if _names_scoped(t):
+        scoped, decls = _named(t)
+        if scoped:
             t = t.get_canonical()
-        decls = []
-        _named_decls(t, decls)
-        key = (t.spelling, t.kind, tuple(decls), t.is_const_qualified())
+            decls = _named(t)[1]
+        key = (t.spelling, t.kind, decls, t.is_const_qualified())
         info = self.cache.get(key)
         if info is None:
             info = self.make(t, key)
@@ -384,16 +384,27 @@ def _spelled_parts(t, depth=0):
         yield t
 
 
-def _names_scoped(t):
-    """Does `t`'s spelling name something that means another thing, or
-    nothing, elsewhere: `__typeof__(*p)` (whose `p`? the block's), a
-    typedef declared in a block?  Then ripper spells the canonical type,
-    which names only tags (a block's own tags make it `local`).
+def _named(t):
+    """(scoped, decls) of `t`'s spelling, in one walk of what it names:
+    does it name something that means another thing, or nothing,
+    elsewhere (`__typeof__(*p)`: whose `p`? a typedef declared in a
+    block)?  Then ripper spells the canonical type, which names only tags
+    (a block's own tags make it `local`).  decls: the hashes of the
+    declarations (tags, typedefs) it names, which tell apart two types
+    spelled the same in different blocks (`struct s *` and another block's).
 
         { float *p = &f; __typeof__(*p) q; }  ->  q's CType spells `float`"""
-    return any(_in_function(x.get_declaration()) if x.kind == TK.TYPEDEF else
-               x.kind in (TK.UNEXPOSED, TK.AUTO)    # typeof (expr), typeof (type), __auto_type
-               for x in _spelled_parts(t))
+    scoped, decls = False, []
+    for x in _spelled_parts(t):
+        k = x.kind
+        if k in (TK.UNEXPOSED, TK.AUTO):    # typeof (expr), typeof (type), __auto_type
+            scoped = True
+        elif k in (TK.RECORD, TK.ENUM, TK.TYPEDEF):
+            decl = x.get_declaration()
+            if decl.kind != CK.NO_DECL_FOUND:
+                decls.append(decl.hash)
+                scoped = scoped or (k == TK.TYPEDEF and _in_function(decl))
+    return scoped, tuple(decls)
 
 
 def _in_function(decl):
@@ -404,17 +415,6 @@ def _in_function(decl):
             return True
         parent = parent.semantic_parent
     return False
-
-
-def _named_decls(t, out):
-    """The hashes of the declarations (tags, typedefs) `t`'s spelling names,
-    into `out`: what tells apart two types spelled the same in different
-    blocks (`struct s *` and another block's `struct s *`)."""
-    for x in _spelled_parts(t):
-        if x.kind in (TK.RECORD, TK.ENUM, TK.TYPEDEF):
-            decl = x.get_declaration()
-            if decl.kind != CK.NO_DECL_FOUND:
-                out.append(decl.hash)
 
 
 def _attr_tokens(attr, decl):
