@@ -91,6 +91,28 @@ def literal_field(n):
     return "rip__lit%d" % n
 
 
+def temporary(n):
+    """The n-th temporary normalize.py makes in a function."""
+    return "rip__t%d" % n
+
+
+def continue_label(n):
+    """The n-th label a loop's `continue` goes to once its step is moved."""
+    return "rip__cont_%d" % n
+
+
+def dummy(key):
+    """The extern that names the type of the local declared at `key` (a
+    type declared in the function: Printer.dummies)."""
+    return "rip__d_" + key.split(":")[-1]
+
+
+def hoisted_static(name_at, name):
+    """--all-async: the file-scope name of static local `name` declared at
+    offset `name_at` (lower.hoist)."""
+    return "rip__s%d_%s" % (name_at, name)
+
+
 def result_typedef(name):
     return "rip__result_" + name
 

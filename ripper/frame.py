@@ -24,7 +24,7 @@ from .emit import ENCODING
 from .evaluation import callee_name, unevaluated_calls, walk_evaluated
 from .liveness import frame_variables
 from .normalize import normalize
-from .printer import Printer, dummy_name, intrinsic, store
+from .printer import Printer, intrinsic, store
 from .scan import matching_paren, params_open
 
 RESERVED_FIELDS = (abi.HEADER, abi.RESULT, abi.WAIT)
@@ -223,8 +223,8 @@ class AsyncFunction:
         t = decl.ctype
         if t is not None and t.local:
             if t.canonical == "CONSTANTARRAY":
-                return "__typeof__(__typeof__(%s[0])[%d])" % (dummy_name(decl.key), t.count)
-            return "__typeof__(%s)" % dummy_name(decl.key)
+                return "__typeof__(__typeof__(%s[0])[%d])" % (abi.dummy(decl.key), t.count)
+            return "__typeof__(%s)" % abi.dummy(decl.key)
         return self.type_name(decl.ctype)
 
     def assignable(self, decl):

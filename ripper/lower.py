@@ -517,7 +517,7 @@ class _Lowering:
         for n in stmts:
             for d in n.decls:
                 if isinstance(d, T.VarDecl):
-                    self.hoisted[d.key] = "rip__s%d_%s" % (d.name_at, d.name)
+                    self.hoisted[d.key] = abi.hoisted_static(d.name_at, d.name)
         return stmts
 
     def check_type_moves(self, f, stmt, decl):

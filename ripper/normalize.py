@@ -19,7 +19,7 @@ and liveness.py and lower.py read the result.
     ->  for (;;) { Await(recv(c, &v) -> t1); if (!t1) break; use(v); }
 """
 
-from . import tree as T
+from . import abi, tree as T
 from .analysis import is_async_call
 from .evaluation import callee_name, evaluated, walk_evaluated
 
@@ -37,7 +37,7 @@ class Normalized:
         self.subst = {}             # id(original node) -> its replacement
         self.temps = []             # tree.Temp, in order
         self.awaits = []            # every Await, numbered in order (point = index + 1)
-        self.labels = 0             # rip__cont_N labels made
+        self.labels = 0             # continue labels made (abi.continue_label)
 
 
 def normalize(f, async_names, functions, error):
@@ -250,7 +250,7 @@ class _Normalizer:
         if not continues:
             return None
         self.out.labels += 1
-        label = "rip__cont_%d" % self.out.labels
+        label = abi.continue_label(self.out.labels)
         for c in continues:
             self.replace(c, T.GotoS(label))
         return label
@@ -334,12 +334,14 @@ class _Normalizer:
             raise self.error(node, "the value of this expression has a type declared inside "
                              "the function, and must be kept across a suspension",
                              hint="declare the type at file scope")
-        t = T.Temp("rip__t%d" % (len(self.out.temps) + 1), ctype)
-        self.out.temps.append(t)
-        return t
+        return self.new_temp(ctype)
 
     def int_temp(self):
-        t = T.Temp("rip__t%d" % (len(self.out.temps) + 1), None, "int")
+        return self.new_temp(None, "int")
+
+    def new_temp(self, ctype, spelling=None):
+        """A new temporary of type `ctype` (or one `spelling` spells)."""
+        t = T.Temp(abi.temporary(len(self.out.temps) + 1), ctype, spelling)
         self.out.temps.append(t)
         return t
 
@@ -524,9 +526,7 @@ class _Normalizer:
         if node.type.local:
             raise self.error(node, "an lvalue of a type declared inside the function must be "
                              "kept across a suspension", hint="declare the type at file scope")
-        t = T.Temp("rip__t%d" % (len(self.out.temps) + 1), None,
-                   "__typeof__(%s) *" % node.type.spelling)
-        self.out.temps.append(t)
+        t = self.new_temp(None, "__typeof__(%s) *" % node.type.spelling)
         pre.append(T.Store(T.TempRef(t), T.Text([_as_written(node, v)], "&({})"), None))
         return T.Text([T.TempRef(t)], "(*{})")
 

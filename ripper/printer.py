@@ -419,7 +419,7 @@ class Printer:
         pos = n.start
         for d in autos:
             self.span(n, pos, d.name_at)
-            self.gen(dummy_name(d.key))
+            self.gen(abi.dummy(d.key))
             pos = d.name_at + len(d.name.encode())
             if d.init is not None:
                 eq = self.text.rfind(b"=", pos, d.init.start)
@@ -736,8 +736,3 @@ def layout_message(what):
     clang's layout sized."""
     return ("ripper: gcc lays out the type of %s otherwise than clang, which sized its "
             "place in the frame; declare the type at file scope" % what)
-
-
-def dummy_name(key):
-    """The dummy that names the type of the variable declared at `key`."""
-    return "rip__d_" + key.split(":")[-1]
