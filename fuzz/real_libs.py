@@ -620,7 +620,7 @@ def run_jsmn(lib):
     # Beside the driver: found in /usr/include, jsmn.h would be a system
     # header, whose functions ripper leaves alone.
     shutil.copy("/usr/include/jsmn.h", lib.work)
-    driver = shutil.copy(os.path.join(DRIVERS, "jsmn_dump.c"), lib.work)
+    driver = copy_driver(lib, "jsmn_dump.c")
     for label, defines in (("jsmn", []), ("jsmn_strict", ["-DJSMN_STRICT"]),
                            ("jsmn_parent_links", ["-DJSMN_PARENT_LINKS", "-DJSMN_STRICT"])):
         exes = lib.build(label, driver, ["-O2"] + defines)
@@ -721,6 +721,9 @@ def bzip2_source():
 
 
 def copy_driver(lib, name):
+    """Driver `name` copied into the library's work folder, with the
+    header every driver includes (slurp.h)."""
+    shutil.copy(os.path.join(DRIVERS, "slurp.h"), lib.work)
     return shutil.copy(os.path.join(DRIVERS, name), lib.work)
 
 

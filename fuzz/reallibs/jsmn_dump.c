@@ -5,25 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "jsmn.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
+#include "slurp.h"
 
 static const char *type_name(jsmntype_t t)
 {
@@ -43,7 +25,7 @@ int main(int argc, char **argv)
     jsmntok_t *toks = malloc(cap * sizeof *toks);
     jsmn_parser p;
     int n, i, counted;
-    if (argc < 2 || !(js = slurp(argv[1], &len)))
+    if (argc < 2 || !(js = slurp(argv[1], &len, 0)))
         return 2;
     jsmn_init(&p);
     counted = jsmn_parse(&p, js, len, NULL, 0);

@@ -12,24 +12,7 @@
 #include "lz4hc.h"
 #include "lz4frame.h"
 #include "xxhash.h"
-
-static char *slurp(const char *path, int *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    *len = (int)n;
-    return buf;
-}
+#include "slurp.h"
 
 static void report(const char *what, const char *src, int len, const char *comp, int clen,
                    const char *back, int blen)
@@ -208,8 +191,9 @@ int main(int argc, char **argv)
     int i;
     printf("lz4 %s\n", LZ4_versionString());
     for (i = 1; i < argc; i++) {
-        int len;
-        char *src = slurp(argv[i], &len);
+        size_t size;
+        char *src = slurp(argv[i], &size, 0);
+        int len = (int)size;
         if (!src) {
             printf("%s: cannot read\n", argv[i]);
             return 2;

@@ -4,6 +4,7 @@
    with stb_image.h in one translation unit, so that the decoders run ripped. */
 #define STB_IMAGE_IMPLEMENTATION
 #include "stb_image.h"
+#include "slurp.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,20 +16,6 @@ static unsigned long fnv(const unsigned char *p, size_t n)
     return h & 0xffffffffu;
 }
 
-static unsigned char *slurp(const char *path, int *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf;
-    long n;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-    buf = malloc(n ? n : 1);
-    if (fread(buf, 1, n, f) != (size_t)n) n = 0;
-    fclose(f);
-    *len = (int)n;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
     int a;
@@ -36,6 +23,7 @@ int main(int argc, char **argv)
         int w, h, n, len;
         unsigned char *d = stbi_load(argv[a], &w, &h, &n, 0);
         unsigned char *mem;
+        size_t size;
         if (!d) printf("%s: u8 fail %s\n", argv[a], stbi_failure_reason());
         else { printf("%s: u8 %dx%dx%d %08lx\n", argv[a], w, h, n, fnv(d, (size_t)w * h * n)); stbi_image_free(d); }
         {
@@ -48,7 +36,8 @@ int main(int argc, char **argv)
             if (!f) printf("  f32 fail %s\n", stbi_failure_reason());
             else { printf("  f32 %dx%dx%d %08lx\n", w, h, n, fnv((unsigned char *)f, (size_t)w * h * n * 4)); stbi_image_free(f); }
         }
-        mem = slurp(argv[a], &len);
+        mem = (unsigned char *)slurp(argv[a], &size, 0);
+        len = (int)size;
         if (mem) {
             int ok = stbi_info_from_memory(mem, len, &w, &h, &n);
             printf("  info %d %dx%dx%d 16bit=%d hdr=%d\n", ok, ok ? w : 0, ok ? h : 0, ok ? n : 0,

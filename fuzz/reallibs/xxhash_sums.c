@@ -8,24 +8,7 @@
 #include <string.h>
 #define XXH_STATIC_LINKING_ONLY
 #include "xxhash.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
+#include "slurp.h"
 
 static unsigned char secret[XXH3_SECRET_SIZE_MIN + 53];
 
@@ -91,7 +74,7 @@ int main(int argc, char **argv)
         sums("prefix", buf + (i & 7), i);    /* misaligned too */
     for (a = 1; a < argc; a++) {
         size_t len;
-        char *data = slurp(argv[a], &len);
+        char *data = slurp(argv[a], &len, 0);
         if (!data)
             return 2;
         sums(strrchr(argv[a], '/') ? strrchr(argv[a], '/') + 1 : argv[a],

@@ -9,25 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "yyjson.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + YYJSON_PADDING_SIZE);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-        n = 0;
-    fclose(f);
-    memset(buf + n, 0, YYJSON_PADDING_SIZE);
-    *len = (size_t)n;
-    return buf;
-}
+#include "slurp.h"
 
 static void walk(yyjson_val *v, int depth)
 {
@@ -123,7 +105,7 @@ int main(int argc, char **argv)
                                     "01", "1.", "NaN", "-Infinity", "3.141592653589793238462643"};
     size_t len, i, m;
     char *data;
-    if (argc != 2 || !(data = slurp(argv[1], &len))) {
+    if (argc != 2 || !(data = slurp(argv[1], &len, YYJSON_PADDING_SIZE))) {
         fprintf(stderr, "usage: yyjson_dump FILE\n");
         return 2;
     }
