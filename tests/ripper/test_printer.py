@@ -1,6 +1,8 @@
 """ripper/printer.py: how tightly each expression binds, and the
 parentheses an expression gets where it is printed (Printer.expr)."""
-from helpers import function
+from helpers import function, unit_of
+from ripper.analysis import Analysis
+from ripper.lower import lower
 from ripper import printer as P
 from ripper import tree as T
 
@@ -46,3 +48,17 @@ def test_a_template_argument_needs_a_postfix_operand_beside_an_operator():
 def test_an_expression_libclang_does_not_expose_counts_as_the_loosest():
     assert P.precedence(T.Opaque([], "unexposed")) == P.COMMA
     assert P.precedence(T.Opaque([], "__builtin_offsetof")) == P.PRIMARY
+
+
+def test_a_replacement_that_binds_looser_than_what_it_replaces_is_parenthesized():
+    """normalize.py's replacements bind as tightly as what they replace
+    today (temporaries, parenthesized code); one that does not keeps its
+    grouping in its place: `x * 2` with x replaced by `a + b`."""
+    unit = unit_of(b'#include "rip.h"\nint f(int x) { rip_yield(); return x * 2; }\n')
+    fn = lower(unit, Analysis(unit)).lowering.ripped["f"]
+    ret = fn.f.body.items[-1]
+    x = ret.value.lhs
+    fn.norm.subst[id(x)] = T.Text([], "a + b")
+    printer = P.Printer(fn)
+    printer.node(ret)
+    assert "(a + b) * 2" in "".join(t for t, _ in printer.pieces)
