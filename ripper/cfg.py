@@ -18,7 +18,7 @@ is  [n < 3] -> [Await f(n)] -> [n++] -> [n < 3] ... -> exit
 """
 
 from . import tree as T
-from .evaluation import walk, walk_marked
+from .evaluation import walk_marked
 
 
 class Step:
@@ -37,8 +37,7 @@ class Step:
 class CFG:
     """The graph: steps[0] is the exit; `entry` the first step."""
 
-    def __init__(self, body, subst, locals_):
-        self.subst = subst
+    def __init__(self, body, locals_):
         self.locals = locals_           # keys of the variables the graph tracks
         self.steps = [Step()]
         self.labels = {}                # label name -> step
@@ -68,7 +67,7 @@ class CFG:
         if node is None:
             return uses
         written = set()             # x of `x = ...`: written, not read
-        for n, runs in walk_marked(node, self.subst):
+        for n, runs in walk_marked(node):
             if isinstance(n, T.Unary) and n.op == "&":
                 root = _root(n.operand)     # sizeof(&x) reads nothing, but takes an address
                 if _key(root) in self.locals:
@@ -76,12 +75,12 @@ class CFG:
             if not runs:
                 continue
             if isinstance(n, T.Assign) and n.op == "=":
-                written.add(id(T.strip_parens(self.subst.get(id(n.lhs), n.lhs))))
+                written.add(id(T.strip_parens(n.lhs)))
             key = _key(n)
             if key in self.locals and id(n) not in written:
                 uses.add(key)
             if isinstance(n, (T.Opaque, T.Asm)):
-                for m in walk(n, self.subst):
+                for m in n.walk():
                     if _key(m) in self.locals:
                         self.escaping.add(_key(m))
         return uses
@@ -90,7 +89,7 @@ class CFG:
         """A step for expression `node` (with the jumps out of its statement
         expressions), going on to `succ`."""
         s = self.step([succ], node=node, uses=self.reads(node), kills=kills)
-        for jump in _jumps_out(node, self.subst) if self.stmt_exprs else ():
+        for jump in _jumps_out(node) if self.stmt_exprs else ():
             if isinstance(jump, T.Goto):
                 self.gotos.append((self.step([], node=jump), jump.label))
                 self.steps[s].exits.append(len(self.steps) - 1)
@@ -117,13 +116,9 @@ class CFG:
 
     # -- statements ---------------------------------------------------------
 
-    def build(self, node, succ, brk, cont, cases, keep=False):
+    def build(self, node, succ, brk, cont, cases):
         """The first step of statement `node`, which goes on to `succ`."""
-        if not keep:
-            node = self.subst.get(id(node), node)
-        if isinstance(node, T.Keep):
-            return self.build(node.node, succ, brk, cont, cases, keep=True)
-        if isinstance(node, (T.Compound, T.Seq, T.Block)):
+        if isinstance(node, (T.Compound, T.Seq, T.Block, T.Declaration)):
             items = node.items if isinstance(node, T.Compound) else node.stmts
             for item in reversed(items):
                 succ = self.build(item, succ, brk, cont, cases)
@@ -150,6 +145,8 @@ class CFG:
             return succ
         if isinstance(node, T.Declare):
             var = node.var
+            if not T.automatic(var):        # a static, a type...: as declared
+                return self.build(var, succ, brk, cont, cases)
             kills = {var.key} if node.init is not None and var.key in self.locals else ()
             if node.init is None:
                 return succ
@@ -161,8 +158,7 @@ class CFG:
                 kills = {_key(target)}
                 s = self.expression(node.value, succ, brk, cont, kills)
             else:
-                s = self.expression(T.Text([node.target, node.value], "{}={}"), succ, brk,
-                                    cont)
+                s = self.expression(T.Assign(node.target, node.value, "="), succ, brk, cont)
             return s
         if isinstance(node, T.Await):
             return self.await_step(node, succ)
@@ -287,7 +283,7 @@ def _root(node):
     return node
 
 
-def _jumps_out(node, subst):
+def _jumps_out(node):
     """Goto, break, continue, return and asm goto inside the statement
     expressions of expression `node` that leave it."""
     out = []
@@ -302,12 +298,9 @@ def _jumps_out(node, subst):
             out.append(n)
         loops += isinstance(n, T.LOOPS)
         switches += isinstance(n, T.Switch)
-        if isinstance(n, T.KEEPS):
-            visit(n.node, loops, switches)
-            return
         for child in n.children():
-            visit(subst.get(id(child), child), loops, switches)
-    if node is not None and any(isinstance(n, T.StmtExpr) for n in walk(node, subst)):
+            visit(child, loops, switches)
+    if node is not None and any(isinstance(n, T.StmtExpr) for n in node.walk()):
         visit(node, 0, 0)
     return out
 

@@ -83,57 +83,18 @@ def evaluated(node):
     return node.children() if special is None else special(node)
 
 
-def walk_evaluated(node, subst=None):
+def walk_evaluated(node):
     """`node` and every node below it that C may evaluate, pre-order:
-    statements, declarations and expressions alike.  With `subst`
-    (normalize.py's replacements), a replaced node is walked as its
-    replacement."""
-    if not subst:
-        return _walk_evaluated(node)
-    return _walk_evaluated_subst(node, subst)
-
-
-def _walk_evaluated(node):
-    special, keeps = _SPECIAL, T.KEEPS
+    statements, declarations and expressions alike."""
+    special = _SPECIAL
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, keeps):
-            stack.append(n.node)
-        else:
-            how = special.get(type(n))
-            kids = n.children() if how is None else how(n)
-            if kids:
-                stack.extend(reversed(kids))
-
-
-def _walk_evaluated_subst(node, subst):
-    stack = [(node, False)]
-    while stack:
-        n, keep = stack.pop()
-        if not keep:
-            n = subst.get(id(n), n)
-        yield n
-        if isinstance(n, T.KEEPS):
-            stack.append((n.node, True))
-        else:
-            stack.extend((c, False) for c in reversed(evaluated(n)))
-
-
-def walk(node, subst=None):
-    """Every node below `node` (evaluated or not), replacements walked
-    in place of what they replace."""
-    stack = [(node, False)]
-    while stack:
-        n, keep = stack.pop()
-        if subst and not keep:
-            n = subst.get(id(n), n)
-        yield n
-        if isinstance(n, T.KEEPS):
-            stack.append((n.node, True))
-        else:
-            stack.extend((c, False) for c in reversed(n.children()))
+        how = special.get(type(n))
+        kids = n.children() if how is None else how(n)
+        if kids:
+            stack.extend(reversed(kids))
 
 
 def calls(node):
@@ -141,27 +102,21 @@ def calls(node):
     return [n for n in walk_evaluated(node) if isinstance(n, T.Call)]
 
 
-def walk_marked(node, subst=None):
+def walk_marked(node):
     """(n, runs) for `node` and every node below it, pre-order: runs is
-    whether C may evaluate n.  One walk for what walk_evaluated and walk
-    would find together; `subst` as there."""
-    special, keeps = _SPECIAL, T.KEEPS
-    stack = [(node, True, False)]
+    whether C may evaluate n."""
+    special = _SPECIAL
+    stack = [(node, True)]
     while stack:
-        n, runs, keep = stack.pop()
-        if subst and not keep:
-            n = subst.get(id(n), n)
+        n, runs = stack.pop()
         yield n, runs
-        if isinstance(n, keeps):
-            stack.append((n.node, runs, True))
-            continue
         kids = n.children()
         how = special.get(type(n)) if runs else None
         if how is not None:
             run = {id(x) for x in how(n)}
-            stack.extend((x, id(x) in run, False) for x in reversed(kids))
+            stack.extend((x, id(x) in run) for x in reversed(kids))
         elif kids:
-            stack.extend((x, runs, False) for x in reversed(kids))
+            stack.extend((x, runs) for x in reversed(kids))
 
 
 def unevaluated_calls(node):

@@ -69,7 +69,7 @@ class AsyncFunction:
         candidates.update({t.key: t.ctype for t in norm.temps})
         for p in f.params:
             candidates[p.key] = p.ctype
-        in_frame = frame_variables(f.body, norm.subst, candidates)
+        in_frame = frame_variables(norm.body, candidates)
         self.check_variably_modified(in_frame)
         params = [p for p in f.params if p.name and p.key not in self.unused]
         self.fields = {}            # key -> field name
@@ -120,7 +120,7 @@ class AsyncFunction:
         self.lw.declared.add(f.name)    # its constructor comes before its resume entry
         self.dirty = self.dirty_nodes()
         body = Printer(self)
-        body.inside(f.body)
+        body.inside(norm.body)
         return self.assemble(body.pieces)
 
     def check_variably_modified(self, in_frame):
@@ -186,7 +186,7 @@ class AsyncFunction:
         self.abstract = True
         try:
             printer = Printer(self, abstract=True)
-            printer.node(self.f.body)
+            printer.node(self.norm.body)
         finally:
             self.fields, self.opaque, self.literals = saved
             self.abstract = False
@@ -270,9 +270,10 @@ class AsyncFunction:
         return {key for key, refs in uses.items() if all(_cast_to_void(r) for r in refs)}
 
     def dirty_nodes(self):
-        """Ids of the nodes whose text changes: the printer descends only
-        into those."""
-        dirty = set(self.norm.subst)
+        """Ids of the nodes of the source body whose text changes where
+        normalize left them as written (a variable in the frame...): the
+        printer descends only into those, and into what normalize made."""
+        dirty = set()
         for n in self.f.body.nodes():
             if (isinstance(n, T.Ref) and (n.key in self.fields or n.key in self.unused or
                                           id(n) in self.values or n.key in self.lw.hoisted)) or \

@@ -22,10 +22,10 @@ The analysis is a backward dataflow over cfg.py's graph.
 from .cfg import CFG
 
 
-def frame_variables(body, subst, candidates):
+def frame_variables(body, candidates):
     """Keys among `candidates` ({key: CType or None}) that must live in
-    the frame of the function whose normalized body is (body, subst)."""
-    cfg = CFG(body, subst, set(candidates))
+    the frame of the function whose normalized body is `body`."""
+    cfg = CFG(body, set(candidates))
     live_in = _solve(cfg.steps)
     needed = set(cfg.escaping)
     for key, ctype in candidates.items():

@@ -9,8 +9,9 @@ sequenced, and an operand left of an async call is saved first (ripper
 goes left to right where C leaves the order open).  A loop whose
 condition waits becomes for (;;) with the condition inside; a statement
 expression that waits is opened into statements.  Nothing is printed
-here: the replacements go into `subst`, keyed by the node they replace,
-and liveness.py and lower.py read the result.
+here and nothing given is changed: the result is a new body that shares
+every subtree that did not change (tree.rebuild), which liveness.py and
+printer.py read.
 
     x = g(a) + f(b) * 2;          with f async, g not:
     ->  t1 = g(a);  Await(f(b) -> t2);  x = t1 + t2 * 2;
@@ -29,12 +30,12 @@ SIDE_EFFECT_OPS = ("++", "--", "post++", "post--")
 
 
 class Normalized:
-    """An async function after normalize(): the original body with the
-    replacements in `subst`."""
+    """An async function after normalize(): its body as a new tree that
+    shares every statement and expression that did not change."""
 
     def __init__(self, function):
         self.function = function    # the tree.Function
-        self.subst = {}             # id(original node) -> its replacement
+        self.body = function.body   # the normalized body (a Compound)
         self.temps = []             # tree.Temp, in order
         self.awaits = []            # every Await, numbered in order (point = index + 1)
         self.labels = 0             # continue labels made (abi.continue_label)
@@ -44,8 +45,14 @@ def normalize(f, async_names, functions, error):
     """Normalized form of async function `f`.  error(node, message, hint)
     makes the Diagnostic for what cannot be ripped."""
     n = _Normalizer(f, async_names, functions, error)
-    n.stmt(f.body)
+    n.out.body = n.stmt(f.body)
     return n.out
+
+
+def _rebuilt(node, pairs):
+    """`node` with each (child, new child) of `pairs` in place."""
+    return T.rebuild(node, {id(old): new for old, new in pairs
+                            if old is not None and new is not old})
 
 
 class _Normalizer:
@@ -56,7 +63,6 @@ class _Normalizer:
         self.functions = functions
         self.error = error
         self.memo = {}
-        self.loops = []             # enclosing loops (their continues may be relabelled)
 
     # -- queries ------------------------------------------------------------
 
@@ -77,51 +83,52 @@ class _Normalizer:
                 return True
         return False
 
+    def direct_call(self, node):
+        """An async call whose callee and arguments do not wait."""
+        return self.is_async(node) and not any(self.has_async(a) for a in node.args) and \
+            not self.has_async(node.callee)
+
     # -- statements -----------------------------------------------------------
 
-    def replace(self, node, replacement):
-        if replacement is not node:     # a node lowered in place keeps its own text
-            self.out.subst[id(node)] = replacement
-
     def stmt(self, s):
-        """Normalize statement `s` (recording replacements)."""
+        """Statement `s` normalized: itself, when nothing in it waits."""
         if isinstance(s, T.Compound):
-            for item in s.items:
-                self.stmt(item)
-        elif isinstance(s, T.ExprStmt):
+            return _rebuilt(s, [(item, self.stmt(item)) for item in s.items])
+        if isinstance(s, T.ExprStmt):
             if self.has_async(s.expr):
-                self.replace(s, self.wrap(s, self.effect(s.expr)))
-        elif isinstance(s, T.DeclStmt):
-            self.declaration(s)
-        elif isinstance(s, T.Return):
-            self.ret(s)
-        elif isinstance(s, T.If):
-            self.header(s, s.cond)
-            self.stmt(s.then)
-            if s.else_ is not None:
-                self.stmt(s.else_)
-        elif isinstance(s, T.Switch):
-            self.header(s, s.cond)
-            self.stmt(s.body)
-        elif isinstance(s, T.While):
-            self.while_loop(s)
-        elif isinstance(s, T.Do):
-            self.do_loop(s)
-        elif isinstance(s, T.For):
-            self.for_loop(s)
-        elif isinstance(s, T.Attributed):
-            self.stmt(s.body)
-        elif isinstance(s, (T.Case, T.Default, T.Label)):
+                return self.wrap(s, self.effect(s.expr))
+            return s
+        if isinstance(s, T.DeclStmt):
+            return self.declaration(s)
+        if isinstance(s, T.Return):
+            return self.ret(s)
+        if isinstance(s, T.If):
+            pre, cond = self.header(s.cond)
+            then = self.stmt(s.then)
+            else_ = self.stmt(s.else_) if s.else_ is not None else None
+            return self.headed(s, pre, [(s.cond, cond), (s.then, then), (s.else_, else_)])
+        if isinstance(s, T.Switch):
+            pre, cond = self.header(s.cond)
+            return self.headed(s, pre, [(s.cond, cond), (s.body, self.stmt(s.body))])
+        if isinstance(s, T.While):
+            return self.while_loop(s)
+        if isinstance(s, T.Do):
+            return self.do_loop(s)
+        if isinstance(s, T.For):
+            return self.for_loop(s)
+        if isinstance(s, T.Attributed):
+            return _rebuilt(s, [(s.body, self.stmt(s.body))])
+        if isinstance(s, (T.Case, T.Default, T.Label)):
             if isinstance(s, T.Case) and self.has_async(s.value):
                 raise self.error(s.value, "async call in a case label")
-            self.stmt(s.body)
-        elif isinstance(s, T.Asm):
+            return _rebuilt(s, [(s.body, self.stmt(s.body))])
+        if isinstance(s, T.Asm):
             if any(self.has_async(x) for x in s.operands):
                 raise self.error(s, "async call in an asm operand",
                                  hint="call it before, into a variable")
         elif isinstance(s, T.IndirectGoto):
             raise self.error(s, "computed goto in an async function")
-
+        return s
 
     def wrap(self, stmt, stmts):
         """Statements in place of `stmt`: braced unless they stand in a
@@ -133,65 +140,56 @@ class _Normalizer:
     def effect(self, expr):
         """Statements that evaluate `expr` for its effects."""
         call = T.strip_parens(expr)
-        if self.is_async(call) and not any(self.has_async(a) for a in call.args) and \
-                not self.has_async(call.callee):
+        if self.direct_call(call):
             return [self.await_(call, None)]
         if isinstance(expr, T.Assign) and expr.op == "=":
             rhs = T.strip_parens(expr.rhs)
             lhs = T.strip_parens(expr.lhs)
-            if self.is_async(rhs) and isinstance(lhs, T.Ref) and lhs.what == "var" and \
-                    not any(self.has_async(a) for a in rhs.args) and \
-                    not self.has_async(rhs.callee):
+            if isinstance(lhs, T.Ref) and lhs.what == "var" and self.direct_call(rhs):
                 return [self.await_(rhs, expr.lhs)]          # x = f(args);
         pre, value = self.lower(expr)
-        if _is_void_text(value):
+        if isinstance(value, T.NoValue):
             return pre
         top = T.strip_parens(value)
-        while isinstance(top, T.Paren) or id(top) in self.out.subst:
-            top = T.strip_parens(self.out.subst.get(id(top), top))
         if isinstance(top, (T.Assign, T.Call, T.Await)) or \
                 (isinstance(top, T.Unary) and top.op in SIDE_EFFECT_OPS):
             pre.append(T.Eval(value))
         else:                               # its value is not used: say so, as C lets one
-            pre.append(T.Eval(T.Text([value], "(void)({})")))
+            pre.append(T.Eval(T.Discard(value)))
         return pre
 
-    def header(self, stmt, cond):
-        """if / switch (cond with async calls): the calls before."""
+    def header(self, cond):
+        """if / switch: (the statements its condition's calls make, the
+        condition left)."""
         if not self.has_async(cond):
-            return
-        pre, value = self.lower(cond)
-        self.replace(cond, value)
-        self.replace(stmt, self.wrap(stmt, pre + [T.Keep(stmt)]))
+            return [], cond
+        return self.lower(cond)
+
+    def headed(self, stmt, pre, pairs):
+        """`stmt` rebuilt with `pairs`, after the statements `pre`."""
+        new = _rebuilt(stmt, pairs)
+        return self.wrap(stmt, pre + [new]) if pre else new
 
     def while_loop(self, s):
-        self.loops.append(s)
-        self.stmt(s.body)
-        self.loops.pop()
+        body = self.stmt(s.body)
         self.no_jumps_in(s.cond)
         if not self.has_async(s.cond):
-            return
+            return _rebuilt(s, [(s.body, body)])
         pre, value = self.lower(s.cond)
-        body = pre + [T.IfS(T.Text([value], "!({})"), [T.BreakS()], []), s.body]
-        self.replace(s, T.Loop(body))
+        return T.Loop(pre + [_unless(value, [T.BreakS()]), body])
 
     def do_loop(self, s):
-        self.loops.append(s)
-        self.stmt(s.body)
-        self.loops.pop()
+        body = self.stmt(s.body)
         self.no_jumps_in(s.cond)
         if not self.has_async(s.cond):
-            return
-        label = self.continue_label(s)
+            return _rebuilt(s, [(s.body, body)])
+        label, body = self.continue_label(body)
         pre, value = self.lower(s.cond)
-        body = [s.body] + ([T.LabelS(label)] if label else []) + pre + \
-            [T.IfS(T.Text([value], "!({})"), [T.BreakS()], [])]
-        self.replace(s, T.Loop(body))
+        return T.Loop([body] + ([T.LabelS(label)] if label else []) + pre +
+                      [_unless(value, [T.BreakS()])])
 
     def for_loop(self, s):
-        self.loops.append(s)
-        self.stmt(s.body)
-        self.loops.pop()
+        body = self.stmt(s.body)
         waits = [x is not None and self.has_async(x) for x in (s.cond, s.step)]
         init_waits = isinstance(s.init, T.DeclStmt) and any(
             d.init is not None and self.has_async(d.init) for d in s.init.decls
@@ -201,33 +199,27 @@ class _Normalizer:
             if part is not None:
                 self.no_jumps_in(part)
         if not any(waits) and not init_waits:
-            if s.init is not None:
-                self.stmt(s.init)
-            return
-        head = []
-        if s.init is not None:
-            head = self.init_statements(s.init)
-            self.replace(s.init, T.Text([], ";"))
+            init = self.stmt(s.init) if s.init is not None else None
+            return _rebuilt(s, [(s.init, init), (s.body, body)])
+        head = self.init_statements(s.init) if s.init is not None else []
         if not any(waits):      # only the init waits: run it before an ordinary loop
-            self.replace(s, T.Block(head + [T.Keep(s)]))
-            return
-        body = []
+            return T.Block(head + [_rebuilt(s, [(s.init, T.Null()), (s.body, body)])])
+        items = []
         if s.cond is not None:
             pre, value = self.lower(s.cond)
-            body += pre + [T.IfS(T.Text([value], "!({})"), [T.BreakS()], [])]
-        label = self.continue_label(s)
-        body.append(s.body)
+            items += pre + [_unless(value, [T.BreakS()])]
+        label, body = self.continue_label(body)
+        items.append(body)
         if label:
-            body.append(T.LabelS(label))
+            items.append(T.LabelS(label))
         if s.step is not None:
-            body += self.effect(s.step)
-        self.replace(s, T.Block(head + [T.Loop(body)]))
+            items += self.effect(s.step)
+        return T.Block(head + [T.Loop(items)])
 
     def init_statements(self, init):
         """A for statement's init clause as statements run before the loop."""
         if isinstance(init, T.DeclStmt):
-            self.declaration(init, force=True)
-            return [self.out.subst.pop(id(init), T.Keep(init))]
+            return [self.declaration(init, force=True)]
         if self.has_async(init.expr):
             return self.effect(init.expr)
         return [T.Eval(init.expr)]
@@ -243,37 +235,29 @@ class _Normalizer:
                                  hint="compilers disagree on the loop it leaves: move it "
                                  "into the loop's body")
 
-    def continue_label(self, loop):
-        """Point every `continue` of `loop` at a new label; its name, or
-        None when nothing continues."""
-        continues = list(_own_continues(loop.body))
-        if not continues:
-            return None
+    def continue_label(self, body):
+        """(label, body): every `continue` of the loop whose normalized body
+        is `body` made a goto to a new label; (None, body) when nothing
+        continues."""
+        if not any(True for _ in _own_continues(body)):
+            return None, body
         self.out.labels += 1
         label = abi.continue_label(self.out.labels)
-        for c in continues:
-            self.replace(c, T.GotoS(label))
-        return label
+        return label, _relabel(body, label)
 
     def ret(self, s):
         if s.value is None:
-            self.replace(s, T.ReturnS(None))
-            return
+            return T.ReturnS(None)
         value = T.strip_parens(s.value)
-        if self.is_async(value) and not any(self.has_async(a) for a in value.args) and \
-                not self.has_async(value.callee):
+        if self.direct_call(value):
             if self.f.result is None or self.f.result.void:
-                self.replace(s, T.Block([self.await_(value, None), T.ReturnS(None)]))
-                return
+                return T.Block([self.await_(value, None), T.ReturnS(None)])
             t = self.temp(value.type, value)
-            self.replace(s, T.Block([self.await_(value, T.TempRef(t)),
-                                     T.ReturnS(T.TempRef(t))]))
-            return
+            return T.Block([self.await_(value, T.TempRef(t)), T.ReturnS(T.TempRef(t))])
         if not self.has_async(s.value):
-            self.replace(s, T.ReturnS(s.value))
-            return
+            return T.ReturnS(s.value)
         pre, v = self.lower(s.value)
-        self.replace(s, T.Block(pre + [T.ReturnS(v)]))
+        return T.Block(pre + [T.ReturnS(v)])
 
     def declaration(self, s, force=False):
         """A declaration whose initializers wait: each declarator in turn,
@@ -283,13 +267,13 @@ class _Normalizer:
         waits = [d for d in s.decls if isinstance(d, T.VarDecl) and d.init is not None
                  and self.has_async(d.init)]
         if not waits and not force:
-            return
+            return s
         items = []
         for d in s.decls:
-            if not isinstance(d, T.VarDecl) or d.storage in ("static", "extern"):
+            if not T.automatic(d):
                 if isinstance(d, T.VarDecl) and d.init is not None and self.has_async(d.init):
                     raise self.error(d, "async call in the initializer of static '%s'" % d.name)
-                items.append(T.Keep(d))
+                items.append(T.Declare(None, d))
                 continue
             if d.init is None or not self.has_async(d.init):
                 items.append(T.Declare(d.init, d))
@@ -305,15 +289,13 @@ class _Normalizer:
                                      % d.name, hint="drop the const, or declare it apart")
                 items.append(T.Declare(None, d))
                 target = T.Ref(d.name, d.key, "var", type=d.ctype)
-                if self.is_async(value) and not any(self.has_async(a) for a in value.args) \
-                        and not self.has_async(value.callee) and not d.ctype.array:
+                if self.direct_call(value) and not d.ctype.array:
                     items.append(self.await_(value, target, d.ctype))
                 else:
                     pre, v = self.lower(d.init)
                     items += pre + [T.Store(target, v, d.ctype)]
                 continue
-            if self.is_async(value) and not any(self.has_async(a) for a in value.args) and \
-                    not self.has_async(value.callee) and d.ctype is not None and \
+            if self.direct_call(value) and d.ctype is not None and \
                     d.ctype.assignable and not d.ctype.const and not d.ctype.array and \
                     not d.ctype.local:
                 # T x = f(args): declared, then the call stores straight into it
@@ -322,7 +304,7 @@ class _Normalizer:
                 continue
             pre, v = self.lower(d.init)
             items += pre + [T.Declare(v, d)]
-        self.replace(s, T.Seq(items))
+        return T.Declaration(items, s)
 
     # -- expressions ----------------------------------------------------------
 
@@ -353,15 +335,15 @@ class _Normalizer:
         return a
 
     def lower(self, node):
-        """(pre, value): statements to run first, then the expression left."""
+        """(pre, value): statements to run first, then the expression left
+        (`node` itself when nothing in it waits)."""
         if not self.has_async(node):
             return [], node
         if self.is_async(node):
             return self.async_call(node)
         if isinstance(node, T.Paren):
             pre, v = self.lower(node.inner)
-            self.replace(node.inner, v)
-            return pre, node
+            return pre, _rebuilt(node, [(node.inner, v)])
         if isinstance(node, T.Binary) and node.op in ("&&", "||"):
             return self.logical(node)
         if isinstance(node, T.Cond):
@@ -370,15 +352,14 @@ class _Normalizer:
             pre_a, va = self.lower(node.lhs)
             pre_b, vb = self.lower(node.rhs)
             if not isinstance(vb, T.TempRef):   # (f(), x) != x: no self-comparison for gcc
-                vb = T.Text([vb], "((void)0, {})")
-            return pre_a + [T.Eval(T.Text([va], "(void)({})"))] + pre_b, vb
+                vb = T.Binary(T.NoValue(), vb, ",")
+            return pre_a + [T.Eval(T.Discard(va))] + pre_b, vb
         if isinstance(node, T.Assign):
             return self.assignment(node)
         if isinstance(node, T.Unary) and node.op in ("&", "++", "--", "post++", "post--"):
             pre = []
             v = self.lvalue(node.operand, pre)
-            self.replace(node.operand, v)
-            return pre, node
+            return pre, _rebuilt(node, [(node.operand, v)])
         if isinstance(node, T.StmtExpr):
             return self.statement_expression(node)
         if isinstance(node, T.Choose) and node.first is not None:
@@ -394,17 +375,16 @@ class _Normalizer:
 
     def operands(self, node, children):
         """Any other node: its evaluated children in order, each left of an
-        async call saved first; the node keeps its own text."""
-        pre = []
+        async call saved first; the node rebuilt around what they left."""
+        pre, pairs = [], []
         lowered = [self.lower(c) for c in children]
         last = max((i for i, (p, _) in enumerate(lowered) if p), default=-1)
         for i, (child, (p, v)) in enumerate(zip(children, lowered)):
             pre += p
             if i < last and self.must_save(child, v):
                 v = self.save(child, v, pre)
-            if v is not child:
-                self.replace(child, v)
-        return pre, node
+            pairs.append((child, v))
+        return pre, _rebuilt(node, pairs)
 
     def must_save(self, node, value):
         if isinstance(value, T.TempRef) or isinstance(node, CONSTANT):
@@ -423,9 +403,9 @@ class _Normalizer:
         t_type = node.value_type
         if t_type is None or t_type.void:
             pre.append(T.Eval(value))
-            return T.Text([], "((void)0)")
+            return T.NoValue()
         t = self.temp(t_type, node)
-        pre.append(T.Store(T.TempRef(t), _as_written(node, value), t_type))
+        pre.append(T.Store(T.TempRef(t), value, t_type))
         return T.TempRef(t)
 
     def async_call(self, call):
@@ -444,20 +424,19 @@ class _Normalizer:
         t = None if void else self.temp(call.type, call)
         pre.append(self.await_(call, T.TempRef(t) if t else None, callee=values[0],
                                args=values[1:]))
-        return pre, T.TempRef(t) if t else T.Text([], "((void)0)")
+        return pre, T.TempRef(t) if t else T.NoValue()
 
     def logical(self, node):
         """a && b, a || b: b runs only when C would run it."""
         pre_a, va = self.lower(node.lhs)
         pre_b, vb = self.lower(node.rhs)
         if not pre_b:
-            self.replace(node.lhs, va)
-            return pre_a, node
+            return pre_a, _rebuilt(node, [(node.lhs, va)])
         t = self.int_temp()
-        test = T.TempRef(t) if node.op == "&&" else T.Text([T.TempRef(t)], "!{}")
-        return (pre_a + [T.Store(T.TempRef(t), T.Text([va], "!!({})"), None),
-                         T.IfS(test, pre_b + [T.Store(T.TempRef(t), T.Text([vb], "!!({})"),
-                                                      None)], [])],
+        test = T.TempRef(t) if node.op == "&&" else _not(T.TempRef(t))
+        return (pre_a + [T.Store(T.TempRef(t), _not(_not(va)), None),
+                         T.IfS(test, pre_b + [T.Store(T.TempRef(t), _not(_not(vb)), None)],
+                               [])],
                 T.TempRef(t))
 
     def conditional(self, node):
@@ -468,12 +447,11 @@ class _Normalizer:
         pre_a, va = self.lower(node.then)
         pre_b, vb = self.lower(node.else_)
         if not pre_a and not pre_b:
-            self.replace(node.cond, vc)
-            return pre_c, node
+            return pre_c, _rebuilt(node, [(node.cond, vc)])
         if node.type is None or node.type.void:
-            return (pre_c + [T.IfS(vc, pre_a + [T.Eval(T.Text([va], "(void)({})"))],
-                                   pre_b + [T.Eval(T.Text([vb], "(void)({})"))])],
-                    T.Text([], "((void)0)"))
+            return (pre_c + [T.IfS(vc, pre_a + [T.Eval(T.Discard(va))],
+                                   pre_b + [T.Eval(T.Discard(vb))])],
+                    T.NoValue())
         t = self.temp(_arms_type(node), node)
         return (pre_c + [T.IfS(vc, pre_a + [T.Store(T.TempRef(t), va, node.type)],
                                pre_b + [T.Store(T.TempRef(t), vb, node.type)])],
@@ -485,20 +463,17 @@ class _Normalizer:
         pre_b, vb = self.lower(node.else_)
         t = self.temp(node.type, node)
         return (pre_c + [T.Store(T.TempRef(t), vc, node.type),
-                         T.IfS(T.Text([T.TempRef(t)], "!{}"),
-                               pre_b + [T.Store(T.TempRef(t), vb, node.type)], [])],
+                         _unless(T.TempRef(t), pre_b + [T.Store(T.TempRef(t), vb, node.type)])],
                 T.TempRef(t))
 
     def assignment(self, node):
         pre = []
         pre_r, vr = self.lower(node.rhs)
+        vl = node.lhs
         if self.has_async(node.lhs) or (pre_r and self.has_side_effects(node.lhs)):
             vl = self.lvalue(node.lhs, pre)
-            self.replace(node.lhs, vl)
         pre += pre_r
-        if vr is not node.rhs:
-            self.replace(node.rhs, vr)
-        return pre, node
+        return pre, _rebuilt(node, [(node.lhs, vl), (node.rhs, vr)])
 
     def lvalue(self, node, pre):
         """Evaluate lvalue `node` now (it waits, or has side effects a later
@@ -511,14 +486,13 @@ class _Normalizer:
                 p, v = self.lower(inner.base)
                 pre += p
                 t = self.pointer_temp(inner.base, v, pre)
-                return T.Text([T.TempRef(t)], "{}->" + inner.name)
-            base = self.lvalue(inner.base, pre)
-            return T.Text([base], "({})." + inner.name)
+                return T.Member(T.TempRef(t), inner.name, True)
+            return T.Member(self.lvalue(inner.base, pre), inner.name, False)
         if isinstance(inner, T.Unary) and inner.op == "*":
             p, v = self.lower(inner.operand)
             pre += p
             t = self.pointer_temp(inner.operand, v, pre)
-            return T.Text([T.TempRef(t)], "(*{})")
+            return T.Unary(T.TempRef(t), "*")
         p, v = self.lower(node)
         pre += p
         if node.type is None:
@@ -527,8 +501,8 @@ class _Normalizer:
             raise self.error(node, "an lvalue of a type declared inside the function must be "
                              "kept across a suspension", hint="declare the type at file scope")
         t = self.new_temp(None, "__typeof__(%s) *" % node.type.spelling)
-        pre.append(T.Store(T.TempRef(t), T.Text([_as_written(node, v)], "&({})"), None))
-        return T.Text([T.TempRef(t)], "(*{})")
+        pre.append(T.Store(T.TempRef(t), T.Unary(v, "&"), None))
+        return T.Unary(T.TempRef(t), "*")
 
     def pointer_temp(self, node, value, pre):
         t_type = node.value_type
@@ -536,7 +510,7 @@ class _Normalizer:
             raise self.error(node, "a pointer of a type declared inside the function must be "
                              "kept across a suspension", hint="declare the type at file scope")
         t = self.temp(t_type, node)
-        pre.append(T.Store(T.TempRef(t), _as_written(node, value), t_type))
+        pre.append(T.Store(T.TempRef(t), value, t_type))
         return t
 
     def statement_expression(self, node):
@@ -544,9 +518,7 @@ class _Normalizer:
         the full expression, its value in a temporary."""
         items = node.body.items
         last = items[-1] if items else None
-        for item in items[:-1]:
-            self.stmt(item)
-        stmts = list(items[:-1])    # printed with their own replacements
+        stmts = [self.stmt(item) for item in items[:-1]]
         void = node.type is None or node.type.void
         if isinstance(last, T.ExprStmt) and not void:
             pre, v = self.lower(last.expr)
@@ -554,9 +526,17 @@ class _Normalizer:
             stmts += pre + [T.Store(T.TempRef(t), v, node.type)]
             return [T.Block(stmts)], T.TempRef(t)
         if last is not None:
-            self.stmt(last)
-            stmts.append(last)
-        return [T.Block(stmts)], T.Text([], "((void)0)")
+            stmts.append(self.stmt(last))
+        return [T.Block(stmts)], T.NoValue()
+
+
+def _not(value):
+    return T.Unary(value, "!")
+
+
+def _unless(value, stmts):
+    """if (!value) { stmts }"""
+    return T.IfS(_not(value), stmts, [])
 
 
 def _arms_type(cond):
@@ -570,23 +550,27 @@ def _arms_type(cond):
     return cond.type
 
 
-def _as_written(node, value):
-    """`value`, the value of `node`, as an expression that still reads as
-    written once `node` itself is replaced (by the temporary it is saved in)."""
-    return T.Orig(value) if value is node else value
-
-
-def _is_void_text(value):
-    return isinstance(value, T.Text) and value.template == "((void)0)" and not value.args
-
-
 def _own_continues(node):
-    """Continue statements in `node` that belong to the loop around it."""
+    """Continue statements in `node` that belong to the loop around it
+    (a normalized loop body: loops inside it are loops, written or made)."""
     for child in node.children():
         if isinstance(child, T.Continue):
             yield child
-        elif not isinstance(child, T.LOOPS):
+        elif not isinstance(child, T.LOOPS + (T.Loop,)):
             yield from _own_continues(child)
+
+
+def _relabel(node, label):
+    """`node` with the continues of the loop around it made `goto label`."""
+    changes = {}
+    for child in node.children():
+        if isinstance(child, T.Continue):
+            changes[id(child)] = T.GotoS(label)
+        elif not isinstance(child, T.LOOPS + (T.Loop,)):
+            new = _relabel(child, label)
+            if new is not child:
+                changes[id(child)] = new
+    return T.rebuild(node, changes)
 
 
 def _inside_loop(node, root):

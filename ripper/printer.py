@@ -14,9 +14,6 @@ intrinsic inlined.
       rip__frame_free(rip__c); } y = rip__t1 + 1;
 """
 
-import collections
-import re
-
 from . import abi
 from . import tree as T
 from .emit import ENCODING
@@ -44,8 +41,6 @@ def precedence(node):
     unknown shape counts as the loosest, so it is always parenthesized.
 
         precedence(`(*p = v), 1`) == COMMA;  precedence(`t`) == PRIMARY"""
-    if isinstance(node, T.Orig):
-        return precedence(node.node)
     if isinstance(node, PRIMARY_NODES):
         return PRIMARY
     if isinstance(node, T.Opaque):      # a builtin written as a call, or any shape at all
@@ -55,7 +50,7 @@ def precedence(node):
         return POSTFIX
     if isinstance(node, T.Unary):
         return POSTFIX if node.op in ("post++", "post--") else UNARY
-    if isinstance(node, (T.Cast, T.SizeOf)):
+    if isinstance(node, (T.Cast, T.SizeOf, T.Discard, T.NoValue)):
         return UNARY
     if isinstance(node, T.Binary):
         return BINARY_LEVELS.get(node.op, COMMA)
@@ -63,47 +58,7 @@ def precedence(node):
         return ASSIGN
     if isinstance(node, T.Cond):
         return CONDITIONAL
-    if isinstance(node, T.Text):
-        return _template_precedence(node.template)
     return COMMA
-
-
-def _template_precedence(template):
-    """The precedence of generated code: parenthesized whole, a member
-    access (`{}->next`), or prefix operators on a name or a parenthesized
-    operand (`!({})`, `(void)({})`)."""
-    if template.startswith("(") and _closing(template, 0) == len(template) - 1:
-        return PRIMARY
-    if re.fullmatch(r"(\{\}|\(.*\))(->|\.)\w+", template) and \
-            (template.startswith("{") or _closing(template, 0) == template.rfind(")")):
-        return POSTFIX
-    m = re.fullmatch(r"(?:[!&*~-]|\(void\))+(\{\}|\(.*\))", template)
-    if m and (m.group(1) == "{}" or _closing(template, m.start(1)) == len(template) - 1):
-        return UNARY
-    return COMMA
-
-
-def _closing(template, i):
-    """Offset of the ')' matching the '(' at i of a template, or -1."""
-    if i < 0 or template[i:i + 1] != "(":
-        return -1
-    depth = 0
-    for j in range(i, len(template)):
-        depth += {"(": 1, ")": -1}.get(template[j], 0)
-        if depth == 0:
-            return j
-    return -1
-
-
-def _slot(template, i):
-    """The precedence an argument needs at the i-th {} of a template:
-    anything between parentheses or commas of its own, else a postfix
-    operand (the templates put args only beside -> . ! * &)."""
-    parts = template.split("{}")
-    before, after = parts[i].rstrip(), parts[i + 1].lstrip()
-    if before.endswith(("(", ",")) and after.startswith((")", ",")):
-        return ASSIGN if (before.endswith(",") or after.startswith(",")) else COMMA
-    return POSTFIX
 
 
 def store(target, ctype, value, init_list=False, type_text=None, assignable=None):
@@ -135,9 +90,6 @@ class Printer:
         self.fn = fn
         self.abstract = abstract    # ripper --stage normalize: awaits as `await N: ...`
         self.text = fn.text
-        # the normalized form, read-only: what printing puts in place of a
-        # node for a while (print_For) goes in a layer of the printer's own
-        self.subst = collections.ChainMap({}, fn.norm.subst)
         self.pieces = []
         self.unevaluated = {id(c) for c in fn.unevaluated}
 
@@ -168,17 +120,7 @@ class Printer:
 
     # -- dispatch -------------------------------------------------------------
 
-    def node(self, n, keep=False):
-        if isinstance(n, T.DeclStmt) and not keep:
-            return self.print_DeclStmt(n)
-        if not keep:
-            r = self.subst.get(id(n))
-            if r is not None:
-                if isinstance(r, list):
-                    return self.statements(r)
-                if isinstance(n, T.Expr) and isinstance(r, T.Expr):
-                    return self.expr(r, precedence(n))  # in n's place, as tight as n
-                return self.node(r)
+    def node(self, n):
         method = getattr(self, "print_" + type(n).__name__, None)
         if method is not None:
             return method(n)
@@ -191,32 +133,50 @@ class Printer:
         place, keeps its grouping.
 
             t = c ? (*p = v), 1 : put(p, v);  ->  if (c) { t = ((*p = v), 1); } ..."""
-        shown = n
-        while isinstance(shown, T.Expr) and id(shown) in self.subst and \
-                isinstance(self.subst[id(shown)], T.Expr):
-            shown = self.subst[id(shown)]
-        if precedence(shown) >= slot:
+        if precedence(n) >= slot:
             return self.node(n)
         self.gen("(")
         self.node(n)
         self.gen(")")
 
+    def changed(self, n):
+        """Does `n` print otherwise than its bytes?  What normalize made or
+        rebuilt does; so does source text that reads a frame variable...
+        (AsyncFunction.dirty_nodes)."""
+        return n.start < 0 or n.origin is not None or id(n) in self.fn.dirty
+
+    def changes(self, n):
+        """(child as written, what stands in its place) for each child of
+        `n` that prints otherwise than its bytes, in source order."""
+        for old, new in zip(T.source(n).children(), n.children()):
+            if new is not old or self.changed(old):
+                yield old, new
+
+    def in_place(self, old, new):
+        """`new` printed where the source has `old`, as tight as `old` binds
+        there."""
+        if new is not old and isinstance(old, T.Expr) and isinstance(new, T.Expr):
+            return self.expr(new, precedence(old))
+        self.node(new)
+
     def original(self, n):
         """`n` as written, with the children that change printed anew."""
-        if id(n) not in self.fn.dirty:
+        if not self.changed(n):
             self.copy(n.start, n.end)
             return
+        if n.start < 0:
+            raise self.fn.error(self.fn.f.name_at, "cannot print a %s that ripper made"
+                                % type(n).__name__, hint="this is a bug in ripper; "
+                                "please report it")
         pos = n.start
-        for child in n.children():
-            if id(child) not in self.fn.dirty:
-                continue
-            if child.start < pos or child.end > n.end:
-                raise self.fn.error(child, "cannot rewrite this expression (its parts are "
+        for old, new in self.changes(n):
+            if old.start < pos or old.end > n.end:
+                raise self.fn.error(old, "cannot rewrite this expression (its parts are "
                                     "out of order)", hint="this is a bug in ripper; "
                                     "please report it")
-            self.copy(pos, child.start)
-            self.node(child)
-            pos = child.end
+            self.copy(pos, old.start)
+            self.in_place(old, new)
+            pos = old.end
         self.copy(pos, n.end)
 
     def inside(self, body):
@@ -227,7 +187,7 @@ class Printer:
         self.items(body, body.start + open_, body.end - close)
 
     def print_Compound(self, n):
-        if id(n) not in self.fn.dirty:
+        if not self.changed(n):
             return self.copy(n.start, n.end)
         open_ = 2 if self.text[n.start:n.start + 2] == b"<%" else 1
         close = 2 if self.text[n.end - 2:n.end] == b"%>" else 1
@@ -241,25 +201,27 @@ class Printer:
         resume points) opens a block for the rest, so that declarations
         still come before statements in every block (C89)."""
         opened = 0
-        value = isinstance(n.parent, T.StmtExpr)    # its last item is its value: no block
-        for i, item in enumerate(n.items):
-            if id(item) not in self.fn.dirty:
+        written = T.source(n)
+        value = isinstance(written.parent, T.StmtExpr)  # its last item is its value: no block
+        for i, (old, new) in enumerate(zip(written.items, n.items)):
+            if new is old and not self.changed(old):
                 continue
-            self.copy(pos, item.start)
-            self.node(item)
-            pos = item.end
-            if not value and isinstance(item, T.DeclStmt) and self.rewritten(item) and \
-                    any(isinstance(x, T.DeclStmt) for x in n.items[i + 1:]):
+            self.copy(pos, old.start)
+            self.in_place(old, new)
+            pos = old.end
+            if not value and isinstance(old, T.DeclStmt) and self.rewritten(new) and \
+                    any(isinstance(x, T.DeclStmt) for x in written.items[i + 1:]):
                 self.gen(" {")
                 opened += 1
         self.copy(pos, end)
         self.gen(" }" * opened)
 
-    def rewritten(self, decl_stmt):
-        """Is declaration decl_stmt written as statements, not as itself?"""
-        return id(decl_stmt) in self.subst or any(
+    def rewritten(self, stmt):
+        """Is declaration `stmt` (as written, or as normalize made it
+        statements) written as statements, not as itself?"""
+        return isinstance(stmt, T.Declaration) or any(
             isinstance(d, T.VarDecl) and (d.key in self.fn.fields or d.key in self.fn.lw.hoisted)
-            for d in decl_stmt.decls)
+            for d in stmt.decls)
 
     def statements(self, items):
         for i, s in enumerate(items):
@@ -292,7 +254,7 @@ class Printer:
         self.gen('"%s"' % self.fn.f.name)
 
     def print_Call(self, n):
-        if id(n) not in self.unevaluated:
+        if id(T.source(n)) not in self.unevaluated:
             return self.original(n)
         callee = self.fn.lw.unevaluated_callee(n, self.fn.type_name)
         if callee is None:          # through a pointer (Lowering.unevaluated_pointer)
@@ -310,7 +272,7 @@ class Printer:
     def print_CompoundLiteral(self, n):
         """One whose address is kept lives in the frame: made on the C stack
         as C makes it, then copied to the frame, where the code uses it."""
-        field = self.fn.literals.get(id(n))
+        field = self.fn.literals.get(id(T.source(n)))
         if field is None:
             return self.original(n)
         target = "%s->%s" % (abi.FRAME, field)
@@ -338,19 +300,20 @@ class Printer:
     def print_Return(self, n):
         self.node(T.ReturnS(n.value))
 
-    def print_DeclStmt(self, n):
-        """A declaration with frame variables, or whose initializers wait:
-        frame stores and C locals' declarations, in order (one with neither
-        stays as written).  Variables of a type declared in the function
-        first get dummy declarations that name their type (dummies)."""
+    def print_Declaration(self, n):
+        self.print_DeclStmt(n.decl, n)
+
+    def print_DeclStmt(self, n, replaced=None):
+        """A declaration with frame variables, or whose initializers wait
+        (`replaced`: normalize's Declaration of it): frame stores and C
+        locals' declarations, in order (one with neither stays as written).
+        Variables of a type declared in the function first get dummy
+        declarations that name their type (dummies)."""
         fn = self.fn
         if all(d.key in fn.lw.hoisted if isinstance(d, T.VarDecl) else isinstance(d, T.TypeDecl)
                for d in n.decls) and any(isinstance(d, T.VarDecl) for d in n.decls):
             return self.gen(";")        # declared at file scope (Lowering.hoist)
         protos = fn.lw.block_prototypes(n)
-        replaced = self.subst.get(id(n))
-        if replaced is not None and not isinstance(replaced, T.Seq):
-            return self.node(replaced)          # a for's init, moved before the loop
         vars_ = [d for d in n.decls if isinstance(d, T.VarDecl) and d.key in fn.fields]
         if replaced is None and not vars_:
             self.original(n)
@@ -358,15 +321,14 @@ class Printer:
             autos = [d for d in n.decls if isinstance(d, T.VarDecl) and
                      d.storage not in ("static", "extern")]
             if any(d.ctype is not None and d.ctype.local for d in autos):
-                self.dummies(n, autos)      # they declare the types too: no Keep of those
-                items = [x for x in replaced.stmts if not (isinstance(x, T.Keep) and
-                                                           isinstance(x.node, T.TypeDecl))] \
+                self.dummies(n, autos)      # they declare the types too
+                items = [x for x in replaced.stmts if not (isinstance(x, T.Declare) and
+                                                           isinstance(x.var, T.TypeDecl))] \
                     if replaced is not None else [T.Declare(d.init, d) for d in autos]
             elif replaced is not None:
                 items = replaced.stmts
             else:
-                items = [T.Declare(d.init, d) if isinstance(d, T.VarDecl) and
-                         d.storage not in ("static", "extern") else T.Keep(d) for d in n.decls]
+                items = [T.Declare(d.init if T.automatic(d) else None, d) for d in n.decls]
             self.declarations(n, items)
             self.type_uses(n)
         if protos:
@@ -440,10 +402,10 @@ class Printer:
         parts inside printed anew."""
         pos = start
         for child in n.walk():
-            if child is n or id(child) not in self.fn.dirty or child.start < pos or \
+            if child is n or not self.changed(child) or child.start < pos or \
                     child.end > end or isinstance(child, (T.DeclStmt, T.VarDecl)):
                 continue
-            if isinstance(child, T.Ref) or id(child) in self.subst:
+            if isinstance(child, T.Ref):
                 self.copy(pos, child.start)
                 self.node(child)
                 pos = child.end
@@ -454,7 +416,7 @@ class Printer:
         as its init expression, or (C locals among them) the declarations
         before the loop, in a block that keeps their scope."""
         init = n.init
-        if not isinstance(init, T.DeclStmt) or id(init) in self.subst or \
+        if not isinstance(init, T.DeclStmt) or \
                 not any(isinstance(d, T.VarDecl) and d.key in self.fn.fields for d in init.decls):
             return self.original(n)
         if all(d.key in self.fn.fields for d in init.decls if isinstance(d, T.VarDecl)) and \
@@ -472,23 +434,19 @@ class Printer:
         self.gen("{ ")
         self.print_DeclStmt(init)
         self.gen(" ")
-        self.subst[id(init)] = T.Text([], ";")
-        try:
-            self.original(n)
-        finally:
-            del self.subst[id(init)]
+        self.original(T.rebuild(n, {id(init): T.Null()}))
         self.gen(" }")
 
     def copy_rest(self, n, pos, end=None):
         """The rest of original node `n` from offset `pos` (to `end`), its
         changed children printed anew."""
         end = n.end if end is None else end
-        for child in n.children():
-            if child.start < pos or child.end > end or id(child) not in self.fn.dirty:
+        for old, new in self.changes(n):
+            if old.start < pos or old.end > end:
                 continue
-            self.copy(pos, child.start)
-            self.node(child)
-            pos = child.end
+            self.copy(pos, old.start)
+            self.in_place(old, new)
+            pos = old.end
         self.copy(pos, end)
 
     def declarations(self, stmt, items):
@@ -510,34 +468,65 @@ class Printer:
         self.statements(n.stmts)
         self.gen(" }")
 
-    def print_Keep(self, n):
-        inner = n.node
-        if isinstance(inner, T.FuncDecl):
+    def declared(self, d):
+        """Declarator `d` (not a C local) declared alone, as written."""
+        if isinstance(d, T.FuncDecl):
             # one declarator of its declaration, with the specifiers: not the
             # objects declared before it (`int a = 1, f(int);` -> `int f(int);`)
-            specs, declarator = self.fn.lw.function_declarator(inner)
+            specs, declarator = self.fn.lw.function_declarator(d)
             self.copy(*specs)
-            self.copy(declarator, inner.end)
-            self.gen(";")
-        elif isinstance(inner, (T.TypeDecl, T.StaticAssert, T.VarDecl)):
-            self.original(inner)
-            self.gen(";")
+            self.copy(declarator, d.end)
         else:
-            self.node(inner, keep=True)
-
-    def print_Orig(self, n):
-        self.node(n.node, keep=True)
-
-    def print_Eval(self, n):
-        self.node(n.expr)
+            self.original(d)
         self.gen(";")
 
-    def print_Text(self, n):
-        parts = n.template.split("{}")
-        for i, part in enumerate(parts):
-            self.gen(part)
-            if i < len(n.args):
-                self.expr(n.args[i], _slot(n.template, i))
+    def print_Eval(self, n):
+        self.expr(n.expr, COMMA)
+        self.gen(";")
+
+    def print_Discard(self, n):
+        self.gen("(void)")
+        self.expr(n.expr, UNARY)
+
+    def print_NoValue(self, n):
+        self.gen("(void)0")
+
+    # source node classes that normalize also makes: written from their fields
+
+    def print_Unary(self, n):
+        if n.start >= 0:
+            return self.original(n)
+        self.gen(n.op)
+        operand = self.capture(n.operand, lambda x: self.expr(x, UNARY))
+        if operand and operand[0][0][:1] in "+-&" and operand[0][0][:1] == n.op[-1:]:
+            self.gen(" ")               # - -x, not --x
+        self.pieces += operand
+
+    def print_Member(self, n):
+        if n.start >= 0:
+            return self.original(n)
+        self.expr(n.base, POSTFIX)
+        self.gen(("->" if n.arrow else ".") + n.name)
+
+    def print_Binary(self, n):
+        if n.start >= 0:
+            return self.original(n)
+        level = BINARY_LEVELS[n.op]
+        self.expr(n.lhs, level)
+        self.gen(", " if n.op == "," else " %s " % n.op)
+        self.expr(n.rhs, level + 1)
+
+    def print_Assign(self, n):
+        if n.start >= 0:
+            return self.original(n)
+        self.expr(n.lhs, UNARY)
+        self.gen(" %s " % n.op)
+        self.expr(n.rhs, ASSIGN)
+
+    def print_Null(self, n):
+        if n.start >= 0:
+            return self.original(n)
+        self.gen(";")
 
     def print_TempRef(self, n):
         t = n.temp
@@ -567,7 +556,7 @@ class Printer:
 
     def print_IfS(self, n):
         self.gen("if (")
-        cond = self.subst.get(id(n.cond), n.cond)
+        cond = n.cond
         self.node(cond.inner if isinstance(cond, T.Paren) else cond)   # no ((x == y))
         self.gen(") { ")
         self.statements(n.then)
@@ -624,6 +613,8 @@ class Printer:
     def print_Declare(self, n):
         """User variable `var` declared, its initializer (lowered) `init`."""
         fn, d = self.fn, n.var
+        if not T.automatic(d):
+            return self.declared(d)
         init_list = n.init is not None and isinstance(T.strip_parens(n.init), T.InitList)
         if d.key in fn.fields:
             if n.init is None:

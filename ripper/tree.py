@@ -7,7 +7,11 @@ whose value C converts records the converted type in `conv`.  Every node
 built from the source knows its bytes in the preprocessed text (`start`,
 `end`); the children of a node lie inside it, in source order, and a
 node's text is its bytes with each child's text in its place, which is
-how lowering prints a node some of whose children changed.
+how lowering prints a node some of whose children changed.  A pass never
+changes a node: it builds a new tree that shares what did not change
+(rebuild, replace); a rebuilt node keeps its bytes and names the node
+it stands for (`origin`), so the printer still copies the text around
+the children that changed.
 
     while (n < 10) n = step(n);
 
@@ -72,12 +76,13 @@ class CType:
 class Node:
     """A node: `fields` names its children (single nodes or lists), in
     source order; `start`/`end` its bytes (-1 for a synthesized node)."""
-    __slots__ = ("start", "end", "parent", "_kids", "_memo")
+    __slots__ = ("start", "end", "parent", "origin", "_kids", "_memo")
     fields = ()
     attrs = ()
 
     def __init__(self, *args, start=-1, end=-1, **kw):
         self.start, self.end, self.parent, self._kids, self._memo = start, end, None, None, None
+        self.origin = None          # rebuild(): the node from the source this one stands for
         names = self.fields + self.attrs
         for name, value in zip(names, args):
             setattr(self, name, value)
@@ -310,6 +315,69 @@ def strip_parens(node):
     return node
 
 
+def automatic(decl):
+    """Is declarator `decl` a variable of automatic storage (a C local)?"""
+    return isinstance(decl, VarDecl) and decl.storage not in ("static", "extern")
+
+
+def _all_slots(cls):
+    return tuple(name for c in reversed(cls.__mro__) for name in c.__dict__.get("__slots__", ()))
+
+
+_SLOTS = {}
+
+
+def rebuild(node, changes):
+    """A copy of `node` with each child whose id is a key of `changes`
+    replaced by its value (a node, never None): the same class, bytes and
+    attributes; its other children shared.  A node from the source is
+    rebuilt with `origin` naming it, and its children listed in the
+    source's order (synthesized ones have no bytes to sort by).
+
+        rebuild(`a + f(x)`, {f(x): t1})  ->  `a + t1`, origin `a + f(x)`"""
+    if not changes:
+        return node
+    cls = type(node)
+    slots = _SLOTS.get(cls)
+    if slots is None:
+        slots = _SLOTS[cls] = _all_slots(cls)
+    new = object.__new__(cls)
+    for name in slots:
+        setattr(new, name, getattr(node, name))
+    for name in cls.fields:
+        value = getattr(node, name)
+        if isinstance(value, list):
+            setattr(new, name, [changes.get(id(v), v) for v in value])
+        elif value is not None:
+            setattr(new, name, changes.get(id(value), value))
+    new.parent, new._memo, new._kids = None, None, None
+    if node.start >= 0:
+        new.origin = node.origin or node
+        new._kids = [changes.get(id(k), k) for k in node.children()]
+    return new
+
+
+def source(node):
+    """The node from the source that `node` stands for (itself, or what
+    it rebuilds)."""
+    return node.origin or node
+
+
+def replace(root, changes, below=None):
+    """`root` with the nodes whose ids are keys of `changes` replaced,
+    everything between rebuilt; `below` (ids of the nodes on the way to
+    them, when known) spares the walk of the rest."""
+    if id(root) in changes:
+        return changes[id(root)]
+    kids = {}
+    for k in root.children():
+        if below is None or id(k) in below or id(k) in changes:
+            r = replace(k, changes, below)
+            if r is not k:
+                kids[id(k)] = r
+    return rebuild(root, kids)
+
+
 def set_parents(root):
     """Point every node's `parent` at the node holding it."""
     for node in root.nodes():
@@ -419,8 +487,10 @@ class Temp:
 
 
 TempRef = _node("TempRef", "", "temp", base=Expr, doc="A temporary, read or written.")
-Text = _node("Text", "args", "template", lists="args", base=Expr,
-             doc="Generated code: template's {} are the args, printed.")
+Discard = _node("Discard", "expr", "", base=Expr,
+                doc="(void)expr: a value not used, said so as C lets one.")
+NoValue = _node("NoValue", "", "", base=Expr,
+                doc="(void)0: what stands for the value of an expression that has none.")
 Seq = _node("Seq", "stmts", "", lists="stmts", base=Stmt,
             doc="Statements in place of one, no braces (their declarations stay in scope).")
 Block = _node("Block", "stmts", "", lists="stmts", base=Stmt, doc="{ statements }")
@@ -436,13 +506,12 @@ Await = _node("Await", "callee args target", "call point intrinsic", lists="args
               doc="A resume point: call the async function (its callee and args "
                   "already lowered), suspend if it does, store its value in target.")
 Declare = _node("Declare", "init", "var", base=Stmt,
-                doc="The declaration of user variable var (a VarDecl) with its "
-                    "initializer lowered: a C local's declaration or a frame store.")
+                doc="One declarator of a declaration, declared alone.  var: a VarDecl "
+                    "of automatic storage (with init, its initializer lowered: a C "
+                    "local's declaration or a frame store), or any other declarator "
+                    "(a static, a type, a function, a _Static_assert) as written.")
+Declaration = _node("Declaration", "stmts", "decl", lists="stmts", base=Stmt,
+                    doc="Declaration decl (a DeclStmt) as statements: its declarators "
+                        "declared one by one (Declare), an initializer's async calls "
+                        "before its declarator.")
 ReturnS = _node("ReturnS", "value", "", base=Stmt, doc="return, value lowered")
-Keep = _node("Keep", "node", "", base=Stmt,
-             doc="Statement `node` as written, not its replacement (its parts may "
-                 "still change).")
-Orig = _node("Orig", "node", "", base=Expr,
-             doc="Expression `node` as written, not its replacement (its parts may "
-                 "still change): the value a temporary saves.")
-KEEPS = (Keep, Orig)

@@ -8,7 +8,7 @@ def graph(body):
     src = HEAD + b"static void task(void *arg) {\n(void)arg;\n" + body + b"\n}\n"
     fn, _, norm = normalized(src, "task")
     locals_ = {n.key for n in fn.body.walk() if isinstance(n, T.VarDecl)}
-    return CFG(fn.body, norm.subst, locals_)
+    return CFG(norm.body, locals_)
 
 
 def labelled(cfg, name):

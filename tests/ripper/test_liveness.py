@@ -13,7 +13,7 @@ def frame_names(body):
     locals_ = {n.key: n for n in fn.body.walk() if isinstance(n, T.VarDecl)}
     candidates = {k: n.ctype for k, n in locals_.items()}
     candidates.update({t.key: t.ctype for t in norm.temps})
-    keys = frame_variables(fn.body, norm.subst, candidates)
+    keys = frame_variables(norm.body, candidates)
     names = {k: n.name for k, n in locals_.items()}
     names.update({t.key: "temp" for t in norm.temps})
     return sorted(names[k] for k in keys)

@@ -25,24 +25,40 @@ def test_precedence_follows_c_grammar_loosest_first():
     assert P.precedence(expr(b"(x, y)")) == P.PRIMARY
 
 
-def test_generated_code_binds_as_its_template_reads():
-    def text(template):
-        return P.precedence(T.Text([], template))
-    assert text("((void)0, {})") == P.PRIMARY
-    assert text("(*{})") == P.PRIMARY
-    assert text("!({})") == P.UNARY
-    assert text("(void)({})") == P.UNARY
-    assert text("{}->next") == P.POSTFIX
-    assert text("({}).low") == P.POSTFIX
-    assert text("{} + 1") == P.COMMA          # unknown shape: always parenthesized
-    assert text("(a) + (b)") == P.COMMA       # not one group
+def test_generated_code_binds_as_its_node_does():
+    t = T.TempRef(T.Temp("rip__t1", None, "int"))
+    assert P.precedence(T.NoValue()) == P.UNARY
+    assert P.precedence(t) == P.PRIMARY
+    assert P.precedence(T.Discard(t)) == P.UNARY
+    assert P.precedence(T.Unary(t, "!")) == P.UNARY
+    assert P.precedence(T.Member(t, "next", True)) == P.POSTFIX
+    assert P.precedence(T.Binary(T.NoValue(), t, ",")) == P.COMMA
 
 
-def test_a_template_argument_needs_a_postfix_operand_beside_an_operator():
-    assert P._slot("!{}", 0) == P.POSTFIX
-    assert P._slot("{}->next", 0) == P.POSTFIX
-    assert P._slot("!({})", 0) == P.COMMA
-    assert P._slot("((void)0, {})", 0) == P.ASSIGN
+def printed(node):
+    """What the printer writes for generated expression `node`."""
+    unit = unit_of(b'#include "rip.h"\nint f(int x) { rip_yield(); return x; }\n')
+    printer = P.Printer(lower(unit, Analysis(unit)).lowering.ripped["f"])
+    printer.node(node)
+    return "".join(t for t, _ in printer.pieces)
+
+
+def test_generated_code_gets_the_parentheses_its_operands_need():
+    a, b = T.Ref("a", "a", "var"), T.Ref("b", "b", "var")
+    assert printed(T.Unary(T.Binary(a, b, "+"), "!")) == "!(a + b)"
+    assert printed(T.Unary(T.Unary(a, "!"), "!")) == "!!a"
+    assert printed(T.Discard(T.Binary(a, b, "=="))) == "(void)(a == b)"
+    assert printed(T.Discard(a)) == "(void)a"
+    assert printed(T.Member(T.Unary(a, "*"), "low", False)) == "(*a).low"
+    assert printed(T.Unary(T.Member(a, "low", True), "&")) == "&a->low"
+    assert printed(T.Binary(T.Binary(a, b, "-"), T.Binary(a, b, "-"), "-")) == "a - b - (a - b)"
+    assert printed(T.Assign(a, T.Binary(T.NoValue(), b, ","), "=")) == "a = ((void)0, b)"
+
+
+def test_generated_prefix_operators_never_merge_into_another_token():
+    a = T.Ref("a", "a", "var")
+    assert printed(T.Unary(T.Unary(a, "&"), "&")) == "& &a"       # not the label address &&a
+    assert printed(T.Unary(T.Unary(a, "-"), "-")) == "- -a"
 
 
 def test_an_expression_libclang_does_not_expose_counts_as_the_loosest():
@@ -58,7 +74,7 @@ def test_a_replacement_that_binds_looser_than_what_it_replaces_is_parenthesized(
     fn = lower(unit, Analysis(unit)).lowering.ripped["f"]
     ret = fn.f.body.items[-1]
     x = ret.value.lhs
-    fn.norm.subst[id(x)] = T.Text([], "a + b")
+    sum_ = T.Binary(T.Ref("a", "a", "var"), T.Ref("b", "b", "var"), "+")
     printer = P.Printer(fn)
-    printer.node(ret)
+    printer.node(T.replace(ret, {id(x): sum_}))
     assert "(a + b) * 2" in "".join(t for t, _ in printer.pieces)
