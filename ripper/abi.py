@@ -122,7 +122,7 @@ def function_typedef(name):
 
 
 def type_typedef(name, n):
-    """The n-th type async function `name`'s body names (AsyncFunction.type_name)."""
+    """The n-th type async function `name`'s body names (Printer.type_name)."""
     return "rip__type_%s_%d" % (name, n)
 
 

@@ -50,8 +50,6 @@ class AsyncFunction:
         self.text = lowering.text
         self.names = lowering.names
         self._decls = None          # key -> VarDecl of the body (decl_of)
-        self.type_typedefs = {}     # spelling -> its name for the body (type_name)
-        self.abstract = False       # printing --stage normalize's form
 
     def error(self, node, message, hint=None):
         return self.lw.error(node, message, hint)
@@ -121,7 +119,7 @@ class AsyncFunction:
         self.dirty = self.dirty_nodes()
         body = Printer(self)
         body.inside(norm.body)
-        return self.assemble(body.pieces)
+        return self.assemble(body.pieces, body.type_names)
 
     def check_variably_modified(self, in_frame):
         """A variable-length array or another variably modified declaration
@@ -181,28 +179,14 @@ class AsyncFunction:
     def normalized_text(self):
         """The body after normalize.py, every async call a statement of its
         own, before liveness chooses the frame (ripper --stage normalize)."""
-        saved = self.fields, self.opaque, self.literals
-        self.fields, self.opaque, self.literals = {}, {}, {}
-        self.abstract = True
-        try:
-            printer = Printer(self, abstract=True)
-            printer.node(self.norm.body)
-        finally:
-            self.fields, self.opaque, self.literals = saved
-            self.abstract = False
+        printer = Printer(self, abstract=True)
+        printer.node(self.norm.body)
         return "".join(t for t, _ in printer.pieces)
 
     def c_locals(self):
         """The user's locals liveness leaves as C locals of the resume entry."""
         return [n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.name and
                 n.storage not in ("static", "extern") and n.key not in self.fields]
-
-    def field_access(self, key):
-        """The lvalue a variable in the frame is, in the function's body."""
-        field = "%s->%s" % (abi.FRAME, self.fields[key])
-        if key in self.opaque:
-            return "(*(%s *)%s)" % (self.type_text(self.decl_of(key)), field)
-        return field
 
     def decl_of(self, key):
         """The VarDecl of the variable `key` names."""
@@ -212,53 +196,6 @@ class AsyncFunction:
                 if isinstance(n, T.VarDecl):
                     self._decls.setdefault(n.key, n)
         return self._decls[key]
-
-    def type_text(self, decl):
-        """A variable's type, spelled where it is declared.  One of a type
-        declared in the function is its dummy's (Printer.dummies); an array
-        is spelled with its bound, which its initializer may have given it:
-
-            struct W { int a; } w[] = {{1}, {2}};  ->  extern struct W rip__d_w[];
-            its type: __typeof__(__typeof__(rip__d_w[0])[2])"""
-        t = decl.ctype
-        if t is not None and t.local:
-            if t.canonical == "CONSTANTARRAY":
-                return "__typeof__(__typeof__(%s[0])[%d])" % (abi.dummy(decl.key), t.count)
-            return "__typeof__(%s)" % abi.dummy(decl.key)
-        return self.type_name(decl.ctype)
-
-    def assignable(self, decl):
-        """Can the variable be assigned a value of its type where the body
-        reaches it?  Not an array, nor a struct with a const member; nor a
-        const one kept as bytes, which the body reaches as its own const
-        type (field_access), where the others are reached unqualified."""
-        t = decl.ctype
-        return t.assignable and not t.array and not (t.const and decl.key in self.opaque)
-
-    def type_name(self, ctype, unqualified=False):
-        """A name for a type, for the body to write: a typedef before the
-        function, where its spelling means it (a CType spells a type as
-        file scope means it), in ripper's reserved names, so that no block's
-        own tag, typedef or variable of the same name can give it another
-        meaning where the body writes it:
-
-            struct s { int a, b; };  ... { struct s { int b, a; } y;
-                int *p = &(__typeof__(x)){3, 4}.a; ...  ->
-            typedef __typeof__(struct s) rip__type_f_1; ...
-                (*(rip__type_f_1 *)rip__copy(&rip__F->rip__lit1, ...))
-
-        A type spelled with keywords only (`unsigned long *`), which nothing
-        can hide, or one file scope cannot spell (block-local, variably
-        modified) keeps `__typeof__(spelling)`, and so does --stage
-        normalize's abstract form."""
-        spelling = ctype.unqualified if unqualified else ctype.spelling
-        if not ctype.named or ctype.local or ctype.vm or self.abstract:
-            return "__typeof__(%s)" % spelling
-        name = self.type_typedefs.get(spelling)
-        if name is None:
-            name = abi.type_typedef(self.f.name, len(self.type_typedefs) + 1)
-            self.type_typedefs[spelling] = name
-        return name
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only
@@ -291,7 +228,10 @@ class AsyncFunction:
                     p = p.parent
         return dirty
 
-    def assemble(self, body_pieces):
+    def assemble(self, body_pieces, type_names):
+        """The function's pieces: its declarations (type_names: {spelling:
+        typedef name} of the types its printed body names), frame struct,
+        constructor and resume entry around `body_pieces`."""
         f = self.f
         lw = self.lw
         fr = abi.frame_struct(f.name)
@@ -335,7 +275,7 @@ class AsyncFunction:
             out.append("%s%s *%s();" % ("static " if callee is not None and callee.static
                                         else "", abi.FRAME_T, abi.constructor(name)))
         out += lw.type_names(f, "()" if f.knr else lw.params_text(f))
-        out += ["typedef __typeof__(%s) %s;" % t for t in self.type_typedefs.items()]
+        out += ["typedef __typeof__(%s) %s;" % t for t in type_names.items()]
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")

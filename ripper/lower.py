@@ -421,7 +421,7 @@ class _Lowering:
         `sizeof (*(__typeof__(int (int)) *)0)(x)`, never called.  None for
         a call through a pointer, which keeps only the type of its value
         (unevaluated_pointer).  `type_name(ctype)` names a type where it
-        is written (AsyncFunction.type_name, in an async function's body)."""
+        is written (Printer.type_name, in an async function's body)."""
         callee = T.strip_parens(call.callee)
         name = callee_name(call)
         if name in self.fn_typedefs:

@@ -64,7 +64,7 @@ def precedence(node):
 def store(target, ctype, value, init_list=False, type_text=None, assignable=None):
     """`target = value`, or a copy where C cannot assign: arrays, structs
     with const members, and targets reached as const (`assignable` False:
-    AsyncFunction.assignable).  `type_text` spells the type where the
+    Printer.assignable).  `type_text` spells the type where the
     CType's spelling would not do (a type declared in the function)."""
     if ctype is None:
         return "%s = %s" % (target, value)
@@ -92,6 +92,14 @@ class Printer:
         self.text = fn.text
         self.pieces = []
         self.unevaluated = {id(c) for c in fn.unevaluated}
+        # the layout, read-only (none in the abstract form: every variable
+        # printed by its name)
+        self.fields = {} if abstract else fn.fields     # key -> frame field
+        self.opaque = {} if abstract else fn.opaque     # key -> (size, align, exact)
+        self.literals = {} if abstract else fn.literals  # id(compound literal) -> field
+        # what printing decides: the types the body names through typedefs
+        # (type_name), {spelling: name}, which assemble() declares
+        self.type_names = {}
 
     # -- pieces ---------------------------------------------------------------
 
@@ -117,6 +125,63 @@ class Printer:
     def assigned(self, node):
         """`node` as the value of an assignment or an initializer."""
         self.expr(node, ASSIGN)
+
+    # -- the layout, as the body reaches it --------------------------------
+
+    def field_access(self, key):
+        """The lvalue a variable in the frame is, in the function's body."""
+        field = "%s->%s" % (abi.FRAME, self.fields[key])
+        if key in self.opaque:
+            return "(*(%s *)%s)" % (self.type_text(self.fn.decl_of(key)), field)
+        return field
+
+    def type_text(self, decl):
+        """A variable's type, spelled where it is declared.  One of a type
+        declared in the function is its dummy's (Printer.dummies); an array
+        is spelled with its bound, which its initializer may have given it:
+
+            struct W { int a; } w[] = {{1}, {2}};  ->  extern struct W rip__d_w[];
+            its type: __typeof__(__typeof__(rip__d_w[0])[2])"""
+        t = decl.ctype
+        if t is not None and t.local:
+            if t.canonical == "CONSTANTARRAY":
+                return "__typeof__(__typeof__(%s[0])[%d])" % (abi.dummy(decl.key), t.count)
+            return "__typeof__(%s)" % abi.dummy(decl.key)
+        return self.type_name(decl.ctype)
+
+    def type_name(self, ctype, unqualified=False):
+        """A name for a type, for the body to write: a typedef before the
+        function, where its spelling means it (a CType spells a type as
+        file scope means it), in ripper's reserved names, so that no block's
+        own tag, typedef or variable of the same name can give it another
+        meaning where the body writes it:
+
+            struct s { int a, b; };  ... { struct s { int b, a; } y;
+                int *p = &(__typeof__(x)){3, 4}.a; ...  ->
+            typedef __typeof__(struct s) rip__type_f_1; ...
+                (*(rip__type_f_1 *)rip__copy(&rip__F->rip__lit1, ...))
+
+        AsyncFunction.assemble writes the typedefs (type_names).
+        A type spelled with keywords only (`unsigned long *`), which nothing
+        can hide, or one file scope cannot spell (block-local, variably
+        modified) keeps `__typeof__(spelling)`, and so does --stage
+        normalize's abstract form."""
+        spelling = ctype.unqualified if unqualified else ctype.spelling
+        if not ctype.named or ctype.local or ctype.vm or self.abstract:
+            return "__typeof__(%s)" % spelling
+        name = self.type_names.get(spelling)
+        if name is None:
+            name = abi.type_typedef(self.fn.f.name, len(self.type_names) + 1)
+            self.type_names[spelling] = name
+        return name
+
+    def assignable(self, decl):
+        """Can the variable be assigned a value of its type where the body
+        reaches it?  Not an array, nor a struct with a const member; nor a
+        const one kept as bytes, which the body reaches as its own const
+        type (field_access), where the others are reached unqualified."""
+        t = decl.ctype
+        return t.assignable and not t.array and not (t.const and decl.key in self.opaque)
 
     # -- dispatch -------------------------------------------------------------
 
@@ -220,7 +285,7 @@ class Printer:
         """Is declaration `stmt` (as written, or as normalize made it
         statements) written as statements, not as itself?"""
         return isinstance(stmt, T.Declaration) or any(
-            isinstance(d, T.VarDecl) and (d.key in self.fn.fields or d.key in self.fn.lw.hoisted)
+            isinstance(d, T.VarDecl) and (d.key in self.fields or d.key in self.fn.lw.hoisted)
             for d in stmt.decls)
 
     def statements(self, items):
@@ -235,8 +300,8 @@ class Printer:
         fn = self.fn
         if n.key in fn.lw.hoisted:
             self.gen(fn.lw.hoisted[n.key])
-        elif n.key in fn.fields:
-            self.gen(fn.field_access(n.key))
+        elif n.key in self.fields:
+            self.gen(self.field_access(n.key))
         elif n.key in fn.unused:
             self.gen("0")
         elif id(n) in fn.values:
@@ -256,9 +321,9 @@ class Printer:
     def print_Call(self, n):
         if id(T.source(n)) not in self.unevaluated:
             return self.original(n)
-        callee = self.fn.lw.unevaluated_callee(n, self.fn.type_name)
+        callee = self.fn.lw.unevaluated_callee(n, self.type_name)
         if callee is None:          # through a pointer (Lowering.unevaluated_pointer)
-            self.gen(self.fn.lw.unevaluated_pointer(n, self.fn.type_name) + "(0, ")
+            self.gen(self.fn.lw.unevaluated_pointer(n, self.type_name) + "(0, ")
             self.node(n.callee)
             for a in n.args:
                 self.gen(", ")
@@ -272,7 +337,7 @@ class Printer:
     def print_CompoundLiteral(self, n):
         """One whose address is kept lives in the frame: made on the C stack
         as C makes it, then copied to the frame, where the code uses it."""
-        field = self.fn.literals.get(id(T.source(n)))
+        field = self.literals.get(id(T.source(n)))
         if field is None:
             return self.original(n)
         target = "%s->%s" % (abi.FRAME, field)
@@ -292,7 +357,7 @@ class Printer:
             self.original(n)
             self.gen(")); })))")
             return
-        self.gen("(*(%s *)%s(&%s, &" % (self.fn.type_name(n.type, unqualified=True), abi.COPY,
+        self.gen("(*(%s *)%s(&%s, &" % (self.type_name(n.type, unqualified=True), abi.COPY,
                                         target))
         self.original(n)
         self.gen(", sizeof %s))" % target)
@@ -314,7 +379,7 @@ class Printer:
                for d in n.decls) and any(isinstance(d, T.VarDecl) for d in n.decls):
             return self.gen(";")        # declared at file scope (Lowering.hoist)
         protos = fn.lw.block_prototypes(n)
-        vars_ = [d for d in n.decls if isinstance(d, T.VarDecl) and d.key in fn.fields]
+        vars_ = [d for d in n.decls if isinstance(d, T.VarDecl) and d.key in self.fields]
         if replaced is None and not vars_:
             self.original(n)
         else:
@@ -358,7 +423,7 @@ class Printer:
         names = {d.name for d in n.decls}
         uses, typedefs = [], []
         for d in n.decls:
-            if not (isinstance(d, T.VarDecl) and d.key in self.fn.fields):
+            if not (isinstance(d, T.VarDecl) and d.key in self.fields):
                 continue
             for e in d.type_exprs:
                 if any(isinstance(x, T.Ref) for x in e.walk()):
@@ -389,9 +454,9 @@ class Printer:
                 pos = d.init.end
         self.span(n, pos, n.end)
         for d in autos:
-            if d.key in fn.opaque:
-                size, align, exact = fn.opaque[d.key]
-                type_text = fn.type_text(d)
+            if d.key in self.opaque:
+                size, align, exact = self.opaque[d.key]
+                type_text = self.type_text(d)
                 self.gen(" __extension__ _Static_assert(sizeof(%s) %s %d && __alignof__(%s) "
                          "<= %d, \"%s\");" % (type_text, "==" if exact else "<=", size,
                                                 type_text, align, layout_message("'%s'" % d.name)))
@@ -417,9 +482,9 @@ class Printer:
         before the loop, in a block that keeps their scope."""
         init = n.init
         if not isinstance(init, T.DeclStmt) or \
-                not any(isinstance(d, T.VarDecl) and d.key in self.fn.fields for d in init.decls):
+                not any(isinstance(d, T.VarDecl) and d.key in self.fields for d in init.decls):
             return self.original(n)
-        if all(d.key in self.fn.fields for d in init.decls if isinstance(d, T.VarDecl)) and \
+        if all(d.key in self.fields for d in init.decls if isinstance(d, T.VarDecl)) and \
                 all(isinstance(d, T.VarDecl) for d in init.decls):
             stores = [self.capture(T.Declare(d.init, d)) for d in init.decls if d.init is not None]
             self.copy(n.start, init.start)
@@ -530,8 +595,8 @@ class Printer:
 
     def print_TempRef(self, n):
         t = n.temp
-        if t.key in self.fn.fields:
-            self.gen("%s->%s" % (abi.FRAME, self.fn.fields[t.key]))
+        if t.key in self.fields:
+            self.gen("%s->%s" % (abi.FRAME, self.fields[t.key]))
         else:
             self.gen(t.name)
 
@@ -542,15 +607,15 @@ class Printer:
         var = T.strip_parens(n.target)
         decl = self.fn.decl_of(var.key) if isinstance(var, T.Ref) and n.ctype is not None \
             and n.ctype.local else None
-        assignable = self.fn.assignable(decl) if decl is not None else \
+        assignable = self.assignable(decl) if decl is not None else \
             n.ctype is not None and n.ctype.assignable and not n.ctype.array
         if n.ctype is None or (assignable and not init_list):
             self.gen(target + " = ")
             self.pieces += value
             self.gen(";")
             return
-        type_text = self.fn.type_text(decl) if decl is not None else \
-            self.fn.type_name(n.ctype, unqualified=True)
+        type_text = self.type_text(decl) if decl is not None else \
+            self.type_name(n.ctype, unqualified=True)
         self.gen(store(target, n.ctype, "".join(t for t, _ in value), init_list,
                        type_text, assignable) + ";")
 
@@ -607,7 +672,7 @@ class Printer:
                 self.gen("; ")
             else:
                 self.gen(store(target, f.result, "".join(t for t, _ in value),
-                               type_text=self.fn.type_name(f.result, unqualified=True)) + "; ")
+                               type_text=self.type_name(f.result, unqualified=True)) + "; ")
         self.gen("return 1; }")
 
     def print_Declare(self, n):
@@ -616,23 +681,23 @@ class Printer:
         if not T.automatic(d):
             return self.declared(d)
         init_list = n.init is not None and isinstance(T.strip_parens(n.init), T.InitList)
-        if d.key in fn.fields:
+        if d.key in self.fields:
             if n.init is None:
                 return
-            target = fn.field_access(d.key)
+            target = self.field_access(d.key)
             value = self.capture(n.init, self.assigned)
-            if fn.assignable(d) and not init_list:
+            if self.assignable(d) and not init_list:
                 self.gen(target + " = ")
                 self.pieces += value
                 self.gen(";")
             else:
                 self.gen(store(target, d.ctype, "".join(t for t, _ in value), init_list,
-                               fn.type_text(d), fn.assignable(d)) + ";")
+                               self.type_text(d), self.assignable(d)) + ";")
             return
         if d.ctype is None:
             raise fn.error(d, "cannot declare '%s' apart from its declaration" % d.name,
                            hint="declare it in a declaration of its own")
-        self.gen("%s %s" % (fn.type_text(d), d.name))
+        self.gen("%s %s" % (self.type_text(d), d.name))
         if n.init is not None:
             self.gen(" = ")
             self.assigned(n.init)
@@ -686,7 +751,7 @@ class Printer:
             free = "%s(%s, sizeof(%s));" % (abi.FREE_SIZED, abi.DONE,
                                                                 abi.frame_struct(callee))
         if n.target is not None:
-            result = abi.result_access(fn.lw.result_type(n.call, fn.type_name))
+            result = abi.result_access(fn.lw.result_type(n.call, self.type_name))
             self.gen(self.store_result(n, result) + "; ")
         else:
             self.gen("; ")
@@ -694,10 +759,10 @@ class Printer:
 
     def store_result(self, await_, value):
         """`target = value` for an await's value, its type named as
-        AsyncFunction.type_name names it where C cannot assign."""
+        type_name names it where C cannot assign."""
         ctype = _target_type(await_)
         copied = ctype is not None and (ctype.array or not ctype.assignable)
-        return store(self.as_text(await_.target), ctype, value, type_text=self.fn.type_name(
+        return store(self.as_text(await_.target), ctype, value, type_text=self.type_name(
             ctype, unqualified=True) if copied else None)
 
 
