@@ -161,3 +161,15 @@ def test_a_blocking_call_outside_rip_run_does_not_compile_on_rip(tmp_path, call)
              "-o", str(tmp_path / "x")])
     assert r.returncode == 1
     assert re.search(r"outside_%s\.c:4:\d+: error: .*main" % call, r.stderr.decode())
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_deadlock_behind_a_closed_fd_is_reported(ripcc, backend):
+    """A task waits on an fd closed with close(2), the other on a wait
+    group that never finishes: the fd wait fails (EBADF), the task then
+    blocks for good too, and rip_run says so (before: a hang, no word)."""
+    exe = ripcc(os.path.join(ROOT, "tests", "programs",
+                             "deadlock_reported_when_the_last_wait_is_on_a_closed_fd.c"), backend)
+    r = run([exe], timeout=20)
+    assert r.returncode == 3, r.stderr.decode()
+    assert r.stderr.decode().strip().splitlines()[-1] == "rip: deadlock: 2 tasks blocked forever"
