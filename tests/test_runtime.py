@@ -218,6 +218,30 @@ def test_a_channel_of_another_worker_aborts_with_a_message(tmp_path, ripcc, back
     assert "rip: a channel made by another worker used by worker 1" in r.stderr.decode()
 
 
+WG_OF_ANOTHER_WORKER = {
+    "add": "rip_wg_add(wg, 1);",
+    "done": "rip_wg_done(wg);",
+    "wait": "rip_wg_wait(wg);",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", sorted(WG_OF_ANOTHER_WORKER))
+def test_a_wait_group_of_another_worker_aborts_with_a_message(tmp_path, ripcc, backend, op):
+    """A wait group made on worker 0 (main counts as worker 0) and used by
+    worker 1: a clear message and SIGABRT on every backend, not a race
+    on its count or a waiter woken on the wrong scheduler."""
+    src = tmp_path / ("foreign_wg_%s.c" % op)
+    src.write_text('#include "rip.h"\nstatic rip_wg *wg;\n'
+                   "static void task(void *arg) { (void)arg; if (rip_worker_id() == 1) { %s } }\n"
+                   "int main(void) { wg = rip_wg_new(); rip_wg_add(wg, 1); "
+                   "return rip_run_workers(2, task, 0); }\n" % WG_OF_ANOTHER_WORKER[op])
+    r = run([ripcc(str(src), backend)], timeout=20)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert re.match(r"rip: (a wait group made by another worker|wait group made by worker 0) "
+                    r"used by worker 1", r.stderr.decode().strip().splitlines()[-1]), r.stderr
+
+
 @pytest.mark.skipif(not SAN, reason="AddressSanitizer only (make test SAN=1)")
 def test_a_freed_frame_is_poisoned_under_asan(tmp_path, ripcc):
     """The frame pool hides frees from ASan; it poisons the blocks it holds."""
