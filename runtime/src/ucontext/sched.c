@@ -225,6 +225,14 @@ static void task_free(uc_task *t) {
     cold = t;
 }
 
+/* Append the string s to buf (n bytes used of cap): the new n.  For the
+ * signal handler below, which may not call stdio. */
+static size_t put(char *buf, size_t n, size_t cap, const char *s) {
+    while (*s && n < cap)
+        buf[n++] = *s++;
+    return n;
+}
+
 /* A guard page hit is a task's stack overflow: say so, then let the
  * SIGSEGV end the program as it would have (returning re-runs the faulting
  * access with the default action; a SIGSEGV sent by kill is raised again).
@@ -234,24 +242,18 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
     uc_task *t = (uc_task *)rip__current();
     char *at = si->si_addr;
     if (si->si_code > 0 && t && at >= (char *)t->map && at < (char *)t->map + page_size) {
-        char msg[200], digits[24];
-        size_t n = 0, d = 0;
-        const char *parts[] = { "rip: a task overflowed its stack of ", NULL,
-                                " bytes: the guard page below it stopped it (a bigger "
-                                "stack: RIP_STACK_SIZE or rip_set_stack_size)\n" };
-        for (size_t v = t->size; v || !d; v /= 10)
+        char msg[256], digits[24];
+        size_t n = put(msg, 0, sizeof msg, "rip: a task overflowed its stack of "), d = 0;
+        size_t v = t->size;
+        do
             digits[d++] = (char)('0' + v % 10);
-        for (int i = 0; i < 3; i++) {
-            if (!parts[i]) {
-                while (d && n < sizeof msg)
-                    msg[n++] = digits[--d];
-                continue;
-            }
-            for (const char *c = parts[i]; *c && n < sizeof msg; c++)
-                msg[n++] = *c;
-        }
-        if (write(2, msg, n) < 0)
-            n = 0;                  /* nothing to do: the SIGSEGV still ends it */
+        while (v /= 10);
+        while (d)
+            msg[n++] = digits[--d];   /* room: the text so far is far shorter than msg */
+        n = put(msg, n, sizeof msg, " bytes: the guard page below it stopped it "
+                "(a bigger stack: RIP_STACK_SIZE or rip_set_stack_size)\n");
+        ssize_t written = write(2, msg, n); /* if it fails, the SIGSEGV still ends it */
+        (void)written;
     }
     signal(sig, SIG_DFL);
     if (si->si_code <= 0)
