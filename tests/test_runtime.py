@@ -104,6 +104,9 @@ def test_ucontext_stacks_past_the_map_limit_keep_their_guard_page(tmp_path, ripc
     exe = build_many(tmp_path, ripcc, "ucontext")
     env = dict(os.environ, RIP_STACK_SIZE="16384")
     r = run(["prlimit", "--as=%d" % (2 << 30), exe, "30000", "100000"], env=env, timeout=60)
+    if r.returncode == -signal.SIGABRT:     # a kernel before 6.13: mprotect's guards hit the limit
+        assert rip_lines(r)[-1].startswith("rip: cannot make a task stack's guard page: mprotect")
+        return
     assert r.returncode == -signal.SIGSEGV, r.stderr.decode()
     assert rip_lines(r) == [GUARD_HIT % 16384]
 
