@@ -23,13 +23,20 @@ def build_deep(tmp_path, ripcc, backend):
     return ripcc(str(src), backend)
 
 
+GUARD_HIT = ("rip: a task overflowed its stack of %d bytes: the guard page below it "
+             "stopped it (a bigger stack: RIP_STACK_SIZE or rip_set_stack_size)")
+
+
 def test_ucontext_stack_overflow_stops_at_the_guard_page(tmp_path, ripcc):
+    """The SIGSEGV comes from the guard page, which says so: without the
+    guard an overflow would run on into whatever lies below the stack."""
     exe = build_deep(tmp_path, ripcc, "ucontext")
     env = dict(os.environ, RIP_STACK_SIZE="65536")
     if SAN:     # the guard page's SIGSEGV ends it, not ASan's report of it
         env["ASAN_OPTIONS"] += ":handle_segv=0"
     r = run([exe, "100000"], env=env)
     assert r.returncode == -signal.SIGSEGV
+    assert rip_lines(r) == [GUARD_HIT % 65536]
 
 
 def test_ucontext_stack_size_comes_from_the_environment(tmp_path, ripcc):
@@ -49,6 +56,118 @@ def test_rip_tasks_run_plain_calls_on_the_scheduler_stack(tmp_path, ripcc):
     exe = build_deep(tmp_path, ripcc, "rip")
     r = run([exe, "20000"])
     assert r.returncode == 0 and r.stdout.strip() == b"20000"
+
+
+# N tasks wait on a wait group; one more, spawned last, recurses DEPTH deep
+# and then lets them all go.
+MANY = b"""#include <stdio.h>
+#include <stdlib.h>
+#include "rip.h"
+static rip_wg *all;
+static int depth(int n) { volatile char pad[256]; pad[0] = (char)n; return n ? depth(n - 1) + pad[0] - (char)n + 1 : 0; }
+static void waiter(void *arg) { (void)arg; rip_wg_wait(all); }
+static void deep(void *arg) { printf("%d\\n", depth(*(int *)arg)); rip_wg_done(all); }
+static void task(void *arg) {
+    int *n = arg;
+    for (int i = 0; i < n[0]; i++)
+        rip_spawn(waiter, NULL);
+    rip_spawn(deep, &n[1]);
+}
+int main(int argc, char **argv) {
+    int n[2] = { argc > 2 ? atoi(argv[1]) : 0, argc > 2 ? atoi(argv[2]) : 0 };
+    all = rip_wg_new();
+    rip_wg_add(all, 1);
+    int r = rip_run(task, n);
+    printf("rip_run: %d\\n", r);
+    return r;
+}
+"""
+
+
+def build_many(tmp_path, ripcc, backend):
+    src = tmp_path / "many.c"
+    src.write_bytes(MANY)
+    return ripcc(str(src), backend)
+
+
+def rip_lines(r):
+    return [line for line in r.stderr.decode().splitlines() if line.startswith("rip: ")]
+
+
+@pytest.mark.skipif(SAN, reason="ASan reserves more address space than the limit")
+def test_ucontext_stacks_past_the_map_limit_keep_their_guard_page(tmp_path, ripcc):
+    """30,000 live stacks: past what guard pages of their own mappings
+    allow under vm.max_map_count (65,530: the runtime once gave stacks
+    past 28,669 none, and an overflow there ran into another task's
+    stack).  The last one's overflow still stops at its guard.  Under
+    prlimit --as, so the test cannot take the machine's memory."""
+    exe = build_many(tmp_path, ripcc, "ucontext")
+    env = dict(os.environ, RIP_STACK_SIZE="16384")
+    r = run(["prlimit", "--as=%d" % (2 << 30), exe, "30000", "100000"], env=env, timeout=60)
+    if r.returncode == -signal.SIGABRT:     # a kernel before 6.13: mprotect's guards hit the limit
+        assert rip_lines(r)[-1].startswith("rip: cannot make a task stack's guard page: mprotect")
+        return
+    assert r.returncode == -signal.SIGSEGV, r.stderr.decode()
+    assert rip_lines(r) == [GUARD_HIT % 16384]
+
+
+@pytest.mark.skipif(SAN, reason="AddressSanitizer interposes mmap and the signals")
+def test_ucontext_never_makes_a_stack_without_its_guard_page(tmp_path, ripcc):
+    """A kernel without guard regions (madvise says EINVAL) guards stacks
+    with mprotect, which costs a mapping each: when the map limit makes
+    one fail (the shim's third mprotect), the spawn ends the program with
+    a message; it never goes on with an unguarded stack."""
+    from test_faults import build as build_shim
+    shim, _ = build_shim(str(tmp_path), "ucontext")
+    exe = build_many(tmp_path, ripcc, "ucontext")
+    no_guard_regions = "madvise:1+:EINVAL"
+    env = dict(os.environ, LD_PRELOAD=shim, RIP_FAULT=no_guard_regions, RIP_STACK_SIZE="16384")
+    r = run([exe, "10", "100000"], env=env, timeout=20)
+    assert r.returncode == -signal.SIGSEGV, r.stderr.decode()
+    assert rip_lines(r) == [GUARD_HIT % 16384]     # mprotect's guard holds too
+    env["RIP_FAULT"] = no_guard_regions + ",mprotect:3"
+    r = run([exe, "10", "10"], env=env, timeout=20)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert rip_lines(r) == [
+        "rip: cannot make a task stack's guard page: mprotect: Cannot allocate memory "
+        "(each guarded stack takes two of the vm.max_map_count = %d mappings on this "
+        "kernel; RIP_MAX_TASKS bounds the live tasks)" % int(open("/proc/sys/vm/max_map_count").read())]
+    env["RIP_FAULT"] = "madvise:2"                  # the second stack's guard region
+    r = run([exe, "10", "10"], env=env, timeout=20)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert rip_lines(r) == ["rip: cannot make a task stack's guard page: madvise: "
+                            "Cannot allocate memory"]
+
+
+@pytest.mark.skipif(SAN, reason="ASan reserves more address space than the limit")
+def test_ucontext_out_of_address_space_for_stacks_is_a_clear_fatal_message(tmp_path, ripcc):
+    """prlimit --as=256M: the stacks of 100,000 tasks do not fit.  The
+    spawn that finds no room ends the program with one message and
+    SIGABRT, never a stack without its guard."""
+    exe = build_many(tmp_path, ripcc, "ucontext")
+    r = run(["prlimit", "--as=%d" % (256 << 20), exe, "100000", "10"], timeout=60)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    lines = rip_lines(r)
+    assert len(lines) == 1 and lines[0].startswith("rip: out of memory for task stacks: mmap of "), lines
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_rip_max_tasks_bounds_the_live_tasks(tmp_path, ripcc, backend):
+    """RIP_MAX_TASKS=N: N live tasks run (the first counts); a spawn past
+    them ends the program with a message and SIGABRT, on every backend."""
+    exe = build_many(tmp_path, ripcc, backend)
+    env = dict(os.environ, RIP_MAX_TASKS="52")      # the first, 50 waiters, deep
+    r = run([exe, "50", "10"], env=env, timeout=30)
+    assert (r.returncode, r.stdout) == (0, b"10\nrip_run: 0\n"), r.stderr.decode()
+    env["RIP_MAX_TASKS"] = "51"
+    r = run([exe, "50", "10"], env=env, timeout=30)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert rip_lines(r) == ["rip: rip_spawn: RIP_MAX_TASKS=51 tasks are live on worker 0: "
+                            "no more may be spawned"]
+    env["RIP_MAX_TASKS"] = "many"
+    r = run([exe, "50", "10"], env=env, timeout=30)
+    assert r.returncode == -signal.SIGABRT
+    assert rip_lines(r) == ["rip: RIP_MAX_TASKS=many: want a number of tasks >= 1"]
 
 
 MISUSE = {
@@ -100,6 +219,30 @@ def test_a_channel_of_another_worker_aborts_with_a_message(tmp_path, ripcc, back
     r = run([ripcc(str(src), backend)], timeout=20)
     assert r.returncode == -signal.SIGABRT, r.stderr.decode()
     assert "rip: a channel made by another worker used by worker 1" in r.stderr.decode()
+
+
+WG_OF_ANOTHER_WORKER = {
+    "add": "rip_wg_add(wg, 1);",
+    "done": "rip_wg_done(wg);",
+    "wait": "rip_wg_wait(wg);",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", sorted(WG_OF_ANOTHER_WORKER))
+def test_a_wait_group_of_another_worker_aborts_with_a_message(tmp_path, ripcc, backend, op):
+    """A wait group made on worker 0 (main counts as worker 0) and used by
+    worker 1: a clear message and SIGABRT on every backend, not a race
+    on its count or a waiter woken on the wrong scheduler."""
+    src = tmp_path / ("foreign_wg_%s.c" % op)
+    src.write_text('#include "rip.h"\nstatic rip_wg *wg;\n'
+                   "static void task(void *arg) { (void)arg; if (rip_worker_id() == 1) { %s } }\n"
+                   "int main(void) { wg = rip_wg_new(); rip_wg_add(wg, 1); "
+                   "return rip_run_workers(2, task, 0); }\n" % WG_OF_ANOTHER_WORKER[op])
+    r = run([ripcc(str(src), backend)], timeout=20)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert re.match(r"rip: (a wait group made by another worker|wait group made by worker 0) "
+                    r"used by worker 1", r.stderr.decode().strip().splitlines()[-1]), r.stderr
 
 
 @pytest.mark.skipif(not SAN, reason="AddressSanitizer only (make test SAN=1)")
@@ -161,3 +304,15 @@ def test_a_blocking_call_outside_rip_run_does_not_compile_on_rip(tmp_path, call)
              "-o", str(tmp_path / "x")])
     assert r.returncode == 1
     assert re.search(r"outside_%s\.c:4:\d+: error: .*main" % call, r.stderr.decode())
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_deadlock_behind_a_closed_fd_is_reported(ripcc, backend):
+    """A task waits on an fd closed with close(2), the other on a wait
+    group that never finishes: the fd wait fails (EBADF), the task then
+    blocks for good too, and rip_run says so (before: a hang, no word)."""
+    exe = ripcc(os.path.join(ROOT, "tests", "programs",
+                             "deadlock_reported_when_the_last_wait_is_on_a_closed_fd.c"), backend)
+    r = run([exe], timeout=20)
+    assert r.returncode == 3, r.stderr.decode()
+    assert r.stderr.decode().strip().splitlines()[-1] == "rip: deadlock: 2 tasks blocked forever"

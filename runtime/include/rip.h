@@ -49,7 +49,7 @@ typedef RIP_ASYNC_FN(void, rip_task_fn, (void *arg)); /* a task's function */
 
 /* Tasks and time. */
 int     rip_run(rip_task_fn *fn, void *arg);   /* run fn(arg) as the first task; 0 when all finished, -1 (message on stderr) if all are blocked forever */
-void    rip_spawn(rip_task_fn *fn, void *arg); /* new task at the run queue's tail; the caller keeps running */
+void    rip_spawn(rip_task_fn *fn, void *arg); /* new task at the run queue's tail; the caller keeps running; no memory or stack for it, or RIP_MAX_TASKS live already: a "rip: ..." message and abort */
 RIP_ASYNC void    rip_yield(void);             /* move the caller to the run queue's tail */
 RIP_ASYNC void    rip_sleep_ms(int64_t ms);    /* suspend the caller for at least ms milliseconds */
 int64_t rip_now_ms(void);                      /* monotonic clock, milliseconds */
@@ -79,9 +79,14 @@ RIP_ASYNC void *rip_offload(void *(*fn)(void *), void *arg); /* fn(arg)'s result
 int     rip_run_workers(int n, rip_task_fn *fn, void *arg); /* like rip_run, n times in parallel; 0 when all finished, -1 if any deadlocked or n < 1 */
 int     rip_worker_id(void);                   /* 0..n-1: the caller's worker; 0 under rip_run */
 
+/* Limits: RIP_MAX_TASKS=N in the environment bounds the live tasks of
+ * each scheduler (rip_run, or each worker), the first task included; a
+ * spawn past N ends the program with a message, a bound on memory. */
+
 /* Stacks (ucontext and threads; the rip backend has none and returns 0).
  * The default is RIP_STACK_SIZE bytes from the environment, else 64 KiB
- * (ucontext) or 256 KiB (threads). */
+ * (ucontext) or 256 KiB (threads).  Every stack has a guard page below it
+ * (an overflow is a SIGSEGV, on ucontext with a "rip: ..." line first). */
 size_t  rip_set_stack_size(size_t bytes);      /* for tasks spawned after; 0 only asks; returns the previous size */
 
 /* Channels of fixed-size elements; capacity 0 is a rendezvous. */

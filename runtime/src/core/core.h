@@ -15,6 +15,7 @@
 #include "rip.h"                    /* first: these objects are built for no one backend */
 #include "rip_frame.h"              /* the task, waiter, run queue and channel, which ripped code inlines */
 #include "../shared/fatal.h"
+#include "../shared/limits.h"
 
 /* Always-on assertion: invariants hold in release builds too. */
 #define rip_assert(e) \
@@ -58,6 +59,7 @@ struct rip__sched {
     size_t timer_cap;               /* its capacity */
     uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */
+    long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
     long offloads;                  /* rip_offload calls in flight */
     int worker;                     /* rip_worker_id() */
 };
@@ -83,6 +85,15 @@ static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     }
     q->current = NULL;
     return budget == 0 && q->head;
+}
+
+/* A spawn is about to start a task: end the program if RIP_MAX_TASKS
+ * are live already. */
+static inline void rip__spawn_check(void) {
+    if (__builtin_expect(!rip__sched.max_tasks, 0))
+        rip__sched.max_tasks = rip__max_tasks_env();
+    if (rip__sched.max_tasks > 0 && rip__sched.live >= rip__sched.max_tasks)
+        rip__max_tasks_reached(rip__sched.max_tasks, rip__sched.worker);
 }
 
 void rip__task_started(rip_task *t);          /* count a new task (then ready it) */

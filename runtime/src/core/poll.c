@@ -15,7 +15,16 @@
  * two (a keep-alive connection's next request), which proves the file is
  * the watched one.  A trusted wait still going after VERIFY_POLLS polls is
  * checked then, and while any is pending a poll blocks at most VERIFY_MS:
- * a reused number costs its waiter a few milliseconds, never a hang. */
+ * a reused number costs its waiter a few milliseconds, never a hang.
+ *
+ * A number closed while a task waits on it, and not reused (or reused by
+ * a file the runtime never sees), sends no event either: epoll drops a
+ * closed file from its set in silence.  So every SWEEP_MS the loop checks
+ * the waits that nothing has proven alive since the sweep before (the
+ * same adding again: EBADF, or a new file), and while tasks wait on fds
+ * a poll blocks at most until the next sweep: such a waiter fails with
+ * EBADF within 2 * SWEEP_MS, at one system call per waited fd per second
+ * (an idle keep-alive connection's). */
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -24,6 +33,7 @@
 
 #define VERIFY_POLLS 2              /* polls whose events may end a trusted wait before it is checked */
 #define VERIFY_MS 5                 /* the longest a poll blocks while a check is pending */
+#define SWEEP_MS 500                /* how often waits no event or check has proven alive are checked */
 #define FD_EVENTS (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET)
 
 typedef struct {
@@ -32,6 +42,7 @@ typedef struct {
     unsigned flags;                 /* RIP_FD_* */
     unsigned trusted;               /* its waiters with `trusted` set */
     int queued;                     /* it is in P.checks */
+    unsigned long proven;           /* P.sweeps when adding it to the set last showed the number names the watched file */
 } fd_state;
 
 typedef struct {
@@ -49,6 +60,8 @@ static __thread struct {
     unsigned long polls;            /* rip__poll calls so far */
     fd_check *checks;               /* ring of fds to check, oldest first */
     size_t check_head, check_len, check_cap; /* its first, length and size (a power of 2) */
+    unsigned long sweeps;           /* sweeps so far: the fds' `proven` stamps */
+    int64_t next_sweep_ms;          /* rip_now_ms() of the next sweep; 0 = none due (no waiter yet) */
 } P;
 
 static fd_state *state(int fd) {
@@ -183,6 +196,7 @@ int rip__fd_wait(int fd, int dir, rip_waiter *w) {
         if (added && (s->flags & RIP_FD_REGISTERED))
             drop(s);                /* closed behind our back and reused */
         s->flags |= RIP_FD_REGISTERED;
+        s->proven = P.sweeps;
     }
     w->task = rip__current();
     w->status = 0;
@@ -197,6 +211,8 @@ int rip__fd_wait(int fd, int dir, rip_waiter *w) {
  * the number still names the watched file (EEXIST). */
 static void check(int fd, fd_state *s) {
     int added = add_to_set(fd, FD_EVENTS);
+    if (added >= 0)
+        s->proven = P.sweeps;
     if (added == 0) {
         trust_checked(s);
         return;
@@ -224,6 +240,35 @@ static void check_old_waits(void) {
         if (s->trusted)             /* else events ended them: the file is the watched one */
             check(fd, s);
     }
+}
+
+/* Check every fd whose waits nothing has proven alive since the sweep
+ * before this one: a close epoll did not report fails them with EBADF. */
+static void sweep(void) {
+    unsigned long since = P.sweeps++;
+    for (int fd = 0; fd < P.nfds; fd++) {
+        fd_state *s = &P.fds[fd];
+        if ((s->readers.head || s->writers.head) && s->proven < since)
+            check(fd, s);
+    }
+}
+
+/* Sweep when one is due; the longest the next poll may block (-1: no
+ * limit) so that the one after comes in time. */
+static int sweep_due(int timeout_ms) {
+    if (!P.waiting) {
+        P.next_sweep_ms = 0;        /* nothing to check until a task waits again */
+        return timeout_ms;
+    }
+    int64_t now = rip_now_ms();
+    if (!P.next_sweep_ms)
+        P.next_sweep_ms = now + SWEEP_MS;
+    if (now >= P.next_sweep_ms) {
+        sweep();
+        P.next_sweep_ms = now + SWEEP_MS;
+    }
+    int64_t left = P.next_sweep_ms - now;
+    return timeout_ms < 0 || timeout_ms > left ? (int)left : timeout_ms;
 }
 
 int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
@@ -271,6 +316,7 @@ void rip__poll(int timeout_ms) {
         return;
     P.polls++;
     check_old_waits();
+    timeout_ms = sweep_due(timeout_ms);
     if (rip__runq.head)
         timeout_ms = 0;             /* a check woke a task */
     else if (P.check_len && (timeout_ms < 0 || timeout_ms > VERIFY_MS))
@@ -310,4 +356,5 @@ void rip__poll_end(void) {
     P.nfds = 0;
     P.checks = NULL;
     P.check_head = P.check_len = P.check_cap = 0;
+    P.next_sweep_ms = 0;
 }

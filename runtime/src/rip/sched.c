@@ -57,6 +57,7 @@ __attribute__((aligned(64))) int rip__backend_run_queue(unsigned budget) {
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
+    rip__spawn_check();
     rip_frame *made = fn(arg);      /* not started yet: nothing points into it */
     size_t size = made->size, at = frame_offset(size);
     rip_frame *f = (rip_frame *)((char *)rip__pool_alloc(at + size) + at);

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "threads.h"
+#include "../shared/limits.h"
 
 /* One worker's tasks. */
 struct rip_thr_run {
@@ -44,10 +45,11 @@ static struct {
     pthread_mutex_t mu;            /* guards every run's counts and the fields below */
     pthread_cond_t cond;           /* rip_run_workers waits here for each run to finish or deadlock */
     int running;                   /* a rip_run or rip_run_workers is waiting */
+    long max_tasks;                /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
     rip_thr_run *outside;          /* run of tasks spawned outside tasks: worker 0's while
                                       running, else the next run's (NULL until one is) */
 } sched = {
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL
 };
 
 static __thread rip_thr_run *self_run;    /* this thread's run, NULL if not a task */
@@ -251,6 +253,10 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
             rip__fatal("rip_spawn: out of memory");
         run = sched.outside;
     }
+    if (!sched.max_tasks)
+        sched.max_tasks = rip__max_tasks_env();
+    if (sched.max_tasks > 0 && run->live >= sched.max_tasks)
+        rip__max_tasks_reached(sched.max_tasks, run->worker);
     run->live++;
     pthread_mutex_unlock(&sched.mu);
     task_start(fn, arg, run);

@@ -1,10 +1,22 @@
 /* sched.c -- tasks of the ucontext backend: each task runs on its own
- * mmap'd stack with a guard page below it, and switches to the scheduler
- * with swapcontext.  Stack size: rip_set_stack_size, else RIP_STACK_SIZE
- * bytes, else 64 KiB.  Freed stacks are kept for reuse, up to STACK_CACHE
- * of them per scheduler thread. */
+ * stack with a guard page below it, and switches to the scheduler with
+ * swapcontext.  Stack size: rip_set_stack_size, else RIP_STACK_SIZE
+ * bytes, else 64 KiB.
+ *
+ * Stacks are carved from chunks (one mapping for many stacks), each with
+ * its guard page made by MADV_GUARD_INSTALL (Linux 6.13), which costs no
+ * mapping of its own; on an older kernel by mprotect, which splits the
+ * chunk: two mappings a stack, so vm.max_map_count (65530 by default)
+ * caps live tasks near 32,000.  No stack ever goes without its guard: a
+ * spawn that cannot map a stack or guard it ends the program with a
+ * message, as running out of memory for a task does.  A guard page hit
+ * says so on stderr before the SIGSEGV ends the program.  Freed stacks
+ * are kept for reuse: STACK_CACHE of them warm, the rest with their pages
+ * given back to the system. */
+#define _GNU_SOURCE                 /* MAP_NORESERVE, MADV_* */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -12,6 +24,10 @@
 #include "core.h"
 #include "uc.h"
 #include "../shared/san.h"
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102      /* Linux 6.13; older headers lack it */
+#endif
 
 /* Valgrind (make valgrind) is told where the task stacks are, when its header
  * is installed: a client request is a few no-op instructions off valgrind. */
@@ -28,32 +44,36 @@
 #endif
 
 #define DEFAULT_STACK (64 * 1024)
-#define STACK_CACHE 1024            /* freed stacks kept for reuse */
+#define STACK_CACHE 1024            /* freed stacks kept with their pages */
+#define CHUNK_BYTES (16u << 20)     /* a chunk maps about this much, */
+#define CHUNK_STACKS 256            /*   and at most this many stacks */
+#define ALT_STACK (64 * 1024)       /* the signal stack on which a guard page hit is reported */
 
 typedef struct uc_task uc_task;
 struct uc_task {
     rip_task base;                  /* run queue link; must come first */
     ucontext_t ctx;                 /* saved registers while switched out */
-    void *map;                      /* the mapping: guard page, then stack */
+    void *map;                      /* its slot in a chunk: guard page, then stack */
     size_t size;                    /* usable stack bytes */
     rip_task_fn *fn;                /* the task's function */
     void *arg;                      /* its argument */
     int finished;                   /* fn has returned */
-    int chunked;                    /* stack carved from a chunk: never unmapped */
     unsigned vg_stack;              /* the stack's id for valgrind (san.h) */
-    uc_task *next_free;             /* link in the stack cache, or in the abandoned list */
+    uc_task *next_free;             /* link in a stack cache, or in the abandoned list */
     uc_task *live_prev, *live_next; /* links in the thread's list of unfinished tasks */
 };
 
 /* Per scheduler thread. */
 static __thread ucontext_t sched_ctx;   /* the scheduler loop's context */
-static __thread uc_task *cache;     /* finished tasks whose stacks are reused */
+static __thread uc_task *cache;     /* finished tasks whose stacks are reused, pages warm */
 static __thread int cached;         /* how many are in the cache */
+static __thread uc_task *cold;      /* finished tasks whose stack pages went back to the system */
 static __thread char *chunk;        /* the unused rest of the current chunk */
 static __thread size_t chunk_left;  /* its bytes */
 static __thread uc_task *live;      /* unfinished tasks, newest first */
 static __thread const void *sched_stack; /* the scheduler's stack (for ASan) */
 static __thread size_t sched_stack_size; /* its bytes */
+static __thread void *alt_stack;    /* the signal stack this thread's run set up, or NULL */
 
 typedef struct chunk_map chunk_map;
 struct chunk_map {
@@ -64,7 +84,7 @@ struct chunk_map {
 static __thread chunk_map *chunks;  /* every chunk this thread mapped */
 
 /* Tasks blocked forever when a run deadlocked, and the chunks their stacks
- * may be on: kept to the end of the process (channels and wait groups may
+ * are on: kept to the end of the process (channels and wait groups may
  * still name them), and reachable (no leak to a leak checker). */
 static uc_task *abandoned;
 static chunk_map *abandoned_chunks;
@@ -75,26 +95,18 @@ static pthread_once_t sizes_once = PTHREAD_ONCE_INIT;
 static ucontext_t blank_ctx;        /* getcontext'd once; copied per task */
 static size_t stack_size;           /* usable bytes per new stack, page-rounded */
 static size_t page_size;
-static int chunk_mode;              /* out of mappings: stacks come from chunks, unguarded */
-static long guarded;                /* live mappings of guarded stacks (cached ones too) */
+static int guard_by_mprotect;       /* the kernel has no MADV_GUARD_INSTALL */
 
-#define CHUNK_STACKS 256            /* stacks per chunk mapping in chunk mode */
-#define MAP_HEADROOM 8192           /* mappings left for everything else */
-
-/* How many guarded stacks (two mappings each) fit under vm.max_map_count. */
-static long guard_limit(void) {
-    static long limit;
-    if (!limit) {
-        long max = 65530;
-        FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
-        if (f) {
-            if (fscanf(f, "%ld", &max) != 1)
-                max = 65530;
-            fclose(f);
-        }
-        limit = max > 2 * MAP_HEADROOM ? (max - MAP_HEADROOM) / 2 : max / 4;
+/* vm.max_map_count, for the message when a guard page cannot be made. */
+static long max_map_count(void) {
+    long max = -1;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &max) != 1)
+            max = -1;
+        fclose(f);
     }
-    return limit;
+    return max;
 }
 
 /* A usable stack size: at least 4 pages, whole pages. */
@@ -122,65 +134,69 @@ size_t rip_set_stack_size(size_t bytes) {
     return __atomic_exchange_n(&stack_size, round_stack(bytes), __ATOMIC_RELAXED);
 }
 
-/* A task and its stack are done with: a chunked stack's slot stays unused. */
+/* A task is done with: its slot in the chunk stays unused until the
+ * chunk goes. */
 static void task_drop(uc_task *t) {
     RIP_STACK_DEREGISTER(t->vg_stack);
-    if (!t->chunked) {
-        RIP_UNPOISON((char *)t->map + page_size, t->size);
-        munmap(t->map, t->size + page_size);
-        __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
-    }
     free(t);
 }
 
-/* t->map for a stack of t->size bytes, below it a guard page or (chunked)
- * a page of nothing. */
-static void stack_map(uc_task *t) {
-    /* Each guarded stack is two mappings (guard, stack); vm.max_map_count
-     * (65530 by default) caps them near 32,000.  Past that, stacks are
-     * carved from big chunks without guard pages, with a warning. */
-    size_t size = t->size;
-    int guard = 0;
-    if (!__atomic_load_n(&chunk_mode, __ATOMIC_RELAXED)) {
-        guard = __atomic_fetch_add(&guarded, 1, __ATOMIC_RELAXED) < guard_limit();
-        if (!guard)
-            __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
-    }
-    if (guard) {
-        t->map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (t->map != MAP_FAILED && mprotect(t->map, page_size, PROT_NONE) == 0)
+/* Make the page at p, the bottom of a slot, a guard page, or end the
+ * program: a stack without one would let an overflow write over another
+ * task's stack in silence. */
+static void guard_page(char *p) {
+    if (!__atomic_load_n(&guard_by_mprotect, __ATOMIC_RELAXED)) {
+        if (madvise(p, page_size, MADV_GUARD_INSTALL) == 0)
             return;
-        if (t->map != MAP_FAILED)
-            munmap(t->map, size + page_size);
-        __atomic_fetch_sub(&guarded, 1, __ATOMIC_RELAXED);
+        if (errno != EINVAL)
+            rip__fatal("cannot make a task stack's guard page: madvise: %s", strerror(errno));
+        __atomic_store_n(&guard_by_mprotect, 1, __ATOMIC_RELAXED); /* an older kernel */
     }
-    if (!__atomic_exchange_n(&chunk_mode, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "rip: warning: %ld live stacks with guard pages use half of "
-                "vm.max_map_count: further task stacks have none\n", guarded);
-    if (chunk_left < size + page_size) {
-        chunk_left = (size + page_size) * CHUNK_STACKS;
-        chunk = mmap(NULL, chunk_left, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        chunk_map *m = malloc(sizeof *m);
-        if (chunk == MAP_FAILED || !m)
-            rip__fatal("cannot map task stacks: %s", strerror(errno));
-        *m = (chunk_map){ chunks, chunk, chunk_left };
-        chunks = m;
-    }
-    t->map = chunk;
-    t->chunked = 1;
-    chunk += size + page_size;
-    chunk_left -= size + page_size;
+    if (mprotect(p, page_size, PROT_NONE) == -1)
+        rip__fatal("cannot make a task stack's guard page: mprotect: %s (each guarded stack "
+                   "takes two of the vm.max_map_count = %ld mappings on this kernel; "
+                   "RIP_MAX_TASKS bounds the live tasks)", strerror(errno), max_map_count());
 }
 
+/* t->map: a slot of a guard page and t->size bytes of stack, from the
+ * thread's current chunk, or a new one. */
+static void stack_map(uc_task *t) {
+    size_t slot = t->size + page_size;
+    if (chunk_left < slot) {
+        size_t n = CHUNK_BYTES / slot;
+        n = n < 1 ? 1 : n > CHUNK_STACKS ? CHUNK_STACKS : n;
+        void *base = mmap(NULL, n * slot, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (base == MAP_FAILED)
+            rip__fatal("out of memory for task stacks: mmap of %zu bytes: %s",
+                       n * slot, strerror(errno));
+        chunk_map *m = malloc(sizeof *m);
+        if (!m)
+            rip__fatal("out of memory for a task");
+        *m = (chunk_map){ chunks, base, n * slot };
+        chunks = m;
+        chunk = base;
+        chunk_left = n * slot;
+    }
+    guard_page(chunk);
+    t->map = chunk;
+    chunk += slot;
+    chunk_left -= slot;
+}
+
+/* A task struct with a stack of the current size: a cached one (warm
+ * first), else a new slot. */
 static uc_task *task_new(void) {
     pthread_once(&sizes_once, init_sizes);
     size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
     uc_task *t;
-    while ((t = cache)) {
-        cache = t->next_free;
-        cached--;
+    while ((t = cache) || (t = cold)) {
+        if (t == cache) {
+            cache = t->next_free;
+            cached--;
+        } else {
+            cold = t->next_free;
+        }
         if (t->size == size)
             return t;
         task_drop(t);               /* the size changed */
@@ -195,14 +211,90 @@ static uc_task *task_new(void) {
     return t;
 }
 
+/* t has finished: keep its stack for the next task; past STACK_CACHE
+ * warm ones, give its pages back (the guard page stays). */
 static void task_free(uc_task *t) {
-    if (cached < STACK_CACHE || t->chunked) {
+    if (cached < STACK_CACHE) {
         t->next_free = cache;
         cache = t;
         cached++;
         return;
     }
-    task_drop(t);
+    madvise((char *)t->map + page_size, t->size, MADV_DONTNEED); /* a hint: on failure the pages stay */
+    t->next_free = cold;
+    cold = t;
+}
+
+/* Append the string s to buf (n bytes used of cap): the new n.  For the
+ * signal handler below, which may not call stdio. */
+static size_t put(char *buf, size_t n, size_t cap, const char *s) {
+    while (*s && n < cap)
+        buf[n++] = *s++;
+    return n;
+}
+
+/* A guard page hit is a task's stack overflow: say so, then let the
+ * SIGSEGV end the program as it would have (returning re-runs the faulting
+ * access with the default action; a SIGSEGV sent by kill is raised again).
+ * Installed only where nothing else handles SIGSEGV. */
+static void on_segv(int sig, siginfo_t *si, void *ctx) {
+    (void)ctx;
+    uc_task *t = (uc_task *)rip__current();
+    char *at = si->si_addr;
+    if (si->si_code > 0 && t && at >= (char *)t->map && at < (char *)t->map + page_size) {
+        char msg[256], digits[24];
+        size_t n = put(msg, 0, sizeof msg, "rip: a task overflowed its stack of "), d = 0;
+        size_t v = t->size;
+        do
+            digits[d++] = (char)('0' + v % 10);
+        while (v /= 10);
+        while (d)
+            msg[n++] = digits[--d];   /* room: the text so far is far shorter than msg */
+        n = put(msg, n, sizeof msg, " bytes: the guard page below it stopped it "
+                "(a bigger stack: RIP_STACK_SIZE or rip_set_stack_size)\n");
+        ssize_t written = write(2, msg, n); /* if it fails, the SIGSEGV still ends it */
+        (void)written;
+    }
+    signal(sig, SIG_DFL);
+    if (si->si_code <= 0)
+        raise(sig);                 /* sent, not a fault: delivered once we return */
+}
+
+static pthread_once_t segv_once = PTHREAD_ONCE_INIT;
+
+static void segv_install(void) {
+    struct sigaction old, sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+        old.sa_handler == SIG_DFL)
+        sigaction(SIGSEGV, &sa, NULL);  /* the program's own handler, or ASan's, stays */
+}
+
+/* The run begins: the guard page report needs a stack of its own to run
+ * on (the task's is used up), unless the thread has one. */
+static void guard_report_begin(void) {
+    stack_t ss;
+    pthread_once(&segv_once, segv_install);
+    if (sigaltstack(NULL, &ss) == -1 || !(ss.ss_flags & SS_DISABLE))
+        return;
+    void *p = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;                     /* an overflow is still a SIGSEGV, without the message */
+    ss = (stack_t){ .ss_sp = p, .ss_size = ALT_STACK };
+    if (sigaltstack(&ss, NULL) == -1) {
+        munmap(p, ALT_STACK);
+        return;
+    }
+    alt_stack = p;
+}
+
+static void guard_report_end(void) {
+    if (!alt_stack)
+        return;
+    stack_t ss = { .ss_flags = SS_DISABLE };
+    sigaltstack(&ss, NULL);
+    munmap(alt_stack, ALT_STACK);
+    alt_stack = NULL;
 }
 
 /* AddressSanitizer (make SAN=1) hears of every switch of stacks, or it
@@ -266,6 +358,7 @@ void rip__uc_park(void) {
 }
 
 void rip_spawn(rip_task_fn *fn, void *arg) {
+    rip__spawn_check();
     uc_task *t = task_new();
     t->fn = fn;
     t->arg = arg;
@@ -310,14 +403,17 @@ static void abandon_tasks(void) {
 
 /* The run is over: give back the cached stacks, and the chunks too when
  * no blocked task is left on one (a worker thread that ends would leak
- * them, and with them the process's budget of guarded mappings); the
- * blocked tasks of a deadlock are abandoned. */
+ * them); the blocked tasks of a deadlock are abandoned, with the chunks. */
 static void release_stacks(int clean) {
     if (!clean)
         abandon_tasks();            /* with their chunks */
     uc_task *t;
     while ((t = cache)) {
         cache = t->next_free;
+        task_drop(t);
+    }
+    while ((t = cold)) {
+        cold = t->next_free;
         task_drop(t);
     }
     cached = 0;
@@ -332,8 +428,10 @@ static void release_stacks(int clean) {
 }
 
 int rip_run(rip_task_fn *fn, void *arg) {
+    guard_report_begin();
     rip_spawn(fn, arg);
     int status = rip__sched_loop();
     release_stacks(status == 0);
+    guard_report_end();
     return status;
 }
