@@ -286,6 +286,68 @@ static int decode_path(const char *t, size_t len, char *out, size_t cap) {
     return 0;
 }
 
+/* A request line ends in buf[0..len) (after the empty lines that may
+ * come first): a head over HEAD_MAX is then 431, else 414 (RFC 9112 3). */
+static int line_ended(const char *buf, size_t len) {
+    size_t i = 0;
+    while (i < len && (buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    return memchr(buf + i, '\n', len - i) != NULL;
+}
+
+/* RFC 3986 reg-name and IP-literal characters (unreserved, sub-delims,
+ * '%' of an escape, and ':' '[' ']' of an IPv6 literal). */
+static int host_char(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c && strchr("-._~!$&'()*+,;=%:[]", c));
+}
+
+/* RFC 9112 3.2: one Host header at most, required on HTTP/1.1, not empty
+ * there, and a valid uri-host [":" port]: "example.com:8080",
+ * "[::1]:80", "10.0.0.1"; not "a b", "a/b", "a:b:c" or "a:x".  Its value
+ * is not otherwise used (one site per server). */
+static int host_ok(const http_request *req) {
+    const http_header *host = NULL;
+    for (size_t i = 0; i < req->nheaders; i++) {
+        const http_header *h = &req->headers[i];
+        if (h->name_len == 4 && strncasecmp(h->name, "Host", 4) == 0) {
+            if (host)
+                return 0;           /* two of them */
+            host = h;
+        }
+    }
+    if (!host)
+        return req->minor == 0;
+    const char *v = host->value, *end = v + host->value_len;
+    if (v == end)
+        return req->minor == 0;
+    const char *colon = end;        /* the port's colon: after an IP literal's ']' */
+    if (*v == '[') {
+        const char *close = memchr(v, ']', (size_t)(end - v));
+        if (!close || close == v + 1 || (close + 1 < end && close[1] != ':'))
+            return 0;
+        for (const char *p = v + 1; p < close; p++)
+            if (!host_char((unsigned char)*p) || *p == '[' || *p == '%')
+                return 0;
+        colon = close + 1;
+    } else {
+        const char *c = memchr(v, ':', (size_t)(end - v));
+        colon = c ? c : end;
+        if (colon == v)
+            return 0;           /* no host before the port */
+        for (const char *p = v; p < colon; p++) {
+            if (!host_char((unsigned char)*p) || *p == '[' || *p == ']' || *p == ':')
+                return 0;
+            if (*p == '%' && (colon - p < 3 || hexval(p[1]) < 0 || hexval(p[2]) < 0))
+                return 0;
+        }
+    }
+    for (const char *p = colon < end ? colon + 1 : end; p < end; p++)
+        if (*p < '0' || *p > '9')
+            return 0;           /* the port: digits (none is allowed) */
+    return 1;
+}
+
 /* Parse the head in c->buf into r.  Returns HTTP_PARTIAL, or the head's
  * length with r->status 0 or the status to answer. */
 static int parse(struct conn *c, struct request *r) {
@@ -297,8 +359,8 @@ static int parse(struct conn *c, struct request *r) {
     memset(r, 0, offsetof(struct request, path));
     r->keep_alive = 1;
     if (n < 0) {                    /* broken or too big: answer, then close */
-        r->status = n == HTTP_PARTIAL || n == HTTP_TOO_MANY ? 431
-                  : n == HTTP_VERSION ? 505 : 400;
+        r->status = n == HTTP_PARTIAL ? (line_ended(c->buf, c->have) ? 431 : 414)
+                  : n == HTTP_TOO_MANY ? 431 : n == HTTP_VERSION ? 505 : 400;
         r->keep_alive = 0;
         r->minor = 1;
         r->head_len = (int)c->have;
@@ -334,7 +396,7 @@ static int parse(struct conn *c, struct request *r) {
         if (r->body_len > BODY_MAX)
             return r->status = 413, r->keep_alive = 0, n;
     }
-    if (req.minor == 1 && !http_find_header(&req, "Host"))
+    if (!host_ok(&req))
         return r->status = 400, n;
     if (req.method_len == 3 && memcmp(req.method, "GET", 3) == 0) {
         r->head_only = 0;

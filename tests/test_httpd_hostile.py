@@ -181,8 +181,13 @@ def test_random_bytes_never_crash_the_server(httpd):
 
 
 def test_heads_over_the_limit_get_414_or_431(httpd):
+    """A request line that does not end within the 8 KiB head limit is 414
+    (RFC 9112 3), whatever it holds; a head whose headers go over is 431."""
     cases = [
-        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + GOOD_HEAD, {414, 431}),
+        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + GOOD_HEAD, {414}),
+        (b"\r\nGET /" + b"a" * 9000, {414}),
+        (b"A" * 9000, {414}),
+        (b"GET /" + b"a" * 8000 + b" HTTP/1.1\r\nHost: t\r\nX: " + b"b" * 300 + b"\r\n\r\n", {431}),
         (b"GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", {431}),
         (b"GET / HTTP/1.1\r\nHost: t\r\n" + b"X: y\r\n" * 2000 + b"\r\n", {431}),
         (b"GET / HTTP/1.1\r\nHost: t\r\n" + b"X: y\r\n" * 200 + b"\r\n", {431}),
@@ -192,6 +197,44 @@ def test_heads_over_the_limit_get_414_or_431(httpd):
         for raw, want in cases:
             assert answer(srv, raw) in want, raw[:60]
     without_growth(httpd(), attack)
+
+
+HOSTS = [
+    # (request head after the request line, status)
+    (b"Host: t\r\nHost: t\r\n\r\n", 400),            # two, even equal
+    (b"Host: a\r\nX: y\r\nhost: b\r\n\r\n", 400),
+    (b"Host:\r\n\r\n", 400),                         # empty on HTTP/1.1
+    (b"Host:   \r\n\r\n", 400),
+    (b"Host: a b\r\n\r\n", 400),                      # not a uri-host
+    (b"Host: a/b\r\n\r\n", 400),
+    (b"Host: a@b\r\n\r\n", 400),
+    (b"Host: a:b\r\n\r\n", 400),                      # a port is digits
+    (b"Host: a:80:80\r\n\r\n", 400),
+    (b"Host: :80\r\n\r\n", 400),
+    (b"Host: [::1\r\n\r\n", 400),
+    (b"Host: [::1]x\r\n\r\n", 400),
+    (b"Host: a%zz\r\n\r\n", 400),
+    (b"Host: t\r\n\r\n", 200),
+    (b"Host: example.com:8080\r\n\r\n", 200),
+    (b"Host: example.com:\r\n\r\n", 200),             # an empty port is allowed
+    (b"Host: 10.0.0.1\r\n\r\n", 200),
+    (b"Host: [::1]:80\r\n\r\n", 200),
+    (b"Host: a%41-b_c~d!$&'()*+,;=\r\n\r\n", 200),
+]
+
+
+@pytest.mark.parametrize("version", ["1.1", "1.0"])
+def test_host_header_rfc9112(httpd, version):
+    """RFC 9112 3.2: more than one Host, or one that is not a valid
+    uri-host[:port], is 400; on HTTP/1.1 so is an empty one (or none:
+    test_httpd), while HTTP/1.0 needs none."""
+    srv = httpd()
+    for rest, want in HOSTS:
+        if version == "1.0" and rest.strip(b" \r\n") in (b"Host:",):
+            want = 200
+        raw = b"GET /style.css HTTP/%s\r\n%s" % (version.encode(), rest)
+        assert answer(srv, raw) == want, raw
+    assert answer(srv, b"GET /style.css HTTP/1.0\r\n\r\n") == 200
 
 
 def test_slowloris_dropped_by_the_deadline_while_others_are_served(httpd):
@@ -438,3 +481,4 @@ def test_at_the_cap_with_no_idle_connection_the_slowest_head_goes(httpd):
 def test_the_fd_reserve_is_a_few_fds_at_a_low_limit(httpd):
     """Not half of 64: most of the fds serve connections."""
     assert httpd(nofile=64).max_conns >= 48
+
