@@ -88,6 +88,9 @@ struct conn {
     int64_t last;                   /* rip_now_ms() of its last activity (bytes, a piece of an answer sent, the accept); guarded by list->mu */
     int shed;                       /* shut down to make room: closing; guarded by list->mu */
     int fd;                         /* the client's socket */
+    int reset;                      /* an answer was given up on (the client left, was too slow
+                                       or was shed): close with a reset, so that the kernel
+                                       does not keep trying to deliver the rest */
     struct request *r;              /* the request being read or answered; NULL when idle */
     char *buf;                      /* HEAD_MAX bytes after *r, while bytes are pending */
     size_t have;                    /* bytes in buf */
@@ -611,10 +614,14 @@ static void request_free(struct request *r) {
 
 /* ---- connections (blocking style: these are the async functions) ------ */
 
-/* Write all of buf, giving the client --timeout for it. */
-static int send_all(int fd, const char *buf, size_t len) {
+/* Write all of buf, giving the client --timeout for it.  If it fails,
+ * what the kernel still holds of the answer is dropped at close. */
+static int send_all(struct conn *c, const char *buf, size_t len) {
     rip_set_deadline(rip_now_ms() + cfg.timeout_ms);
-    return rip_write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+    if (rip_write(c->fd, buf, len) == (ssize_t)len)
+        return 0;
+    c->reset = 1;
+    return -1;
 }
 
 static int send_error(struct conn *c, struct request *r) {
@@ -627,7 +634,7 @@ static int send_error(struct conn *c, struct request *r) {
         memcpy(msg + hlen, body, (size_t)blen);
         hlen += blen;
     }
-    return send_all(c->fd, msg, (size_t)hlen);
+    return send_all(c, msg, (size_t)hlen);
 }
 
 /* ---- the small-file cache ------------------------------------------------ */
@@ -738,7 +745,7 @@ static int respond_cached(struct conn *c, struct request *r, const struct cached
     struct answer *a = e->answer;
     if (r->keep_alive && r->minor == 1) {   /* the cached answer is this one's */
         a->refs++;
-        int ok = send_all(c->fd, a->bytes, a->len) == 0;
+        int ok = send_all(c, a->bytes, a->len) == 0;
         answer_drop(a);
         return ok ? 0 : -1;
     }
@@ -747,7 +754,7 @@ static int respond_cached(struct conn *c, struct request *r, const struct cached
     if (!buf)
         return -1;
     memcpy(buf + hlen, a->bytes + a->head, e->size); /* before any wait: e may be replaced after */
-    int ok = send_all(c->fd, buf, (size_t)hlen + e->size) == 0;
+    int ok = send_all(c, buf, (size_t)hlen + e->size) == 0;
     free(buf);
     return ok ? !r->keep_alive : -1;
 }
@@ -786,12 +793,12 @@ static int reopen(struct request *r, const struct stat *was) {
 static int send_piece(struct conn *c, int *file, const char *buf, size_t len) {
     ssize_t n = *file >= 0 ? send(c->fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL) : 0;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-        return -1;
+        return c->reset = 1, -1;
     if (n < (ssize_t)len) {
         if (*file >= 0)
             close(*file);
         *file = -1;
-        if (send_all(c->fd, buf + (n > 0 ? n : 0), len - (size_t)(n > 0 ? n : 0)) != 0)
+        if (send_all(c, buf + (n > 0 ? n : 0), len - (size_t)(n > 0 ? n : 0)) != 0)
             return -1;
     }
     conn_sent(c);
@@ -921,6 +928,10 @@ static void connection(void *arg) {
         linger(c.fd);
     }
     conn_closing(&c);
+    if (c.reset) {
+        struct linger now = { .l_onoff = 1, .l_linger = 0 };
+        setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &now, sizeof now);
+    }
     rip_close(c.fd);
     __atomic_sub_fetch(&open_conns, 1, __ATOMIC_RELAXED);
 }
