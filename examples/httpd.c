@@ -398,6 +398,7 @@ static int parse(struct conn *c, struct request *r) {
     if (n == HTTP_PARTIAL && c->have < HEAD_MAX)
         return HTTP_PARTIAL;
     memset(r, 0, offsetof(struct request, path));
+    r->path[0] = '\0';              /* an error answer has none: respond reads it all the same */
     r->keep_alive = 1;
     if (n < 0) {                    /* broken or too big: answer, then close */
         r->status = n == HTTP_PARTIAL ? (line_ended(c->buf, c->have) ? 431 : 414)
