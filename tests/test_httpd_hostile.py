@@ -1,10 +1,11 @@
 """examples/httpd.c against hostile clients, on every backend, over real
 sockets on loopback: malformed and over-limit requests, slowloris, resets,
-10,000 connections, running out of fds, traversal in every encoding.
+10,000 connections, running out of fds, traversal in every encoding, and
+at the connection cap: idle, slow and stalled clients (heads and answers).
 
-Each test runs its attack once to warm the server up (pools, caches), takes
-the server's open fds and RSS from /proc, runs the attack again, and then
-requires the same fds and no RSS growth beyond a small slack: nothing
+Most tests run their attack once to warm the server up (pools, caches), take
+the server's open fds and RSS from /proc, run the attack again, and then
+require the same fds and no RSS growth beyond a small slack: nothing
 leaks per attack (under SAN=1, RSS is not compared: see without_growth)."""
 import os
 import random
@@ -542,6 +543,7 @@ def test_at_the_cap_clients_that_never_read_make_way(httpd, huge):
     promptly.  (Before, they waited for --timeout, 10 s, and more.)"""
     raise_own_fd_limit(1000)
     srv = httpd(nofile=128)
+    usage = srv.settled()
     readers = [stalled_reader(srv, huge) for _ in range(300)]
     try:
         # The first ~116 are answered at once, the rest wait in the
@@ -569,6 +571,7 @@ def test_at_the_cap_clients_that_never_read_make_way(httpd, huge):
     finally:
         for s in readers:
             s.close()
+    assert srv.settled(want=usage) == usage, "(fds, threads) grew: %s -> %s" % (usage, srv.usage())
 
 
 def test_at_the_cap_an_answer_its_client_takes_slowly_is_never_shed(httpd, huge):
