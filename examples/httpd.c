@@ -44,7 +44,7 @@
 #include "rip.h"
 #include "http_parser.h"
 
-#define HEAD_MAX 8192               /* request head limit: 431 beyond */
+#define HEAD_MAX 8192               /* request head limit: 431 beyond (414 if the request line is) */
 #define CHUNK (64 * 1024)           /* files stream in pieces this big */
 #define BODY_MAX (1024 * 1024)      /* request bodies (discarded) beyond: 413 */
 #define FD_RESERVE_MIN 8            /* fds kept beyond connections: stdio, root, listener, epoll... */
