@@ -2,12 +2,18 @@
 
 Each httpd build serves wrk at 1,000 keep-alive connections while hostile
 clients attack it: slowloris heads, resets in the middle of a response,
-random bytes, oversized heads, and floods of connections past its fd limit.
-Every second the server's RSS, open fds, threads and CPU are sampled.  The
-verdict per build: wrk's ordinary requests saw no error, and once the
-attack stops, fds and threads come back to what they were before any
-load, and RSS to within RSS_SLACK of its baseline, measured after a
-warm-up round of the same attack (which sizes the pools).  Writes REPORT.md (and PNG plots when matplotlib imports).
+random bytes, oversized heads, clients that ask for a big file and never
+read (stalled readers), and floods of connections past its fd limit (which
+take it to its connection cap, where stalled answers are shed).  Meanwhile an
+ordinary client makes a new connection every 50 ms and times its request:
+the report gives its p50, p99 and slowest (a number to read; the verdict
+does not depend on speed).  Every second the server's RSS, open fds,
+threads and CPU are sampled.  The verdict per build: wrk's ordinary
+requests saw no error, and once the attack stops, fds and threads come
+back to what they were before any load, and RSS to within RSS_SLACK of
+its baseline, measured after a warm-up round of the same attack (which
+sizes the pools).  Writes REPORT.md (and PNG plots when matplotlib
+imports).
 
     python bench/soak.py BUILD_DIR [--seconds S] [--backends rip,ucontext,threads]
                          [--out DIR]
@@ -19,6 +25,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,6 +41,11 @@ FD_LIMIT = 2048                     # the server's: the flood goes past it
 CONNS = 1000                        # wrk's keep-alive connections
 SLOWLORIS = 100                     # heads sent a byte a second
 FLOOD = 2500                        # connections a flood opens at once
+STALLED = 100                       # clients asking for huge.bin that never read: each
+                                    # holds a full send buffer, some MiB of kernel memory
+                                    # on loopback (its 64 KiB MTU makes them big)
+STALLED_FOR = 3                     # seconds each stays (> TIMEOUT_MS: the server drops it first)
+PROBE_EVERY = 0.05                  # seconds between the ordinary client's requests
 TIMEOUT_MS = 2000                   # httpd --timeout: how long a slowloris lasts
 RSS_SLACK = 8 << 20                 # bytes RSS may stay above the baseline
 
@@ -54,6 +66,8 @@ def docroot():
         f.write("<p>soak</p>\n" * 40)
     with open(os.path.join(root, "big.bin"), "wb") as f:
         f.write(os.urandom(1 << 20))
+    with open(os.path.join(root, "huge.bin"), "wb") as f:
+        f.truncate(64 << 20)        # sparse: more than any send buffer, no disk
     return root
 
 
@@ -102,8 +116,11 @@ class Attack:
         self.done = threading.Event()
         self.counts = {}
         self.lock = threading.Lock()
+        self.latencies = []         # the ordinary client's seconds per request
         self.threads = [threading.Thread(target=f, daemon=True) for f in (
-            self.slowloris, self.resets, self.garbage, self.oversized, self.flood)]
+            self.slowloris, self.resets, self.garbage, self.oversized, self.flood,
+            self.stalled_readers)]
+        self.probe = None           # the ordinary client's process
 
     def count(self, what):
         with self.lock:
@@ -116,9 +133,23 @@ class Attack:
     def start(self):
         for t in self.threads:
             t.start()
+        self.probe = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--probe",
+                                       str(self.port)], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
 
     def stop(self):
         self.done.set()
+        try:
+            out, _ = self.probe.communicate(timeout=60)  # stdin closed: it reports and ends
+        except subprocess.TimeoutExpired:
+            self.probe.kill()
+            out, _ = self.probe.communicate()
+        for line in out.split():
+            if line == "failed":
+                self.count("ordinary requests failed")
+            else:
+                self.latencies.append(float(line))
+                self.count("ordinary requests")
         for t in self.threads:
             t.join(30)
 
@@ -182,6 +213,36 @@ class Attack:
                     pass
         self.guarded("oversized heads", step)
 
+    def stalled_readers(self):
+        """STALLED clients that ask for huge.bin (64 MiB) with a 4 KiB
+        receive buffer and never read, each for STALLED_FOR seconds, then
+        another in its place.  (Whether the server dropped one cannot be seen: its FIN
+        waits behind the answer the client does not read.)"""
+        socks = []                  # (socket, when it connected)
+        while not self.done.is_set():
+            now = time.monotonic()
+            for s, since in [x for x in socks if now - x[1] > STALLED_FOR]:
+                socks.remove((s, since))
+                s.close()           # unread bytes: a reset, no TIME_WAIT
+            while len(socks) < STALLED and not self.done.is_set():
+                s = None
+                try:
+                    s = socket.socket()
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                    s.settimeout(5)
+                    s.connect(("127.0.0.1", self.port))
+                    s.sendall(b"GET /huge.bin HTTP/1.1\r\nHost: soak\r\n\r\n")
+                    socks.append((s, time.monotonic()))
+                    self.count("stalled readers")
+                except OSError:
+                    if s:
+                        s.close()
+                    self.count("stalled readers refused")
+                    break
+            self.done.wait(0.2)
+        for s, _ in socks:
+            s.close()
+
     def flood(self):
         while not self.done.is_set():
             socks = []
@@ -198,6 +259,31 @@ class Attack:
             for s in socks:
                 s.close()
             self.done.wait(1)
+
+
+def probe(port):
+    """The ordinary client, in a process of its own (the attackers'
+    threads share a GIL that would time them, not the server): a new
+    connection every PROBE_EVERY s, GET /index.html, until stdin closes;
+    prints the seconds each took, or "failed" (no whole answer in 30 s)."""
+    done = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+    while not done.wait(PROBE_EVERY):
+        start = time.monotonic()
+        data = b""
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+                s.sendall(b"GET /index.html HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n\r\n")
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+        except OSError:
+            pass
+        ok = data.startswith(b"HTTP/1.1 200 ") and data.endswith(b"<p>soak</p>\n")
+        print("%.6f" % (time.monotonic() - start) if ok else "failed", flush=True)
+    return 0
 
 
 WRK_ERRORS = re.compile(r"(?:connect|read|write|timeout) (\d+)")
@@ -273,7 +359,19 @@ def soak(exe, root, seconds):
     return {"ok": ok, "alive": alive, "requests": requests, "errors": errors, "rps": rps,
             "wrk": out, "baseline": baseline, "cold": cold, "after": after, "peak": peak, "cpu": cpu,
             "samples": samples, "attack_end": attack_end, "attacks": attack.counts,
+            "latencies": sorted(attack.latencies),
             "stderr": srv.proc.stderr.read().decode(errors="replace")[-2000:]}
+
+
+def percentile(sorted_values, p):
+    """The p-th percentile of sorted values (nearest rank), or None."""
+    if not sorted_values:
+        return None
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * p / 100))]
+
+
+def ms(seconds):
+    return "-" if seconds is None else "%.1f ms" % (seconds * 1000)
 
 
 def mib(n):
@@ -298,6 +396,16 @@ def report(results, seconds, out_dir):
                          name, "pass" if r["ok"] else "FAIL" + ("" if r["alive"] else " (died)"),
                          r["requests"], r["rps"], r["errors"], 100 * r["cpu"],
                          mib(b[0]), mib(p[0]), mib(a[0]), c[1], p[1], a[1], c[2], p[2], a[2]))
+    lines.append("\nAn ordinary client during the attack: a new connection every %d ms, "
+                 "`GET /index.html`, timed from connect to the end of the answer "
+                 "(failed: no whole answer within 30 s).\n" % (PROBE_EVERY * 1000))
+    lines.append("| build | requests | failed | p50 | p99 | slowest |")
+    lines.append("|---|---|---|---|---|---|")
+    for name, r in results.items():
+        lat = r["latencies"]
+        lines.append("| %s | %d | %d | %s | %s | %s |" % (
+            name, len(lat), r["attacks"].get("ordinary requests failed", 0),
+            ms(percentile(lat, 50)), ms(percentile(lat, 99)), ms(lat[-1] if lat else None)))
     lines.append("\nWhat the attackers did (counts per build):\n")
     kinds = sorted({k for r in results.values() for k in r["attacks"]})
     lines.append("| attack | " + " | ".join(results) + " |")
@@ -345,6 +453,8 @@ def plot(results, out_dir):
 
 def main(argv):
     global RSS_SLACK
+    if argv[:1] == ["--probe"]:
+        return probe(int(argv[1]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("build")
     ap.add_argument("--seconds", type=int, default=60)
@@ -361,17 +471,21 @@ def main(argv):
     out_dir = args.out or os.path.join(args.build, "soak")
     os.makedirs(out_dir, exist_ok=True)
     root = docroot()
-    RSS_SLACK = args.rss_slack_mib << 20
-    results = {}
-    for backend in args.backends.split(","):
-        name = "httpd-" + backend
-        progress("%s: %d s under wrk -c%d and attack ..." % (name, args.seconds, CONNS))
-        results[name] = soak(os.path.join(args.build, name), root, args.seconds)
-        r = results[name]
-        progress("%s: %s, %d requests, %d errors" % (name, "pass" if r["ok"] else "FAIL",
-                                                     r["requests"], r["errors"]))
-        if not r["ok"]:
-            progress(r["wrk"] + r["stderr"])
+    try:
+        RSS_SLACK = args.rss_slack_mib << 20
+        results = {}
+        for backend in args.backends.split(","):
+            name = "httpd-" + backend
+            progress("%s: %d s under wrk -c%d and attack ..." % (name, args.seconds, CONNS))
+            results[name] = soak(os.path.join(args.build, name), root, args.seconds)
+            r = results[name]
+            progress("%s: %s, %d requests, %d errors; an ordinary client's p99 %s" % (
+                name, "pass" if r["ok"] else "FAIL", r["requests"], r["errors"],
+                ms(percentile(r["latencies"], 99))))
+            if not r["ok"]:
+                progress(r["wrk"] + r["stderr"])
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
     path, text = report(results, args.seconds, out_dir)
     print(text)
     progress("wrote %s" % path)

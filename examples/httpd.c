@@ -14,7 +14,9 @@
  * SO_REUSEPORT listener; --prefork N forks N processes sharing one.
  * At its connection cap (the fd limit less a small reserve) a new client
  * takes the place of a connection doing nothing: the oldest idle
- * keep-alive one, else the head that has sent least for longest.
+ * keep-alive one, else the answer stalled longest (its client has taken
+ * none of it for STALL_MS), else the head that has sent least for longest.
+ * A client that does not read holds no file open while it stalls.
  * Prints "listening on PORT (at most N connections)" once it accepts. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,7 +44,7 @@
 #include "rip.h"
 #include "http_parser.h"
 
-#define HEAD_MAX 8192               /* request head limit: 431 beyond */
+#define HEAD_MAX 8192               /* request head limit: 431 beyond (414 if the request line is) */
 #define CHUNK (64 * 1024)           /* files stream in pieces this big */
 #define BODY_MAX (1024 * 1024)      /* request bodies (discarded) beyond: 413 */
 #define FD_RESERVE_MIN 8            /* fds kept beyond connections: stdio, root, listener, epoll... */
@@ -50,6 +52,7 @@
 #define FD_WAIT_MS 10               /* out of fds: try again this much later */
 #define LINGER_MS 1000              /* a closing connection drains its client at most this long */
 #define QUIET_MS 500                /* a connection is shed only after this long quiet */
+#define STALL_MS 1000               /* ... an answer only after its client took none of it this long */
 
 static struct {
     int root;                       /* O_PATH fd of --root */
@@ -70,7 +73,8 @@ struct live_list;
 enum conn_state {
     CONN_HEAD,                      /* waiting for (the rest of) a request head */
     CONN_IDLE,                      /* keep-alive, between requests, nothing received */
-    CONN_BUSY,                      /* answering, or closing: never shed */
+    CONN_SENDING,                   /* answering: shed only when stalled (STALL_MS) */
+    CONN_BUSY,                      /* closing: never shed */
 };
 
 /* A connection: its socket and the bytes received but not yet answered.
@@ -81,9 +85,12 @@ struct conn {
     enum conn_state state;          /* what it waits for; guarded by list->mu */
     int64_t since;                  /* rip_now_ms() when that state began; guarded by list->mu */
     size_t got;                     /* bytes of the head received so far; guarded by list->mu */
-    int64_t last;                   /* rip_now_ms() of its last activity (bytes, an answer, the accept); guarded by list->mu */
+    int64_t last;                   /* rip_now_ms() of its last activity (bytes, a piece of an answer sent, the accept); guarded by list->mu */
     int shed;                       /* shut down to make room: closing; guarded by list->mu */
     int fd;                         /* the client's socket */
+    int reset;                      /* an answer was given up on (the client left, was too slow
+                                       or was shed): close with a reset, so that the kernel
+                                       does not keep trying to deliver the rest */
     struct request *r;              /* the request being read or answered; NULL when idle */
     char *buf;                      /* HEAD_MAX bytes after *r, while bytes are pending */
     size_t have;                    /* bytes in buf */
@@ -167,6 +174,13 @@ static void conn_got(struct conn *c, size_t n) {
     pthread_mutex_unlock(&c->list->mu);
 }
 
+/* A piece of the answer went out. */
+static void conn_sent(struct conn *c) {
+    pthread_mutex_lock(&c->list->mu);
+    c->last = rip_now_ms();
+    pthread_mutex_unlock(&c->list->mu);
+}
+
 /* Bytes wait in fd that its task has not read yet (it has not run since
  * they came): the connection is not doing nothing. */
 static int unread(int fd) {
@@ -174,10 +188,24 @@ static int unread(int fd) {
     return ioctl(fd, FIONREAD, &n) == 0 && n > 0;
 }
 
+/* How long (ms) the client of fd has taken none of the answer: its send
+ * buffer is full (so its task waits to write) and no byte went out since;
+ * 0 if it is moving or the kernel does not say. */
+static int64_t answer_stalled_ms(int fd) {
+    struct pollfd p = { .fd = fd, .events = POLLOUT };
+    struct tcp_info info;
+    socklen_t len = sizeof info;
+    if (poll(&p, 1, 0) != 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 ||
+        len < offsetof(struct tcp_info, tcpi_last_data_sent) + sizeof info.tcpi_last_data_sent)
+        return 0;
+    return info.tcpi_last_data_sent;
+}
+
 /* Shut down the connection doing least, of every worker's: the oldest
- * idle one, else the head that has sent least for longest (ms waited per
- * byte received).  Its task reads end of file and closes it.  1, or 0 if
- * every one is busy. */
+ * idle one, else the answer whose client has taken none of it for longest
+ * (at least STALL_MS), else the head that has sent least for longest (ms
+ * waited per byte received).  Its task reads end of file (or fails to
+ * write) and closes it.  1, or 0 if every one is busy. */
 static int shed_one(void) {
     int64_t now = rip_now_ms(), best = -1;
     struct conn *victim = NULL;
@@ -188,9 +216,22 @@ static int shed_one(void) {
             if (c->shed || c->state == CONN_BUSY || now - c->last < QUIET_MS)
                 continue;           /* busy, or active just now (a client between requests,
                                        a task about to parse what came) */
-            int64_t stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
-                                                  : (now - c->since) / (int64_t)(c->got + 1);
-            if (stall >= best && !unread(c->fd)) { /* >=: of equals, the oldest (newest first) */
+            int64_t stall;
+            if (c->state == CONN_SENDING) {
+                if (now - c->last < STALL_MS || INT64_MAX / 4 + (now - c->last) < best)
+                    continue;       /* a piece of its answer went out just now, or an idle
+                                       connection or a longer stall is the one to go */
+                int64_t stalled = answer_stalled_ms(c->fd);
+                if (stalled < STALL_MS)
+                    continue;       /* its client is taking the answer */
+                stall = INT64_MAX / 4 + (stalled < now - c->last ? stalled : now - c->last);
+            } else {
+                stall = c->state == CONN_IDLE ? INT64_MAX / 2 + (now - c->since)
+                                              : (now - c->since) / (int64_t)(c->got + 1);
+                if (stall < best || unread(c->fd))
+                    continue;       /* ... or its task has not read what came yet */
+            }
+            if (stall >= best) {    /* >=: of equals, the oldest (newest first) */
                 best = stall;
                 victim = c;
             }
@@ -286,6 +327,68 @@ static int decode_path(const char *t, size_t len, char *out, size_t cap) {
     return 0;
 }
 
+/* A request line ends in buf[0..len) (after the empty lines that may
+ * come first): a head over HEAD_MAX is then 431, else 414 (RFC 9112 3). */
+static int line_ended(const char *buf, size_t len) {
+    size_t i = 0;
+    while (i < len && (buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    return memchr(buf + i, '\n', len - i) != NULL;
+}
+
+/* RFC 3986 reg-name and IP-literal characters (unreserved, sub-delims,
+ * '%' of an escape, and ':' '[' ']' of an IPv6 literal). */
+static int host_char(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c && strchr("-._~!$&'()*+,;=%:[]", c));
+}
+
+/* RFC 9112 3.2: one Host header at most, required on HTTP/1.1, not empty
+ * there, and a valid uri-host [":" port]: "example.com:8080",
+ * "[::1]:80", "10.0.0.1"; not "a b", "a/b", "a:b:c" or "a:x".  Its value
+ * is not otherwise used (one site per server). */
+static int host_ok(const http_request *req) {
+    const http_header *host = NULL;
+    for (size_t i = 0; i < req->nheaders; i++) {
+        const http_header *h = &req->headers[i];
+        if (h->name_len == 4 && strncasecmp(h->name, "Host", 4) == 0) {
+            if (host)
+                return 0;           /* two of them */
+            host = h;
+        }
+    }
+    if (!host)
+        return req->minor == 0;
+    const char *v = host->value, *end = v + host->value_len;
+    if (v == end)
+        return req->minor == 0;
+    const char *colon = end;        /* the port's colon: after an IP literal's ']' */
+    if (*v == '[') {
+        const char *close = memchr(v, ']', (size_t)(end - v));
+        if (!close || close == v + 1 || (close + 1 < end && close[1] != ':'))
+            return 0;
+        for (const char *p = v + 1; p < close; p++)
+            if (!host_char((unsigned char)*p) || *p == '[' || *p == '%')
+                return 0;
+        colon = close + 1;
+    } else {
+        const char *c = memchr(v, ':', (size_t)(end - v));
+        colon = c ? c : end;
+        if (colon == v)
+            return 0;           /* no host before the port */
+        for (const char *p = v; p < colon; p++) {
+            if (!host_char((unsigned char)*p) || *p == '[' || *p == ']' || *p == ':')
+                return 0;
+            if (*p == '%' && (colon - p < 3 || hexval(p[1]) < 0 || hexval(p[2]) < 0))
+                return 0;
+        }
+    }
+    for (const char *p = colon < end ? colon + 1 : end; p < end; p++)
+        if (*p < '0' || *p > '9')
+            return 0;           /* the port: digits (none is allowed) */
+    return 1;
+}
+
 /* Parse the head in c->buf into r.  Returns HTTP_PARTIAL, or the head's
  * length with r->status 0 or the status to answer. */
 static int parse(struct conn *c, struct request *r) {
@@ -295,10 +398,11 @@ static int parse(struct conn *c, struct request *r) {
     if (n == HTTP_PARTIAL && c->have < HEAD_MAX)
         return HTTP_PARTIAL;
     memset(r, 0, offsetof(struct request, path));
+    r->path[0] = '\0';              /* an error answer has none: respond reads it all the same */
     r->keep_alive = 1;
     if (n < 0) {                    /* broken or too big: answer, then close */
-        r->status = n == HTTP_PARTIAL || n == HTTP_TOO_MANY ? 431
-                  : n == HTTP_VERSION ? 505 : 400;
+        r->status = n == HTTP_PARTIAL ? (line_ended(c->buf, c->have) ? 431 : 414)
+                  : n == HTTP_TOO_MANY ? 431 : n == HTTP_VERSION ? 505 : 400;
         r->keep_alive = 0;
         r->minor = 1;
         r->head_len = (int)c->have;
@@ -334,7 +438,7 @@ static int parse(struct conn *c, struct request *r) {
         if (r->body_len > BODY_MAX)
             return r->status = 413, r->keep_alive = 0, n;
     }
-    if (req.minor == 1 && !http_find_header(&req, "Host"))
+    if (!host_ok(&req))
         return r->status = 400, n;
     if (req.method_len == 3 && memcmp(req.method, "GET", 3) == 0) {
         r->head_only = 0;
@@ -412,8 +516,8 @@ static int open_beneath(const char *path) {
     return open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 }
 
-/* The file for r->path: an fd and its size, or -1 with the status to answer. */
-static int open_file(struct request *r, off_t *size) {
+/* The file for r->path: an fd and its stat (*st), or -1 with the status to answer. */
+static int open_file(struct request *r, struct stat *st_out) {
     int fd = open_beneath(r->path);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -437,7 +541,7 @@ static int open_file(struct request *r, off_t *size) {
         r->status = 403;
         return -1;
     }
-    *size = st.st_size;
+    *st_out = st;
     return fd;
 }
 
@@ -511,10 +615,14 @@ static void request_free(struct request *r) {
 
 /* ---- connections (blocking style: these are the async functions) ------ */
 
-/* Write all of buf, giving the client --timeout for it. */
-static int send_all(int fd, const char *buf, size_t len) {
+/* Write all of buf, giving the client --timeout for it.  If it fails,
+ * what the kernel still holds of the answer is dropped at close. */
+static int send_all(struct conn *c, const char *buf, size_t len) {
     rip_set_deadline(rip_now_ms() + cfg.timeout_ms);
-    return rip_write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+    if (rip_write(c->fd, buf, len) == (ssize_t)len)
+        return 0;
+    c->reset = 1;
+    return -1;
 }
 
 static int send_error(struct conn *c, struct request *r) {
@@ -527,7 +635,7 @@ static int send_error(struct conn *c, struct request *r) {
         memcpy(msg + hlen, body, (size_t)blen);
         hlen += blen;
     }
-    return send_all(c->fd, msg, (size_t)hlen);
+    return send_all(c, msg, (size_t)hlen);
 }
 
 /* ---- the small-file cache ------------------------------------------------ */
@@ -638,7 +746,7 @@ static int respond_cached(struct conn *c, struct request *r, const struct cached
     struct answer *a = e->answer;
     if (r->keep_alive && r->minor == 1) {   /* the cached answer is this one's */
         a->refs++;
-        int ok = send_all(c->fd, a->bytes, a->len) == 0;
+        int ok = send_all(c, a->bytes, a->len) == 0;
         answer_drop(a);
         return ok ? 0 : -1;
     }
@@ -647,9 +755,55 @@ static int respond_cached(struct conn *c, struct request *r, const struct cached
     if (!buf)
         return -1;
     memcpy(buf + hlen, a->bytes + a->head, e->size); /* before any wait: e may be replaced after */
-    int ok = send_all(c->fd, buf, (size_t)hlen + e->size) == 0;
+    int ok = send_all(c, buf, (size_t)hlen + e->size) == 0;
     free(buf);
     return ok ? !r->keep_alive : -1;
+}
+
+/* open_file, and if no fd is free, wait for one (others will give
+ * theirs back) up to --timeout: then r->status is 503. */
+static int open_waiting(struct request *r, struct stat *st) {
+    int file = open_file(r, st);
+    for (int64_t until = rip_now_ms() + cfg.timeout_ms; file < 0 && r->status == 503 &&
+         rip_now_ms() < until; ) {
+        rip_sleep_ms(FD_WAIT_MS);
+        r->status = 0;
+        file = open_file(r, st);
+    }
+    return file;
+}
+
+/* The file an answer was being read from, opened again (it was closed
+ * while the client was slow): -1 if it is no longer the same file, same
+ * size and same modification time, since the answer cannot go on then. */
+static int reopen(struct request *r, const struct stat *was) {
+    struct stat st;
+    int file = open_waiting(r, &st);
+    if (file >= 0 && (st.st_dev != was->st_dev || st.st_ino != was->st_ino ||
+                      st.st_size != was->st_size || st.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+                      st.st_mtim.tv_nsec != was->st_mtim.tv_nsec)) {
+        close(file);
+        file = -1;
+    }
+    return file;
+}
+
+/* Send a piece of an answer read from *file.  If the client does not
+ * take it all at once, close *file (-1) before waiting: a client that
+ * does not read must not hold one of the few fds kept for files. */
+static int send_piece(struct conn *c, int *file, const char *buf, size_t len) {
+    ssize_t n = *file >= 0 ? send(c->fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL) : 0;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        return c->reset = 1, -1;
+    if (n < (ssize_t)len) {
+        if (*file >= 0)
+            close(*file);
+        *file = -1;
+        if (send_all(c, buf + (n > 0 ? n : 0), len - (size_t)(n > 0 ? n : 0)) != 0)
+            return -1;
+    }
+    conn_sent(c);
+    return 0;
 }
 
 /* Answer one parsed request: 0 to keep the connection, 1 to close it once
@@ -659,16 +813,11 @@ static int respond(struct conn *c, struct request *r) {
     if (hit)
         return respond_cached(c, r, hit);
     size_t asked = strlen(r->path);  /* open_file may append /index.html */
-    off_t size = 0;
-    int file = r->status ? -1 : open_file(r, &size);
-    for (int64_t until = rip_now_ms() + cfg.timeout_ms; file < 0 && r->status == 503 &&
-         rip_now_ms() < until; ) {  /* out of fds: others will give theirs back */
-        rip_sleep_ms(FD_WAIT_MS);
-        r->status = 0;
-        file = open_file(r, &size);
-    }
+    struct stat st;
+    int file = r->status ? -1 : open_waiting(r, &st);
     if (file < 0)
         return send_error(c, r) == 0 ? !r->keep_alive : -1;
+    off_t size = st.st_size;
     const char *type = content_type(r->path);
     size_t first = r->head_only ? 0 : size < CHUNK ? (size_t)size : CHUNK;
     int hlen = 0;
@@ -679,17 +828,26 @@ static int respond(struct conn *c, struct request *r) {
         ssize_t n = first ? pread(file, buf + hlen, first, 0) : 0;
         if (n == (ssize_t)first && !r->head_only && size <= SMALL_FILE)
             cache_keep(r->path, asked, buf + hlen, (size_t)size, type);
-        ok = n == (ssize_t)first && send_all(c->fd, buf, (size_t)hlen + first) == 0;
+        if (r->head_only || (off_t)first == size) {
+            close(file);            /* all of it is in buf */
+            file = -1;
+        }
+        ok = n == (ssize_t)first && send_piece(c, &file, buf, (size_t)hlen + first) == 0;
         sent = (off_t)first;
     }
     while (ok && !r->head_only && sent < size) {    /* a big file: the rest in chunks */
+        if (file < 0 && (file = reopen(r, &st)) < 0) {
+            ok = 0;
+            break;
+        }
         size_t want = size - sent < CHUNK ? (size_t)(size - sent) : CHUNK;
         ssize_t n = pread(file, buf, want, sent);
-        ok = n > 0 && send_all(c->fd, buf, (size_t)n) == 0;
+        ok = n > 0 && send_piece(c, &file, buf, (size_t)n) == 0;
         sent += n > 0 ? n : 0;
     }
     free(buf);
-    close(file);
+    if (file >= 0)
+        close(file);
     return ok ? !r->keep_alive : -1;
 }
 
@@ -715,7 +873,7 @@ static int read_head(struct conn *c) {
         c->have += (size_t)got;
         conn_got(c, (size_t)got);
     }
-    conn_set(c, CONN_BUSY, c->have);
+    conn_set(c, CONN_SENDING, c->have);
     return 0;
 }
 
@@ -766,9 +924,15 @@ static void connection(void *arg) {
            (state = consume(&c)) == 0)
         ;
     request_free(c.r);
-    if (state > 0)                  /* answered, to be closed: still busy, never shed */
+    if (state > 0) {                /* answered, to be closed: busy, never shed */
+        conn_set(&c, CONN_BUSY, 0);
         linger(c.fd);
+    }
     conn_closing(&c);
+    if (c.reset) {
+        struct linger now = { .l_onoff = 1, .l_linger = 0 };
+        setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &now, sizeof now);
+    }
     rip_close(c.fd);
     __atomic_sub_fetch(&open_conns, 1, __ATOMIC_RELAXED);
 }

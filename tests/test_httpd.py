@@ -219,7 +219,9 @@ def test_head_split_at_any_point(server, split):
         assert recv_response(s)[2] == b"h1 {}\n"
 
 
-def test_431_after_a_keep_alive_request_closes(server):
+def test_414_after_a_keep_alive_request_closes(server):
+    """A request line that does not end within the head limit, after a
+    keep-alive request: 414 (RFC 9112 3), and the connection closes."""
     srv = server()
     with srv.connect() as s:
         s.sendall(b"GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -230,7 +232,7 @@ def test_431_after_a_keep_alive_request_closes(server):
         except (ConnectionResetError, BrokenPipeError):
             pass
         status, headers, _ = r.response()
-        assert status == 431 and headers.get("connection") == "close"
+        assert status == 414 and headers.get("connection") == "close"
         assert closed_by_server(s)
     assert get(srv, "/index.html")[0] == 200
 

@@ -1,10 +1,11 @@
 """examples/httpd.c against hostile clients, on every backend, over real
 sockets on loopback: malformed and over-limit requests, slowloris, resets,
-10,000 connections, running out of fds, traversal in every encoding.
+10,000 connections, running out of fds, traversal in every encoding, and
+at the connection cap: idle, slow and stalled clients (heads and answers).
 
-Each test runs its attack once to warm the server up (pools, caches), takes
-the server's open fds and RSS from /proc, runs the attack again, and then
-requires the same fds and no RSS growth beyond a small slack: nothing
+Most tests run their attack once to warm the server up (pools, caches), take
+the server's open fds and RSS from /proc, run the attack again, and then
+require the same fds and no RSS growth beyond a small slack: nothing
 leaks per attack (under SAN=1, RSS is not compared: see without_growth)."""
 import os
 import random
@@ -16,7 +17,7 @@ import time
 import pytest
 
 from conftest import BACKENDS, SAN
-from test_httpd import HTTPD, Server, docroot, get, recv_response  # noqa: F401
+from test_httpd import HTTPD, Reader, Server, docroot, get, recv_response  # noqa: F401
 
 RSS_SLACK_KB = 1024
 
@@ -181,8 +182,13 @@ def test_random_bytes_never_crash_the_server(httpd):
 
 
 def test_heads_over_the_limit_get_414_or_431(httpd):
+    """A request line that does not end within the 8 KiB head limit is 414
+    (RFC 9112 3), whatever it holds; a head whose headers go over is 431."""
     cases = [
-        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + GOOD_HEAD, {414, 431}),
+        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + GOOD_HEAD, {414}),
+        (b"\r\nGET /" + b"a" * 9000, {414}),
+        (b"A" * 9000, {414}),
+        (b"GET /" + b"a" * 8000 + b" HTTP/1.1\r\nHost: t\r\nX: " + b"b" * 300 + b"\r\n\r\n", {431}),
         (b"GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n", {431}),
         (b"GET / HTTP/1.1\r\nHost: t\r\n" + b"X: y\r\n" * 2000 + b"\r\n", {431}),
         (b"GET / HTTP/1.1\r\nHost: t\r\n" + b"X: y\r\n" * 200 + b"\r\n", {431}),
@@ -192,6 +198,44 @@ def test_heads_over_the_limit_get_414_or_431(httpd):
         for raw, want in cases:
             assert answer(srv, raw) in want, raw[:60]
     without_growth(httpd(), attack)
+
+
+HOSTS = [
+    # (request head after the request line, status)
+    (b"Host: t\r\nHost: t\r\n\r\n", 400),            # two, even equal
+    (b"Host: a\r\nX: y\r\nhost: b\r\n\r\n", 400),
+    (b"Host:\r\n\r\n", 400),                         # empty on HTTP/1.1
+    (b"Host:   \r\n\r\n", 400),
+    (b"Host: a b\r\n\r\n", 400),                      # not a uri-host
+    (b"Host: a/b\r\n\r\n", 400),
+    (b"Host: a@b\r\n\r\n", 400),
+    (b"Host: a:b\r\n\r\n", 400),                      # a port is digits
+    (b"Host: a:80:80\r\n\r\n", 400),
+    (b"Host: :80\r\n\r\n", 400),
+    (b"Host: [::1\r\n\r\n", 400),
+    (b"Host: [::1]x\r\n\r\n", 400),
+    (b"Host: a%zz\r\n\r\n", 400),
+    (b"Host: t\r\n\r\n", 200),
+    (b"Host: example.com:8080\r\n\r\n", 200),
+    (b"Host: example.com:\r\n\r\n", 200),             # an empty port is allowed
+    (b"Host: 10.0.0.1\r\n\r\n", 200),
+    (b"Host: [::1]:80\r\n\r\n", 200),
+    (b"Host: a%41-b_c~d!$&'()*+,;=\r\n\r\n", 200),
+]
+
+
+@pytest.mark.parametrize("version", ["1.1", "1.0"])
+def test_host_header_rfc9112(httpd, version):
+    """RFC 9112 3.2: more than one Host, or one that is not a valid
+    uri-host[:port], is 400; on HTTP/1.1 so is an empty one (or none:
+    test_httpd), while HTTP/1.0 needs none."""
+    srv = httpd()
+    for rest, want in HOSTS:
+        if version == "1.0" and rest.strip(b" \r\n") in (b"Host:",):
+            want = 200
+        raw = b"GET /style.css HTTP/%s\r\n%s" % (version.encode(), rest)
+        assert answer(srv, raw) == want, raw
+    assert answer(srv, b"GET /style.css HTTP/1.0\r\n\r\n") == 200
 
 
 def test_slowloris_dropped_by_the_deadline_while_others_are_served(httpd):
@@ -438,3 +482,207 @@ def test_at_the_cap_with_no_idle_connection_the_slowest_head_goes(httpd):
 def test_the_fd_reserve_is_a_few_fds_at_a_low_limit(httpd):
     """Not half of 64: most of the fds serve connections."""
     assert httpd(nofile=64).max_conns >= 48
+
+
+def test_at_the_cap_a_head_active_in_the_last_half_second_is_not_shed(httpd):
+    """The head that has sent least for longest would go, but it sent a
+    byte just now: it stays, and the next slowest makes room."""
+    srv = httpd(nofile=64)
+    heads = [b"G"] + [b"GET /index.html HTTP/1.1\r\nHost: t\r\n"] * (srv.max_conns - 1)
+    idle, stalled = fill_the_cap(srv, 0, heads)
+    try:
+        stalled[0].sendall(b"E")    # active again; its task reads it at once
+        time.sleep(0.1)
+        assert served_in_time(srv) < IN_TIME
+        assert still_open(stalled[0]), "a head active 0.1 s ago was shed"
+        assert sum(not still_open(s) for s in stalled[1:]) == 1
+    finally:
+        for s in stalled:
+            s.close()
+
+
+@pytest.fixture
+def huge(docroot):  # noqa: F811
+    """A 64 MiB file in the document root (sparse: no disk), as its path."""
+    path = docroot / "huge.bin"
+    if not path.exists():
+        with open(path, "wb") as f:
+            f.truncate(64 << 20)
+    return "/huge.bin"
+
+
+def stalled_reader(srv, path, rcvbuf=4096):
+    """A client that asks for path and never reads: once its small
+    receive buffer and the server's send buffer are full, the answer
+    stops."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.settimeout(10)
+    s.connect(("127.0.0.1", srv.port))
+    s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
+    return s
+
+
+def answered_or_closed(sock):
+    """The server accepted sock and answered it (a byte waits), or closed it."""
+    sock.setblocking(False)
+    try:
+        return len(sock.recv(1, socket.MSG_PEEK)) >= 0
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    finally:
+        sock.setblocking(True)
+
+
+def test_at_the_cap_clients_that_never_read_make_way(httpd, huge):
+    """300 clients ask for a big file and never read, at a cap of about
+    116 (ulimit -n 128): an answer its client has taken none of for a
+    second is shed for a new client, so ordinary clients are served
+    promptly.  (Before, they waited for --timeout, 10 s, and more.)"""
+    raise_own_fd_limit(1000)
+    srv = httpd(nofile=128)
+    usage = srv.settled()
+    readers = [stalled_reader(srv, huge) for _ in range(300)]
+    try:
+        # The first ~116 are answered at once, the rest wait in the
+        # backlog: each gets in as one of the stalled is shed, so after
+        # about 3 s every one has been accepted (a new client behind them
+        # in the backlog would wait that long, as behind any flood).
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline and not all(answered_or_closed(s) for s in readers):
+            time.sleep(0.1)
+        took = [served_in_time(srv) for _ in range(5)]
+        assert max(took) < 3, "ordinary clients took %s s" % took
+        # One shed was given up on: reset, so that the kernel does not keep
+        # the rest of its answer queued (for minutes: it cannot deliver it).
+        resets = 0
+        for s in readers:
+            s.setblocking(False)
+            try:
+                while s.recv(1 << 20):
+                    pass
+            except BlockingIOError:
+                pass
+            except ConnectionResetError:
+                resets += 1
+        assert resets >= len(readers) - srv.max_conns, resets
+    finally:
+        for s in readers:
+            s.close()
+    assert srv.settled(want=usage) == usage, "(fds, threads) grew: %s -> %s" % (usage, srv.usage())
+
+
+def test_at_the_cap_an_answer_its_client_takes_slowly_is_never_shed(httpd, huge):
+    """Every slot holds a client reading a big file slowly (4 KiB every
+    0.1 s, far slower than the server's 64 KiB pieces): each answer is
+    making progress, so none is shed and a new client waits for a slot."""
+    srv = httpd(nofile=32)
+    readers = [stalled_reader(srv, huge) for _ in range(srv.max_conns)]
+    got = [0] * len(readers)
+    newcomer = None
+    try:
+        def read_a_little(seconds):
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                for i, s in enumerate(readers):
+                    s.setblocking(False)
+                    try:
+                        data = s.recv(4096)
+                        got[i] += len(data) if data else -10**9   # end of file: shed
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        got[i] -= 10**9                           # reset: shed
+                time.sleep(0.1)
+        read_a_little(1.5)          # every answer older than STALL_MS, all moving
+        newcomer = srv.connect()
+        newcomer.sendall(b"GET /style.css HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        before = list(got)
+        read_a_little(2.5)
+        assert all(g > b > 0 for g, b in zip(got, before)), "a slow reader was shed: %s" % got
+        assert not answered_or_closed(newcomer), "served while every slot was busy"
+        readers.pop().close()       # a slot frees: the newcomer gets it
+        newcomer.settimeout(10)
+        assert recv_response(newcomer)[2] == b"h1 {}\n"
+    finally:
+        for s in readers + ([newcomer] if newcomer else []):
+            s.close()
+
+
+def test_a_file_open_that_finds_no_fd_waits_for_one(httpd):
+    """fds the server did not count on run out (its limit lowered under
+    it with prlimit, as an inherited fd or a library would): a request's
+    file open finds none and waits, and is served as soon as a connection
+    closes, not answered 503 or dropped."""
+    srv = httpd("--file-cache-ms", "0")
+    assert get(srv, "/index.html")[0] == 200
+    clients = []
+
+    def fd_numbers():
+        srv.settled()
+        return sorted(int(fd) for fd in os.listdir("/proc/%d/fd" % srv.proc.pid))
+    # At least 3 connections, and as many more as fill the holes in the
+    # server's fd numbers: the limit is on the number a new fd gets.
+    while len(clients) < 3 or fd_numbers()[-1] + 1 != len(fd_numbers()):
+        s = srv.connect()
+        s.sendall(b"GET /style.css HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert recv_response(s)[0] == 200
+        clients.append(s)
+    fds = len(fd_numbers())
+    hard = resource.prlimit(srv.proc.pid, resource.RLIMIT_NOFILE)[1]
+    resource.prlimit(srv.proc.pid, resource.RLIMIT_NOFILE, (fds, hard))  # not one more
+    try:
+        waiting = clients[0]
+        waiting.sendall(b"GET /index.html HTTP/1.1\r\nHost: t\r\n\r\n")
+        time.sleep(0.5)
+        assert not answered_or_closed(waiting), "answered with no fd to open the file"
+        clients[1].close()          # the server closes it: one fd free
+        start = time.monotonic()
+        waiting.settimeout(10)
+        assert recv_response(waiting)[2] == b"<h1>home</h1>\n"
+        assert time.monotonic() - start < 2
+    finally:
+        resource.prlimit(srv.proc.pid, resource.RLIMIT_NOFILE, (hard, hard))
+        for s in clients:
+            s.close()
+    assert get(srv, "/index.html")[0] == 200
+
+
+@pytest.mark.parametrize("change", ["rewritten", "replaced"])
+def test_a_file_changed_while_its_slow_client_waits_ends_the_answer_short(httpd, docroot,  # noqa: F811
+                                                                         change):
+    """The server closes a big file while its client does not read, and
+    opens it again after: if it is no longer the same file (same inode,
+    size and modification time), the connection closes short of the
+    Content-Length instead of sending a mix of two files."""
+    old = bytes(range(256)) * 32768                    # 8 MiB
+    path = docroot / ("changing-%s.bin" % change)
+    path.write_bytes(old)
+    srv = httpd()
+    s = stalled_reader(srv, "/" + path.name)
+    with s:
+        received = s.recv(1000)
+        time.sleep(0.5)             # the server's send waits: the file is closed
+        if change == "rewritten":
+            with open(path, "r+b") as f:
+                f.seek(len(old) - 4096)
+                f.write(b"x" * 4096)
+        else:
+            tmp = docroot / ("changing-%s.new" % change)
+            tmp.write_bytes(b"y" * len(old))
+            os.rename(tmp, path)
+        while True:
+            data = s.recv(1 << 20)
+            if not data:
+                break
+            received += data
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert b"\r\ncontent-length: %d\r" % len(old) in head.lower() + b"\r"
+    assert 0 < len(body) < len(old) and body == old[:len(body)]
+    got = b""
+    s = stalled_reader(srv, "/" + path.name)       # a new request gets the new file whole
+    with s:
+        status, headers, got = Reader(s).response()
+    assert status == 200 and got == path.read_bytes()

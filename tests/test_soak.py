@@ -1,7 +1,8 @@
 """A 20-second soak of every httpd build (bench/soak.py; make soak runs
 it for minutes): wrk at 1,000 connections sees no error while slowloris
-heads, resets mid-response, random bytes, oversized heads and floods past
-the fd limit attack, and the server's fds and threads come back to the
+heads, resets mid-response, random bytes, oversized heads, clients that
+never read a big file and floods past the fd limit attack, and the
+server's fds and threads come back to the
 baseline after (RSS too, except under SAN, where freed memory waits in
 ASan's quarantine; and under SAN threads sits out, see below)."""
 import os

@@ -142,6 +142,9 @@ def expect(got, want, what):
 
 
 def drive_httpd(srv):
+    with srv.connect() as s:                    # an error first, in a fresh request buffer
+        s.sendall(b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n")
+        expect(Reader(s).response()[0], 400, "an invalid Host first")
     with srv.connect() as s:                    # keep-alive, then pipelined
         r = Reader(s)
         s.sendall(b"GET /index.html HTTP/1.1\r\nHost: t\r\n\r\n")
