@@ -286,8 +286,8 @@ _OPENS = {"x86_64": {2: 0, 257: 1, 437: 1}, "aarch64": {56: 1, 437: 1}}.get(
 def held_special_file(pid):
     """(path, kind) of a FIFO or device that process `pid` or one of its
     descendants has open or is blocked opening ("FIFO", "character device",
-    "block device"), else None.  Linux only (/proc); /dev/null and unnamed
-    pipes do not count."""
+    "block device"), else None.  Linux only (/proc); /dev/null, terminals
+    (a compiler wrapper may hold one) and unnamed pipes do not count."""
     for p in [pid] + _descendants(pid):
         fd_dir = "/proc/%d/fd" % p
         try:
@@ -305,10 +305,14 @@ def held_special_file(pid):
         if opening:
             names.append(opening)
         for name in names:
-            kind = special_kind(name) if name.startswith("/") else None  # not pipe:[N]
+            kind = special_kind(name) if name.startswith("/") and not \
+                name.startswith(_TERMINALS) else None   # not pipe:[N] either
             if kind:
                 return name, kind
     return None
+
+
+_TERMINALS = ("/dev/tty", "/dev/pts/", "/dev/console")
 
 
 def special_kind(path):

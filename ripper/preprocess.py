@@ -246,6 +246,7 @@ class _Runs:
     def _communicate(self, p, stdin, timeout):
         """p.communicate(stdin), looking every WATCH_SECONDS for a FIFO or
         device the compiler reads, and giving up at the time limit."""
+        seen = None                 # what the last look found
         while True:
             wait = WATCH_SECONDS
             if timeout is not None:
@@ -255,7 +256,9 @@ class _Runs:
             except subprocess.TimeoutExpired:
                 pass
             held = children.held_special_file(p.pid)
-            if held:
+            if held is None or held != seen:    # a file opened in passing is not seen twice
+                seen = held
+            else:
                 raise Diagnostic(self.path, 0, 0, "cannot include '%s': it is a %s, not a file"
                                  % held, hint="the preprocessor would read it, or wait on "
                                  "it, without end")

@@ -369,3 +369,24 @@ def test_a_fifo_or_device_as_the_input_is_an_error_that_names_it(tmp_path, cmd):
         assert r.returncode == 1, (path, err)
         assert "%s: error: '%s' is a %s, not a file" % (cmd, path, kind) in err, err
     assert sorted(os.listdir(tmp_path)) == ["in.c"]
+
+
+def test_the_shell_sees_128_plus_the_signal(tmp_path):
+    """ripper dies of the signal, as a killed cc does: a shell's $? is
+    143 after SIGTERM (and make and bash see a death by signal)."""
+    (tmp_path / "s.c").write_bytes(TASK)
+    cc, sleeper = slow_compiler(tmp_path)
+    script = textwrap.dedent("""\
+        "$RIPPER" s.c -o out.c 2>/dev/null &
+        while [ ! -s "$SLEEPER_PID" ]; do sleep 0.01; done
+        kill -TERM $!
+        wait $!
+        echo $?
+        """)
+    env = dict(os.environ, RIPCC_CC=cc, SLEEPER_PID=str(sleeper), RIPPER=RIPPER)
+    r = run(["sh", "-c", script], env=env, cwd=str(tmp_path), timeout=60)
+    try:
+        assert r.stdout == b"143\n", r.stderr.decode()
+    finally:
+        if sleeper.exists() and sleeper.read_text().strip():
+            kill_leftovers([int(sleeper.read_text())])
