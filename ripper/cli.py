@@ -391,7 +391,10 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             # not waited for here, but before the next child or at exit.
             _exiting.append(pid)
         else:
-            children.kill_group(pid)    # what it started (a preprocessor) goes with it
+            # ended, not yet reaped (so its group's id is still ours): what
+            # it started (a preprocessor) goes with it; its status is kept
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+            children.kill_group(pid)
             _, wait_status = os.waitpid(pid, 0)
             children.untrack(pid)
         pid = 0

@@ -411,3 +411,22 @@ def test_the_shell_sees_128_plus_the_signal(tmp_path):
     finally:
         if sleeper.exists() and sleeper.read_text().strip():
             kill_leftovers([int(sleeper.read_text())])
+
+
+def test_a_diagnostic_is_not_taken_for_a_crash_when_the_child_is_slow_to_end(
+        tmp_path, monkeypatch):
+    """The ripping child's group is ended when it has sent its errors; it
+    must have ended first, or SIGKILL would be its exit status and the
+    error would read "libclang or ripper crashed (SIGKILL)".  Here the
+    child takes 0.3 s to exit after sending."""
+    from ripper import cli
+    from ripper.diag import Diagnostic
+    real_exit = os._exit
+
+    def slow_exit(status):
+        time.sleep(0.3)
+        real_exit(status)
+    monkeypatch.setattr(os, "_exit", slow_exit)
+    with pytest.raises(Diagnostic) as e:
+        cli.rip_source_reporting(str(tmp_path / "bad.c"), b"int f(void) { return x; }\n", [])
+    assert "use of undeclared identifier 'x'" in e.value.format(), e.value.format()
