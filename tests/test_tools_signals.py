@@ -430,3 +430,33 @@ def test_a_diagnostic_is_not_taken_for_a_crash_when_the_child_is_slow_to_end(
     with pytest.raises(Diagnostic) as e:
         cli.rip_source_reporting(str(tmp_path / "bad.c"), b"int f(void) { return x; }\n", [])
     assert "use of undeclared identifier 'x'" in e.value.format(), e.value.format()
+
+
+def test_cc_reading_the_terminal_stays_in_its_foreground_group(tmp_path):
+    """A child in a process group of its own that reads the terminal is
+    stopped (SIGTTIN): cc compiling `-` typed at a terminal stays in
+    ripcc's group, the terminal's foreground one."""
+    import fcntl
+    import pty
+    import termios
+    master, slave = pty.openpty()
+
+    def own_terminal():             # a session whose terminal is the pty, in its foreground
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    proc = subprocess.Popen([RIPCC, "--backend=ucontext", "-c", "-x", "c", "-", "-o",
+                             str(tmp_path / "m.o")], stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=own_terminal)
+    os.close(slave)
+    try:
+        os.write(master, b"int main(void) { return 3; }\n\x04")
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            for p in descendants(proc.pid):
+                kill_leftovers([p])
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 0, err.decode()
+    assert run(["nm", str(tmp_path / "m.o")]).stdout.endswith(b" T main\n")
