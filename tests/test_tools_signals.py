@@ -142,16 +142,16 @@ def test_a_signal_to_ripper_ends_its_preprocessor_and_leaves_nothing(tmp_path, s
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
 def test_a_signal_to_ripper_ripping_a_large_file_ends_the_ripping_child(tmp_path, sig):
-    """A generated file of 1,500 async functions, ripped with the real
+    """A generated file of 4,000 async functions, ripped with the real
     compiler: the signal comes while the ripping child works on it."""
     (tmp_path / "big.c").write_bytes(b'#include "rip.h"\n' + b"".join(
         b"RIP_ASYNC int f%d(int a) { int b = a * %d; rip_yield(); "
         b"if (b > 3) { rip_sleep_ms(1); b += a; } return b + a; }\n" % (i, i)
-        for i in range(1500)))
+        for i in range(4000)))
     proc, seen = run_until([RIPPER, "big.c", "-o", "big.rip.c"],
                            lambda cmds: len(cmds) >= 1, cwd=tmp_path)
     try:
-        time.sleep(0.3)                         # into preprocessing or parsing
+        time.sleep(0.2)                         # into preprocessing or parsing
         seen.update(descendants(proc.pid))
         proc.send_signal(sig)
         ended_by(proc, sig)
