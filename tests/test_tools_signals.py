@@ -452,11 +452,15 @@ def test_cc_reading_the_terminal_stays_in_its_foreground_group(tmp_path):
         os.write(master, b"int main(void) { return 3; }\n\x04")
         out, err = proc.communicate(timeout=15)
     finally:
-        if proc.poll() is None:
-            for p in descendants(proc.pid):
-                kill_leftovers([p])
-            proc.kill()
-            proc.wait()
+        if proc.poll() is None:             # stuck: ripcc ends cc and its folder
+            seen = descendants(proc.pid)
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            kill_leftovers(seen)
         os.close(master)
     assert proc.returncode == 0, err.decode()
     assert run(["nm", str(tmp_path / "m.o")]).stdout.endswith(b" T main\n")
