@@ -4,7 +4,8 @@
     ripcc --backend=rip prog.c -o prog   rip (for the rip backend), compile, link
 
 ripper never leaves a partial output file: it writes a temporary file
-beside the output and renames it into place only on success.
+beside the output and renames it into place only on success; a signal
+removes it (children.py).  An output that is one of the inputs is refused.
 """
 
 import argparse
@@ -22,7 +23,7 @@ import threading
 # json and tempfile are imported where they are used: ripper's start-up is
 # paid by every file of a build, and only ripcc and -p need them.
 
-from . import STAGES, __version__
+from . import STAGES, __version__, children
 from .diag import Diagnostic, wants_color
 from . import runtime
 from .preprocess import compiler, start_preprocess
@@ -167,17 +168,23 @@ def write_atomically(path, data):
     except BaseException:
         os.unlink(tmp)
         raise
+    finally:
+        children.forget_file(tmp)
 
 
 def _new_file_beside(path):
-    """(fd, name) of a new file, only ours, in the folder of `path`."""
+    """(fd, name) of a new file, only ours, in the folder of `path`, which
+    a signal removes (children.py)."""
     while True:
         tmp = os.path.join(os.path.dirname(path), ".ripper-%d-%s" % (os.getpid(),
                                                                      os.urandom(6).hex()))
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), tmp
-        except FileExistsError:
-            continue
+        with children.defer():
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            except FileExistsError:
+                continue
+            children.temporary_file(tmp)
+            return fd, tmp
 
 
 def compile_commands_flags(build_dir, source):
@@ -200,7 +207,7 @@ def compile_commands_flags(build_dir, source):
 
 
 # ripper's own options: those taking a value, and the rest.
-RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage")
+RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout")
 RIPPER_OPTIONS = ("--all-async", "--stats", "--version", "-h", "--help")
 
 
@@ -218,7 +225,7 @@ def split_compiler_flags(argv):
             value = next(it, None)
             if value is not None:
                 ours.append(value)
-        elif a in RIPPER_OPTIONS or a.startswith(("--stage=", "-I", "-D")) or \
+        elif a in RIPPER_OPTIONS or a.startswith(("--stage=", "--timeout=", "-I", "-D")) or \
                 (a.startswith("-o") and len(a) > 2) or a == "-" or not a.startswith("-"):
             ours.append(a)
         else:
@@ -242,7 +249,12 @@ def ripper_main(argv=None):
         epilog="Any other flag is the compiler's (-std=c99, -U X, -include f.h, -isystem "
                "DIR, -W..., -f..., -O2: ripper preprocesses with them, so it sees what "
                "the compiler sees), and so is everything after --.  Exit status: 0 "
-               "ripped, 1 the input has errors, 2 bad usage.")
+               "ripped, 1 the input has errors (a FIFO or device as the input or an "
+               "#include is one), 2 bad usage (an output that is the input is).  On "
+               "SIGINT, SIGTERM or SIGHUP ripper ends its children, removes its "
+               "temporary files and dies of the signal (the shell says 130, 143, 129).  "
+               "Environment: RIPPER_TIMEOUT, the time limit when --timeout is not "
+               "given; RIPCC_CC, the compiler that preprocesses (default cc).")
     ap.add_argument("input", help="the C file to rip, or - for standard input")
     ap.add_argument("-o", dest="output", default="-",
                     help="where to write the ripped C (default: - for standard output)")
@@ -264,10 +276,29 @@ def ripper_main(argv=None):
     ap.add_argument("--stats", action="store_true",
                     help="print, per async function, its frame size, suspension points, "
                          "variables in the frame and locals left as C locals (on stderr)")
+    ap.add_argument("--timeout", metavar="SECONDS",
+                    help="the time preprocessing and parsing the input may take before "
+                         "ripper gives up on it (exit 1), 0 for no limit; default: "
+                         "$RIPPER_TIMEOUT, else %d s plus 1 s per %d KB of input"
+                         % (PARSE_SECONDS, BYTES_PER_SECOND // 1000))
     ap.add_argument("--version", action="version", version="ripper " + __version__)
     args = ap.parse_args(argv)
+    try:
+        seconds = time_limit_option(args.timeout)
+    except ValueError as e:
+        ap.error(str(e))
 
+    if args.input != "-" and args.output != "-" and same_file(args.input, args.output):
+        print("ripper: error: input file '%s' is the same as output file" % args.input,
+              file=sys.stderr)
+        return 2
     path = "<stdin>" if args.input == "-" else args.input
+    kind = None if args.input == "-" else special_kind(args.input)
+    if kind:
+        print("ripper: error: '%s' is a %s, not a file: ripper reads a file whole (give "
+              "it on standard input, as -, to rip what it holds)" % (args.input, kind),
+              file=sys.stderr)
+        return 1
     try:
         if args.input == "-":
             source = sys.stdin.buffer.read()
@@ -289,7 +320,7 @@ def ripper_main(argv=None):
             return 0
         stats, notes = [], []
         out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
-                                   notes)
+                                   notes, seconds=seconds)
         write_atomically(args.output, out)
         for line in notes:
             print(line, file=sys.stderr)
@@ -313,29 +344,40 @@ def print_stats(stats):
 
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,
-                         depend=()):
+                         depend=(), seconds=None):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
-    some thousands deep, and a crash must not take the command with it."""
+    some thousands deep, and a crash must not take the command with it.
+    `seconds`: the time limit (time_limit()).  The child leads a process
+    group, its preprocessor in it: whatever ends the rip (an error, the
+    time limit, a signal) ends the whole group, no preprocessor left."""
     if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats, notes=notes,
                           depend=depend)
+    limit = time_limit(source, seconds)
     reap_children()
     rfd, wfd = os.pipe()
     parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:                    # the child: rip, send the outcome, exit
-        os.close(rfd)
-        _die_with(parent)
-        status = 0
+    with children.defer():          # a signal now waits until the child is recorded
+        pid = os.fork()
+        if pid == 0:                # the child: rip, send the outcome, exit
+            children.lead_own_group()
+            os.close(rfd)
+            _die_with(parent)
+            status = 0
+            try:
+                outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend, limit)
+                with os.fdopen(wfd, "wb") as f:
+                    pickle.dump(outcome, f)
+            except BaseException:
+                status = 3
+            os._exit(status)
         try:
-            outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend)
-            with os.fdopen(wfd, "wb") as f:
-                pickle.dump(outcome, f)
-        except BaseException:
-            status = 3
-        os._exit(status)
+            os.setpgid(pid, pid)    # as the child does: whichever comes first
+        except OSError:
+            pass
+        children.track(pid)
     os.close(wfd)
     outcome = None
     try:
@@ -349,12 +391,18 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             # not waited for here, but before the next child or at exit.
             _exiting.append(pid)
         else:
+            # ended, not yet reaped (so its group's id is still ours): what
+            # it started (a preprocessor) goes with it; its status is kept
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+            children.kill_group(pid)
             _, wait_status = os.waitpid(pid, 0)
+            children.untrack(pid)
         pid = 0
     finally:
-        if pid:                     # interrupted: the child goes too
-            os.kill(pid, signal.SIGKILL)
+        if pid:                     # interrupted: the child goes too, and its group
+            children.kill_group(pid)
             os.waitpid(pid, 0)
+            children.untrack(pid)
     if ripped:
         out, child_stats, child_notes = outcome[1]
         if stats is not None:
@@ -363,10 +411,11 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             notes.extend(child_notes)
         return out
     if os.WIFSIGNALED(wait_status) and os.WTERMSIG(wait_status) == signal.SIGALRM:
-        raise Diagnostic(path, 0, 0, "libclang did not finish parsing this file in %d s"
-                         % parse_seconds(source),
+        raise Diagnostic(path, 0, 0, "libclang did not finish parsing this file in %g s, "
+                         "its time limit" % limit,
                          hint="libclang hangs on some malformed input (`(::)` in a function, "
-                              "for one): try the file with cc")
+                              "for one): try the file with cc; a file that only needs more "
+                              "time: --timeout=SECONDS or RIPPER_TIMEOUT (0: no limit)")
     if os.WIFSIGNALED(wait_status) or outcome is None:
         sig = os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else 0
         name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
@@ -389,7 +438,9 @@ _exiting = []                   # ripping children that sent their outcome and a
 def reap_children():
     """Wait for the ripping children that are ending (see rip_source_reporting)."""
     while _exiting:
-        os.waitpid(_exiting.pop(), 0)
+        pid = _exiting.pop()
+        os.waitpid(pid, 0)
+        children.untrack(pid)
 
 
 def _loaded(data):
@@ -419,14 +470,69 @@ def _die_with(parent):
 
 
 STACK_BYTES = 512 << 20         # the ripping thread's: libclang and ripper recurse on nesting
-PARSE_SECONDS = 60              # libclang's parse may take this long, plus 100 s per MB
+PARSE_SECONDS = 60              # preprocessing and parsing may take this long, plus 1 s
+BYTES_PER_SECOND = 10000        # per this many bytes of input (100 s per MB)
 
 
 def parse_seconds(source):
-    return PARSE_SECONDS + len(source) // 10000
+    """The default time limit for ripping `source` (bytes)."""
+    return PARSE_SECONDS + len(source) // BYTES_PER_SECOND
 
 
-def _rip_on_big_stack(path, source, clang_args, all_async, depend):
+def time_limit_option(text):
+    """Seconds (float) from --timeout's `text`, else from $RIPPER_TIMEOUT,
+    else None (the default, parse_seconds()); 0 means no limit.  Raises
+    ValueError on anything but a number >= 0.
+
+        time_limit_option("90") -> 90.0
+    """
+    where = "--timeout"
+    if text is None:
+        text, where = os.environ.get("RIPPER_TIMEOUT"), "RIPPER_TIMEOUT"
+        if not text:
+            return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 1e9:
+        raise ValueError("%s: '%s' is not a number of seconds (0 for no limit)"
+                         % (where, text))
+    return seconds
+
+
+def time_limit(source, seconds=None):
+    """The seconds that preprocessing and parsing `source` may take, None
+    for no limit: `seconds` if given (0: none), else $RIPPER_TIMEOUT if
+    set and valid, else parse_seconds()."""
+    if seconds is None:
+        try:
+            seconds = time_limit_option(None)
+        except ValueError:
+            seconds = None          # the commands refuse it; here the default holds
+    if seconds is None:
+        return parse_seconds(source)
+    return seconds or None
+
+
+def same_file(a, b):
+    """Do paths `a` and `b` name one file (the same path, a symlink to it,
+    a hard link of it)?"""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def special_kind(path):
+    """"FIFO", "character device" or "block device" if `path` is one (read,
+    it could wait or run on without end), else None.  /dev/null is a file
+    here: it reads empty at once (build systems compile it)."""
+    return children.special_kind(path)
+
+
+def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit):
     """rip_source on a thread with a large stack, libclang parsing on it
     too (not on its own 8 MiB thread): ("ok", (text, stats)),
     ("diagnostics", [(path, line, col, message, hint)...]) or ("bug", text)."""
@@ -435,8 +541,7 @@ def _rip_on_big_stack(path, source, clang_args, all_async, depend):
     def work():
         stats, notes = [], []
         try:
-            out = rip_source(path, source, clang_args, all_async, stats, parse_seconds(source),
-                             notes, depend)
+            out = rip_source(path, source, clang_args, all_async, stats, limit, notes, depend)
             outcome.append(("ok", (out, stats, notes)))
         except Diagnostic as d:
             outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint, e.why)
@@ -470,10 +575,12 @@ def runtime_library(backend):
 
 
 def main_ripper():
+    children.install()
     _exit_now(ripper_main())
 
 
 def main_ripcc():
+    children.install()
     from .ripcc import main     # the driver (ripcc.py) builds on this module
     _exit_now(main())
 

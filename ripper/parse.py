@@ -20,6 +20,7 @@ import ctypes
 import re
 import signal
 import sys
+import time
 
 import clang.cindex as ci
 
@@ -1074,9 +1075,11 @@ def parse(pre, dialect=(), alarm=None):
     preprocessor's choice of text is settled.  `dialect`: the user's flags
     that shape the language (-std=...).  Raises Diagnostic for every error
     libclang reports in user code.  With `alarm` (seconds), SIGALRM ends
-    the process if libclang's parse runs longer: libclang hangs on some
-    malformed input.  Only for a process that exists to rip one file
-    (ripper's child)."""
+    the process if preprocessing and libclang's parse together run longer:
+    libclang hangs on some malformed input.  The preprocessor is waited for
+    first, under its own limit (preprocess.py), so that a hang there is
+    reported as the preprocessor's, its group ended.  Only for a process
+    that exists to rip one file (ripper's child)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))   # deep expressions
     global _raw_base
     _raw_base = None            # the slow path until this text's base is measured
@@ -1090,7 +1093,11 @@ def parse(pre, dialect=(), alarm=None):
     args = ["-x", "cpp-output", "-ferror-limit=0",
             "-fbracket-depth=%d" % (MAX_NESTING + 48)] + list(dialect) + LENIENT
     if alarm:
-        signal.setitimer(signal.ITIMER_REAL, alarm)
+        started = time.monotonic()
+        if hasattr(pre, "candidate"):
+            started = pre.started
+            pre.candidate()                 # the preprocessor: under its own limit
+        signal.setitimer(signal.ITIMER_REAL, max(alarm - (time.monotonic() - started), 0.001))
     try:
         if hasattr(pre, "candidate"):       # under way
             text = pre.candidate()

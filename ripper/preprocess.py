@@ -17,6 +17,11 @@ the meaning (gcc documents one case, a comment before a directive); else
 the compiler runs once, without -C, and the text is a third as long.  The
 text keeps the compiler's linemarkers; LineMap maps any offset back to the
 user's file, line and column.
+
+The compiler runs in a process group (children.py) ended whole on an
+error or past the time limit, and an #include of a FIFO or a device
+(/dev/urandom: the compiler would read it, or wait on it, without end) is
+an error that names it, found while the compiler runs.
 """
 
 import bisect
@@ -26,7 +31,9 @@ import re
 import shlex
 import subprocess
 import threading
+import time
 
+from . import children
 from .diag import Diagnostic
 from .runtime import FRAME_HEADER, INCLUDE as RUNTIME_INCLUDE, which  # noqa: F401 (bench uses INCLUDE)
 # `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
@@ -118,6 +125,7 @@ class _Preprocessing:
 
     def __init__(self, path, stdin, timeout, commands):
         self.path, self.stdin, self.timeout = path, stdin, timeout
+        self.started = time.monotonic()     # the time limit counts from here (parse.py)
         self.runs = _Runs(commands, path)
         self._choice = None         # the thread that settles which text is ripped (False: settled here)
         self._chosen = []           # its result, a Preprocessed (or the exception)
@@ -189,35 +197,39 @@ def _code(text):
     return b"".join(filter(None, _NOT_CODE.split(text)))    # literals kept: group 1
 
 
+# How often a running preprocessor is looked at for a FIFO or device it
+# reads: most files are preprocessed before the first look.
+WATCH_SECONDS = 0.2
+
+
 class _Runs:
     """Commands started side by side, each writing into a memory file (not
     a pipe, which would stop the compiler until someone reads it)."""
 
     def __init__(self, commands, path):
         self.path, self.procs, self.files = path, [], []
+        self.started = time.monotonic()
         try:
             for args in commands:
                 out = os.memfd_create("ripper-cpp", os.MFD_CLOEXEC) \
                     if hasattr(os, "memfd_create") else subprocess.PIPE
                 self.files.append(out)
-                self.procs.append(subprocess.Popen(
+                self.procs.append(children.spawn(
                     args, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.PIPE))
         except OSError as e:
             self.close()
             raise Diagnostic(path, 0, 0, "cannot run %s: %s" % (commands[0][0], e.strerror))
 
     def outputs(self, stdin, timeout):
-        """The standard outputs, or raise the first command's errors."""
+        """The standard outputs, or raise the first command's errors.
+        `timeout`: seconds from the start for them all, None for no limit."""
         results = []
         try:
             for p, out in zip(self.procs, self.files):
-                text, err = p.communicate(stdin or b"", timeout=timeout)
+                text, err = self._communicate(p, stdin or b"", timeout)
                 if out != subprocess.PIPE:
                     text = _read_all(out)
                 results.append((text, err, p.returncode))
-        except subprocess.TimeoutExpired:
-            raise Diagnostic(self.path, 0, 0, "the preprocessor ran for more than %d s"
-                             % timeout)
         finally:
             self.close()
         for out, err, code in results:
@@ -231,11 +243,34 @@ class _Runs:
                 raise found[0].with_others(found[1:])
         return [out for out, _, _ in results]
 
+    def _communicate(self, p, stdin, timeout):
+        """p.communicate(stdin), looking every WATCH_SECONDS for a FIFO or
+        device the compiler reads, and giving up at the time limit."""
+        seen = None                 # what the last look found
+        while True:
+            wait = WATCH_SECONDS
+            if timeout is not None:
+                wait = min(wait, max(self.started + timeout - time.monotonic(), 0))
+            try:
+                return p.communicate(stdin, timeout=wait)
+            except subprocess.TimeoutExpired:
+                pass
+            held = children.held_special_file(p.pid)
+            if held is None or held != seen:    # a file opened in passing is not seen twice
+                seen = held
+            else:
+                raise Diagnostic(self.path, 0, 0, "cannot include '%s': it is a %s, not a file"
+                                 % held, hint="the preprocessor would read it, or wait on "
+                                 "it, without end")
+            if timeout is not None and time.monotonic() >= self.started + timeout:
+                raise Diagnostic(self.path, 0, 0, "the preprocessor ran for more than %g s, "
+                                 "the time limit" % timeout,
+                                 hint="a file that only needs more time: --timeout=SECONDS "
+                                      "or RIPPER_TIMEOUT (0: no limit)")
+
     def close(self):
         for p in self.procs:
-            if p.returncode is None:
-                p.kill()
-                p.wait()
+            children.end(p)             # its group too, unless it has ended
         for out in self.files:
             if out != subprocess.PIPE:
                 os.close(out)

@@ -15,6 +15,11 @@ It compiles through $RIPCC_CC (default cc), never $CC, so that it can be a
 build's CC itself.  -E and -M/-MM only preprocess (as cc does, with
 rip.h's folder on the include path); -MD/-MMD write dependency files that
 name the user's files, not ripcc's temporaries.
+
+Every child (ripping child, cc, the linker) leads a process group, and
+the temporary folder is recorded: on SIGINT, SIGTERM or SIGHUP ripcc ends
+them all and removes it (children.py).  An output that is one of the
+inputs is refused before anything runs.
 """
 
 import difflib
@@ -23,13 +28,14 @@ import re
 import subprocess
 import sys
 
-from . import __version__, abi, runtime
-from .cli import (BACKENDS, PATH_FLAGS, compile_flags, rip_source_reporting,
-                  without_preprocessor_flags)
+from . import __version__, abi, children, runtime
+from .cli import (BACKENDS, PATH_FLAGS, compile_flags, rip_source_reporting, same_file,
+                  special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
 from .preprocess import compiler
 
-USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [cc flags and files...]
+USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--timeout=SECONDS]
+             [cc flags and files...]
        ripcc --equiv [cc flags] files... [-- program args]
        ripcc --print-include-dir | --cflags | --libs [--backend=...]
 
@@ -53,11 +59,22 @@ Exit 0 when equivalent, 1 when not.
 the files into an async one that yields once on entry, with main as the
 first task: any valid C program must behave exactly as before.
 
+--timeout=SECONDS: the time preprocessing and parsing one file for ripping
+may take before ripcc gives up on it (exit 1), 0 for no limit; default
+$RIPPER_TIMEOUT, else 60 s plus 1 s per 10 KB of the file.
+
+An output that is one of the inputs, by any name (a symlink, a hard link)
+is refused (exit 2), and so is a FIFO or a device other than /dev/null as
+an input or, when ripping, an #include (exit 1).  On SIGINT, SIGTERM or
+SIGHUP ripcc ends every child it started, removes its temporary files and
+dies of the signal (the shell says 130, 143, 129).
+
 --print-include-dir, --cflags and --libs print what another build system
 needs to compile and link against the runtime without ripcc (the runtime
 library is built first if it is missing).
 
-Environment: RIPCC_CC, the C compiler (default cc).  RIP_SAN=1 compiles
+Environment: RIPCC_CC, the C compiler (default cc).  RIPPER_TIMEOUT, the
+time limit when --timeout is not given.  RIP_SAN=1 compiles
 and links with AddressSanitizer and UndefinedBehaviorSanitizer against a
 runtime built with them."""
 
@@ -69,7 +86,7 @@ DEPENDENCY_FLAGS = ("-MD", "-MMD", "-MP", "-MG")
 DEPENDENCY_VALUE_FLAGS = ("-MF", "-MT", "-MQ")
 # ripcc's own options (a misspelling of one is an error, not a flag for cc).
 RIPCC_OPTIONS = ("--backend", "--all-async", "--equiv", "--print-include-dir", "--cflags",
-                 "--libs", "--help-ripcc")
+                 "--libs", "--help-ripcc", "--timeout")
 # Questions for the compiler, not a compilation: asked of cc as they are.
 QUERIES = ("-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs", "-print-",
            "--print-", "--help", "--target-help")
@@ -80,6 +97,7 @@ class Command:
 
     def __init__(self, argv):
         self.backend, self.all_async = "rip", False
+        self.timeout = None         # --timeout's value (text), None if not given
         self.args = []              # cc's arguments in order, inputs included, -o not
         self.output = None          # -o's value
         self.sources = []           # indices in args of the C sources
@@ -96,6 +114,10 @@ class Command:
                 self.backend = next(it, "")
             elif a == "--all-async":
                 self.all_async = True
+            elif a.startswith("--timeout="):
+                self.timeout = a.split("=", 1)[1]
+            elif a == "--timeout":
+                self.timeout = self.value(it, a)
             elif a == "-o":
                 self.output = self.value(it, a)
             elif a.startswith("-o") and len(a) > 2:
@@ -208,11 +230,40 @@ def main(argv=None):
     if not cmd.inputs():
         return _usage_error("no input files")
     try:
+        cmd.seconds = time_limit_option(cmd.timeout)
+    except ValueError as e:
+        return _usage_error(str(e))
+    for out in outputs(cmd):
+        for i in cmd.inputs():
+            if i != "-" and same_file(i, out):
+                print("ripcc: error: input file '%s' is the same as output file" % i,
+                      file=sys.stderr)
+                return 2
+    if cmd.stop != "-E":            # -E -dM -x c /dev/null and the like are cc's to answer
+        for i in cmd.inputs():
+            kind = None if i == "-" else special_kind(i)
+            if kind:
+                print("ripcc: error: '%s' is a %s, not a file" % (i, kind), file=sys.stderr)
+                return 1
+    try:
         return build(cmd)
     except Diagnostic as d:
         print(d.format(wants_color(cmd.args, sys.stderr)) if d.path else
               "ripcc: error: " + d.message, file=sys.stderr)
         return 1
+
+
+def outputs(cmd):
+    """Every file `cmd` writes (but temporaries): -o's, else what cc names
+    for each input (x.o, x.s) or a.out; the dependency file (-MF)."""
+    out = [cmd.depend[i + 1] for i, a in enumerate(cmd.depend) if a == "-MF"]
+    if cmd.output and cmd.output != "-":
+        out.append(cmd.output)
+    elif cmd.stop in ("-c", "-S"):
+        out += [_stem(i) + (".s" if cmd.stop == "-S" else ".o") for i in cmd.inputs()]
+    elif not cmd.stop:
+        out.append("a.out")
+    return out
 
 
 def backend_flags(backend):
@@ -228,8 +279,7 @@ def build(cmd):
         return _run(cmd, cc + include + cmd.args + _output(cmd))
     if cmd.stop and cmd.output and len(cmd.inputs()) > 1:
         return _usage_error("cannot specify -o with -c or -S and several source files")
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="ripcc-") as tmp:
+    with children.temporary_folder("ripcc-") as tmp:
         objects = {}
         for n, i in enumerate(cmd.sources):
             src = cmd.args[i]
@@ -266,7 +316,7 @@ def build(cmd):
             runtime_lib + ["-pthread"]
         if cmd.verbose:
             print("ripcc: " + " ".join(link), file=sys.stderr)
-        r = subprocess.run(link, stderr=subprocess.PIPE)
+        r = children.run(link, stderr=subprocess.PIPE)
         sys.stderr.write(r.stderr.decode("utf-8", "replace"))
         if r.returncode:
             _explain_link_errors(r.stderr.decode("utf-8", "replace"), symbols, names,
@@ -290,7 +340,7 @@ def _symbols(files, names):
     if not files:
         return out
     try:
-        r = subprocess.run(["nm", "-A"] + files, capture_output=True)
+        r = children.run(["nm", "-A"] + files, capture_output=True)
     except OSError:
         return out                  # no nm: no check
     for line in r.stdout.decode("utf-8", "replace").splitlines():
@@ -311,7 +361,7 @@ def _declarations(files):
     out = {}
     for f in files:
         try:
-            r = subprocess.run(["readelf", "-p", ".rip_decls", f], capture_output=True)
+            r = children.run(["readelf", "-p", ".rip_decls", f], capture_output=True)
         except OSError:
             return out
         for m in re.finditer(r"^\s*\[\s*[0-9a-f]+\]\s+(\S+) (.+)$",
@@ -375,7 +425,8 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
         print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
             lib_flags + compile_flags(cmd.args) + depend), name), file=sys.stderr)
     ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
-                                  cmd.all_async, notes=notes, depend=depend)
+                                  cmd.all_async, notes=notes, depend=depend,
+                                  seconds=getattr(cmd, "seconds", None))
     for line in notes:
         print(line, file=sys.stderr)
     path = os.path.join(tmp, "%d-%s.i" % (n, _stem(src)))
@@ -411,12 +462,19 @@ def _output(cmd):
 def _run(cmd, args):
     if cmd.verbose:
         print("ripcc: " + " ".join(args), file=sys.stderr)
-    return subprocess.run(args).returncode
+    return children.run(args, own_group=_not_reading_the_terminal(args)).returncode
+
+
+def _not_reading_the_terminal(args):
+    """False if cc reads source from a terminal on standard input: then it
+    must stay in the terminal's foreground group (in a group of its own it
+    would be stopped, SIGTTIN), where ^C reaches it anyway."""
+    return "-" not in args or not os.isatty(0)
 
 
 def _run_cc(args):
     try:
-        return subprocess.run(compiler() + list(args)).returncode
+        return children.run(compiler() + list(args)).returncode
     except Diagnostic as d:
         print("ripcc: error: " + d.message, file=sys.stderr)
         return 1
@@ -483,8 +541,7 @@ def equiv_main(argv):
         print("ripcc: error: --equiv picks the backends and outputs itself", file=sys.stderr)
         return 2
     results = {}
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="ripcc-equiv-") as tmp:
+    with children.temporary_folder("ripcc-equiv-") as tmp:
         for backend in BACKENDS:
             exe = os.path.join(tmp, backend)
             status = main(["--backend=" + backend] + argv + ["-o", exe])
@@ -492,7 +549,7 @@ def equiv_main(argv):
                 print("ripcc: error: the %s build failed" % backend, file=sys.stderr)
                 return 1
             try:
-                r = subprocess.run([exe] + prog_args, capture_output=True, timeout=600)
+                r = children.run([exe] + prog_args, capture_output=True, timeout=600)
             except subprocess.TimeoutExpired:
                 print("ripcc: error: the %s build ran for more than 600 s" % backend,
                       file=sys.stderr)

@@ -20,7 +20,7 @@ import glob
 import os
 import subprocess
 
-from . import __version__
+from . import __version__, children
 from .diag import Diagnostic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -95,7 +95,7 @@ def _clone_library(backend):
             # the environment, and ripcc would wait on this lock for itself
             env = {k: v for k, v in os.environ.items()
                    if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
-            r = subprocess.run(["make", "-s", "-C", CLONE, "SAN=%d" % sanitized(),
+            r = children.run(["make", "-s", "-C", CLONE, "SAN=%d" % sanitized(),
                                 "CC=" + os.environ.get("RIPCC_CC", "cc"),
                                 os.path.relpath(lib, CLONE)], env=env)
         if r.returncode != 0 or not os.path.exists(lib):
@@ -151,11 +151,14 @@ def _build(lib, files, cc):
     """Compile `files` side by side with command `cc`, and archive them into
     `lib` (whole, or not at all)."""
     objects = [lib + ".%d.o" % i for i in range(len(files))]
-    procs = [subprocess.Popen(cc + ["-c", f, "-o", o], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE) for f, o in zip(files, objects)]
+    for o in objects + [lib + ".tmp"]:
+        children.temporary_file(o)      # a signal removes them (children.py)
+    procs = [children.spawn(cc + ["-c", f, "-o", o], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE) for f, o in zip(files, objects)]
     failed = []
     for p, f in zip(procs, files):
         _, err = p.communicate()
+        children.untrack(p.pid)
         if p.returncode:
             failed.append("%s: %s" % (os.path.basename(f),
                                       err.decode("utf-8", "replace").strip()[-2000:]))
@@ -164,7 +167,7 @@ def _build(lib, files, cc):
             raise Diagnostic("", 0, 0, "cannot build the runtime library %s with %s:\n%s"
                              % (os.path.basename(lib), " ".join(cc[:1]), "\n".join(failed)))
         tmp = lib + ".tmp"
-        r = subprocess.run(["ar", "rcs", tmp] + objects, capture_output=True)
+        r = children.run(["ar", "rcs", tmp] + objects, capture_output=True)
         if r.returncode:
             raise Diagnostic("", 0, 0, "cannot archive the runtime library (ar): %s"
                              % r.stderr.decode("utf-8", "replace").strip())
@@ -173,6 +176,7 @@ def _build(lib, files, cc):
         for o in objects + [lib + ".tmp"]:
             if os.path.exists(o):
                 os.unlink(o)
+            children.forget_file(o)
 
 
 def which(program):

@@ -472,3 +472,52 @@ def test_ripped_code_of_another_abi_version_fails_to_link(tmp_path):
     assert run(["objcopy", "--redefine-sym", symbol + "=rip__abi_v0", obj, old]).returncode == 0
     r = run([RIPCC, old, "-o", str(tmp_path / "old")])
     assert r.returncode != 0 and b"rip__abi_v0" in r.stderr, r.stderr.decode()
+
+
+def same_file_cases(tmp_path):
+    """(input, output) pairs that are one file by another name."""
+    src = write(tmp_path, "s.c", GOOD)
+    os.symlink("s.c", str(tmp_path / "link.c"))
+    os.link(src, str(tmp_path / "hard.c"))
+    return src, [(src, src), (src, str(tmp_path / "link.c")), (str(tmp_path / "hard.c"), src),
+                 (str(tmp_path / "link.c"), str(tmp_path / ".." / tmp_path.name / "s.c"))]
+
+
+def test_ripper_refuses_an_output_that_is_its_input_by_any_name(tmp_path):
+    """The issue: `ripper s.c -o s.c` wrote the ripped text over the
+    source, exit 0.  The same path, a symlink or a hard link: refused as a
+    usage error (exit 2), nothing written."""
+    src, cases = same_file_cases(tmp_path)
+    for i, o in cases:
+        r = run([RIPPER, i, "-o", o])
+        assert r.returncode == 2, (i, o)
+        assert r.stderr.decode() == \
+            "ripper: error: input file '%s' is the same as output file\n" % i
+        assert open(src, "rb").read() == GOOD
+    assert sorted(os.listdir(tmp_path)) == ["hard.c", "link.c", "s.c"]
+
+
+def test_ripcc_refuses_an_output_that_is_an_input_by_any_name(tmp_path):
+    """The issue: `ripcc s.c -o s.c` put an ELF binary over the source."""
+    src, cases = same_file_cases(tmp_path)
+    other = write(tmp_path, "t.c", b"int t;\n")
+    for backend in ("rip", "ucontext"):
+        for i, o in cases:
+            for argv in ([i, "-o", o], ["-c", i, "-o", o], ["-S", i, "-o", o],
+                         ["-c", other, i, "-o", o], ["-E", i, "-o", o],
+                         ["-c", i, "-MD", "-MF", o]):
+                r = run([RIPCC, "--backend=" + backend] + argv)
+                assert r.returncode == 2, (argv, r.stderr.decode())
+                assert "ripcc: error: input file '%s' is the same as output file" % i in \
+                    r.stderr.decode(), (argv, r.stderr.decode())
+                assert open(src, "rb").read() == GOOD, argv
+    assert sorted(os.listdir(tmp_path)) == ["hard.c", "link.c", "s.c", "t.c"]
+
+
+def test_ripcc_refuses_to_write_an_object_over_an_input_named_like_it(tmp_path):
+    """cc names the object of x.c x.o in the working folder: with x.o an
+    input too (-x c makes it a source), that is the input."""
+    obj = write(tmp_path, "x.o", GOOD)
+    r = run([RIPCC, "-c", "-x", "c", "x.o"], cwd=str(tmp_path))
+    assert r.returncode == 2, r.stderr.decode()
+    assert open(obj, "rb").read() == GOOD
