@@ -1,4 +1,6 @@
 """ripcc --equiv: builds three ways, runs, compares, and says so."""
+import re
+
 from conftest import RIPCC, run
 
 SAME = b"""#include <stdio.h>
@@ -37,7 +39,11 @@ def test_equivalent_program_passes_with_a_verdict_table(tmp_path):
 
 
 def test_program_arguments_reach_every_build(tmp_path):
-    assert equiv(tmp_path, SAME, "21").returncode == 0
+    r = equiv(tmp_path, SAME, "21")
+    out = r.stdout.decode()
+    assert r.returncode == 0, out
+    for backend in ("rip", "ucontext", "threads"):     # "42\n", not "0\n": the 21 arrived
+        assert re.search(r"^%s\s+0\s+3\s" % backend, out, re.M), out
     src = tmp_path / "p.c"
     exe = tmp_path / "p"
     run([RIPCC, str(src), "-o", str(exe)])
