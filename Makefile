@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs demo bench bench-peers bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -180,6 +180,11 @@ fuzz-torture: all torture-deps
 # --all-async, their tests and workloads compared; REAL_LIBS=zlib,lua picks some.
 fuzz-reallibs: all
 	nice $(VENV)/bin/python fuzz/real_libs.py $(if $(REAL_LIBS),--only $(REAL_LIBS))
+
+# Every promise's tests must fail when it breaks: tests/mutations.txt's
+# breaks, each applied alone to a copy of the tree (fuzz/mutate.py).
+mutate: all
+	$(VENV)/bin/python fuzz/mutate.py
 
 # ripper on N mutated and hostile files (SEED=S picks another batch; BIG=1:
 # megabytes, nesting 30,000 deep).
