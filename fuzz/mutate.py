@@ -167,6 +167,7 @@ def main(argv=None):
                 code, out = run_group(pytest(python, m.tests), base, environment(base),
                                       TEST_SECONDS)
                 baseline[key] = None if code == 0 else \
+                    "no test matched %s" % " ".join(m.tests) if code == 5 else \
                     "the tests fail with nothing broken (exit %s):\n%s" % (code, _tail(out))
             if baseline[key] is not None:
                 failures += 1
@@ -184,8 +185,6 @@ def main(argv=None):
                                       TEST_SECONDS)
                 if code == 0:
                     problem = "UNNOTICED: the tests passed with the promise broken\n" + _tail(out, 3)
-                elif code == 5:
-                    problem = "no test matched %s" % " ".join(m.tests)
                 elif code is None:
                     problem = None  # a hang the break caused is noticed too
             verdict = "noticed" if problem is None else problem
