@@ -306,6 +306,17 @@ def test_a_blocking_call_outside_rip_run_does_not_compile_on_rip(tmp_path, call)
     assert re.search(r"outside_%s\.c:4:\d+: error: .*main" % call, r.stderr.decode())
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_deadlock_is_reported_on_stderr_and_rip_run_returns_minus_one(ripcc, backend):
+    """A task on a channel nobody sends to and one on a wait group that
+    never finishes: rip_run says so, naming how many, and returns -1."""
+    exe = ripcc(os.path.join(ROOT, "tests", "programs", "deadlock_reported.c"), backend)
+    r = run([exe], timeout=20)
+    assert r.returncode == 3, r.stderr.decode()
+    assert re.search(r"^rip: deadlock: 2 tasks blocked forever$", r.stderr.decode(), re.M), \
+        r.stderr.decode()
+
+
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
 def test_a_deadlock_behind_a_closed_fd_is_reported(ripcc, backend):
     """A task waits on an fd closed with close(2), the other on a wait
