@@ -65,7 +65,9 @@ class Rewriter:
             pos = end
         out.copy(self.text, pos, len(self.text))
         out.generated(epilogue)
-        return b"".join(out.parts)
+        data = bytes(out.buf)
+        out.buf = None              # (two copies at the peak, not a list of 10^6 pieces and one)
+        return data
 
 
 class _Output:
@@ -74,7 +76,7 @@ class _Output:
 
     def __init__(self, lines):
         self.lines = lines
-        self.parts = []
+        self.buf = bytearray()      # the output so far
         self.where = lines.where(0)     # (file, line, flags) of the current output line
         self.at_line_start = True
 
@@ -82,7 +84,7 @@ class _Output:
         if not text:
             return
         data = text.encode(*ENCODING)
-        self.parts.append(data)
+        self.buf += data
         self.where = (self.where[0], self.where[1] + data.count(b"\n"), self.where[2])
         self.at_line_start = data.endswith(b"\n")
 
@@ -91,10 +93,9 @@ class _Output:
         if end <= start:
             return
         self.sync(start)
-        data = text[start:end]
-        self.parts.append(data)
+        self.buf += memoryview(text)[start:end]
         self.where = self.lines.where(end)
-        self.at_line_start = data.endswith(b"\n")
+        self.at_line_start = text[min(end, len(text)) - 1] == 10    # '\n'
 
     def sync(self, offset):
         target = self.lines.where(offset)
@@ -103,15 +104,15 @@ class _Output:
         name, line, flags = target
         gap = line - self.where[1]
         if name == self.where[0] and flags == self.where[2] and 0 < gap <= MAX_PAD:
-            self.parts.append(b"\n" * gap)
+            self.buf += b"\n" * gap
         else:
             lead = b"" if self.at_line_start else b"\n"
-            self.parts.append(lead + marker_line(name, line, flags).encode(*ENCODING) + b"\n")
+            self.buf += lead + marker_line(name, line, flags).encode(*ENCODING) + b"\n"
             # a marker sets the line of the next line; a copy that starts
             # mid-line keeps its column only approximately (spaces follow)
             col = offset - self.lines.line_starts[
                 bisect.bisect_right(self.lines.line_starts, offset) - 1]
             if col:
-                self.parts.append(b" " * min(col, 200))
+                self.buf += b" " * min(col, 200)
         self.where = target
         self.at_line_start = False

@@ -17,6 +17,7 @@ constructors, and async calls C never evaluates reduced to their type.
 What cannot be ripped is a diagnostic, never wrong code.
 """
 
+import gc
 import os
 import re
 
@@ -35,7 +36,7 @@ RESERVED = re.compile(r"^rip__\w*$")
 RESERVED_HINT = "rename it: rip.h reserves every name starting 'rip__' for ripper"
 
 
-def lower(unit, analysis, all_async=False, stats=None):
+def lower(unit, analysis, all_async=False, stats=None, keep=True):
     """A Rewriter holding every edit that rips `unit`; raise Diagnostic
     for what cannot be ripped.  With all_async, every ripped function
     yields once on entry and keeps its plain definition beside, and an
@@ -43,19 +44,26 @@ def lower(unit, analysis, all_async=False, stats=None):
     be rippable stays plain (analysis.make_plain) and the unit is ripped
     again.  `stats`, a list, receives a FrameStats per async function.
     The one driver of the passes after analysis: ripping and every
-    `ripper --stage` read what it made (rw.lowering.ripped)."""
+    `ripper --stage` read what it made (rw.lowering.ripped; with keep
+    False, that stays empty: each function's normalized tree and layout
+    go once its text is made, which ripping alone never reads again)."""
     while True:
         try:
             return _Lowering(unit, analysis, all_async,
-                             stats if stats is not None else []).run()
+                             stats if stats is not None else [], keep).run()
         except LeftPlain as left:
-            # every ripped function keeps its plain definition anyway; all
-            # those found in one pass go at once, so a file is ripped about
-            # twice, however many stay plain
-            for d in left.diagnostics:
-                analysis.make_plain(d.function, d.message)
-            if stats is not None:
-                del stats[:]
+            # (names and messages only: a Diagnostic's traceback holds the pass)
+            plain = [(d.function, d.message) for d in left.diagnostics]
+        # every ripped function keeps its plain definition anyway; all
+        # those found in one pass go at once, so a file is ripped about
+        # twice, however many stay plain
+        for name, message in plain:
+            analysis.make_plain(name, message)
+        if stats is not None:
+            del stats[:]
+        # the pass's edits and functions, cycles the collector (off while
+        # ripping) would never free: freed now, the next pass reuses them
+        gc.collect()
 
 
 class LeftPlain(Exception):
@@ -68,8 +76,9 @@ class LeftPlain(Exception):
 
 
 class _Lowering:
-    def __init__(self, unit, analysis, all_async, stats):
+    def __init__(self, unit, analysis, all_async, stats, keep=True):
         self.unit = unit
+        self.keep = keep            # keep each AsyncFunction in `ripped` (ripper --stage)
         self.text = unit.text
         self.analysis = analysis
         self.names = analysis.names
@@ -110,6 +119,10 @@ class _Lowering:
                         self.plain_definition(first)
                 else:
                     self.declarations(group)
+                    continue
+                # what lowering the definition left behind, cycles the
+                # collector (off while ripping) would keep to the end
+                gc.collect(0)
             except Diagnostic as d:
                 if self.all_async:
                     if d.function not in self.names:
@@ -459,7 +472,8 @@ class _Lowering:
             statics = self.hoistable_statics(f) if self.all_async and f.name != "main" else []
             fn = AsyncFunction(self, f)
             ripped = fn.lower()
-            self.ripped[f.name] = fn
+            if self.keep:
+                self.ripped[f.name] = fn
         except Diagnostic as d:
             d.function = f.name     # --all-async leaves it plain and tries again
             raise

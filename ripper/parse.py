@@ -185,6 +185,16 @@ def _children(c):
     return out
 
 
+def _saved(c):
+    """Cursor c as the 32 bytes of its CXCursor, for a node to keep: the
+    Cursor object itself, with the attributes cindex caches on it, takes
+    some 300 bytes, and a tree keeps one for every expression (10^6 in
+    SQLite).  _Types.of_saved makes it a Cursor again.
+
+        _saved(c) -> b'...' (len 32)"""
+    return bytes(c)
+
+
 # libclang's CXBinaryOperatorKind and CXUnaryOperatorKind, in order.
 _BINARY_OPS = ("", ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<", ">", "<=",
                ">=", "==", "!=", "&", "^", "|", "&&", "||", "=", "*=", "/=", "%=", "+=",
@@ -205,12 +215,23 @@ class _Types:
     """CTypes of clang types, cached by what tells them apart: a block-local
     `struct s` is not the file-scope one, nor is a pointer to it."""
 
-    def __init__(self):
+    def __init__(self, tu=None):
         self.cache = {}
+        self.tu = tu                # of the cursors of_saved() rebuilds
 
     def of(self, c):
         """The CType of cursor c's type (c None: None)."""
         return None if c is None else self.get(c.type)
+
+    def of_saved(self, saved):
+        """of() for a cursor kept as _saved() made it (None: None)."""
+        if saved is None:
+            return None
+        if self.tu is None:
+            raise RuntimeError("a type asked for after libclang's unit was released")
+        c = ci.Cursor.from_buffer_copy(saved)
+        c._tu = self.tu
+        return self.get(c.type)
 
     def get(self, t):
         if t is None or t.kind == TK.INVALID:
@@ -906,7 +927,7 @@ class _Builder:
     def make_expr(self, c):
         k = _KIND_OF[c._kind_id]
         s, e = _range(c)
-        ty = (self.types.of, c, None)    # made a CType when asked (tree.Expr)
+        ty = (self.types.of_saved, _saved(c), None)   # a CType when asked (tree.Expr)
         if k == CK.DECL_REF_EXPR:
             ref = c.referenced
             what, key = "var", None
@@ -931,7 +952,7 @@ class _Builder:
         if k == CK.UNEXPOSED_EXPR:
             if len(kids) == 1 and _range(kids[0]) == (s, e):
                 inner = self.expr(kids[0])          # an implicit conversion
-                inner.convert_to(c)
+                inner.convert_to(_saved(c))
                 return inner
             return self.unexposed(c, kids, s, e, ty)
         if k == CK.CALL_EXPR:
@@ -1168,7 +1189,7 @@ class _Unit:
         self.tu = tu
         self.text = pre.text
         self.lines = pre.lines
-        self.types = _Types()
+        self.types = _Types(tu)
         self.builder = _Builder(pre.text, pre.lines, self.types, pre.path)
         self.annotations = [m.start() for m in ANNOTATION.finditer(pre.text)]
 
@@ -1210,6 +1231,7 @@ class _Unit:
                 node = self.builder.var(c)
                 globals_.append(T.set_parents(node))
         unit = T.Unit(self.pre, functions, globals_, async_typedefs)
+        unit.release = self.release
         unit.global_names = global_names
         for c in top:
             if c.kind in _TAGS or c.kind == CK.TYPEDEF_DECL:
@@ -1222,6 +1244,16 @@ class _Unit:
             unit.declarators.setdefault(d.start, []).append(d)
         return unit
 
+    def release(self):
+        """Free libclang's unit (SQLite's: some 90 MB) once nothing will
+        ask the tree for what it reads lazily (types, system functions):
+        ripping does, after lowering, before the output is put together.
+        A later ask raises RuntimeError, never reads freed memory."""
+        if self.tu is not None:
+            tu, self.tu, self.types.tu = self.tu, None, None
+            ci.conf.lib.clang_disposeTranslationUnit(tu)
+            tu.obj = tu._as_parameter_ = None   # its __del__ disposes NULL: nothing
+
     def function(self, c):
         s, e = _range(c)
         system = self.lines.in_system_header(s)
@@ -1230,6 +1262,8 @@ class _Unit:
         return self.full_function(c, s, e, system)
 
     def full_function(self, c, s, e, system):
+        if self.tu is None:
+            raise RuntimeError("a function read after libclang's unit was released")
         definition = c.is_definition()
         kids = _children(c) if (definition and not system) or self.annotated(s, e) else None
         body = None
@@ -1267,6 +1301,8 @@ class _Unit:
         """(result CType, parameter CTypes) of function cursor c, of function
         type `ftype`: each parameter's as the function sees it (an array a
         pointer)."""
+        if self.tu is None:
+            raise RuntimeError("a function's types asked for after libclang's unit was released")
         params = [self.types.parameter(a) for a in ftype.argument_types()] \
             if ftype.kind == TK.FUNCTIONPROTO else []
         return self.types.get(c.result_type), params

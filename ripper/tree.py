@@ -162,6 +162,7 @@ class Expr(Node):
     `role` 'size' for an array size inside a written type (evaluated when
     the type is variably modified), 'typeof' for a typeof operand there.
     parse.py gives the types as (make, cursor, cursor of the converted value),
+    each cursor kept as its bytes (parse._saved),
     made into CTypes the first time a pass asks: most are never asked."""
     __slots__ = ("_type", "_conv", "role", "_lazy")
     attrs = ()
@@ -198,7 +199,7 @@ class Expr(Node):
 
     def convert_to(self, how):
         """parse.py: C converts this expression's value to the type `how`
-        gives (what the lazy maker takes: a clang cursor)."""
+        gives (what the lazy maker takes: a cursor, as parse._saved keeps it)."""
         if self._lazy is not None:
             self._lazy = (self._lazy[0], self._lazy[1], how)
 
