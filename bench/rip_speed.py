@@ -6,8 +6,9 @@ suspensions), then times, each as the median of RUNS runs: `gcc -O2 -c`
 of the file (the goal: ripping takes no longer), a bare libclang parse of
 its preprocessed text, and ripper's whole pipeline, stage by stage
 (preprocess, parse, analysis, lowering: normalize, liveness, printing;
-render).  Then real files, as a build pays for them: the `ripper`
-command (Python's start and imports included) beside `gcc -O2 -c`, for
+render), and the peak memory of the `ripper` command beside gcc's.  Then
+real files, as a build pays for them: the `ripper` command (Python's
+start and imports included) beside `gcc -O2 -c`, seconds and peak memory, for
 examples/httpd.c and zlib's largest files (from Debian's gcc-12-source,
 when installed), plain and --all-async.  Also any files given with --file.
 Last, SQLite (npm's sqlite3 package carries its amalgamation; fetched by
@@ -20,6 +21,7 @@ against the sum of its parts' says whether ripping grows linearly.
 """
 import gc
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -131,8 +133,15 @@ def report(path, source, label, flags=(), all_async=False):
     for k, v in stages.items():
         print("| ripper: %-21s | %7.3f |" % (k, v))
     print("| ripper, all of it             | %7.3f |" % total)
-    print("ripper takes %.2fx the time of gcc -O2 -c, %.1fx a bare libclang parse\n"
+    print("ripper takes %.2fx the time of gcc -O2 -c, %.1fx a bare libclang parse"
           % (total / gcc, total / bare))
+    with tempfile.TemporaryDirectory() as tmp:
+        gcc_mb = peak_memory(compiler() + ["-O2", "-w", "-c", path, "-o", os.path.join(tmp, "o.o"),
+                                           "-I", RUNTIME_INCLUDE] + list(flags))
+        rip_mb = peak_memory([os.path.join(os.path.dirname(sys.executable), "ripper"),
+                              "-I", RUNTIME_INCLUDE] + list(flags) +
+                             [path, "-o", os.path.join(tmp, "o.c")])
+    print("peak memory: gcc -O2 -c %s MB, the ripper command %s MB\n" % (gcc_mb, rip_mb))
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -186,9 +195,10 @@ def _command_table(files, ripper):
           "by side):" % RUNS)
     print("(the ripping alone: the stages in this process, without Python's start-up and "
           "the fork the command pays)")
+    print("(peak memory: of the largest process each command ran, one run)")
     print("| file | lines | mode | gcc -O2 -c (s) | ripper (s) | ripper / gcc | "
-          "ripping alone / gcc |")
-    print("|---|--:|---|--:|--:|--:|--:|")
+          "ripping alone / gcc | gcc peak (MB) | ripper peak (MB) |")
+    print("|---|--:|---|--:|--:|--:|--:|--:|--:|")
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
             with open(path, "rb") as f:
@@ -202,9 +212,13 @@ def _command_table(files, ripper):
                                                                   os.path.join(tmp, "o.c")]))
                     alone.append(sum(stage_times(path, source, include, bool(mode))[0].values()))
                 g, r, a = (statistics.median(x) for x in (gcc, rip, alone))
-                print("| %s | %d | %s | %.3f | %.3f | %.2f | %.2f |" % (
+                gcc_mb = peak_memory(compiler() + ["-O2", "-w", "-c", path, "-o",
+                                                   os.path.join(tmp, "o.o")] + include)
+                rip_mb = peak_memory([ripper] + mode + include + [path, "-o",
+                                                                  os.path.join(tmp, "o.c")])
+                print("| %s | %d | %s | %.3f | %.3f | %.2f | %.2f | %s | %s |" % (
                     os.path.relpath(path, ROOT), source.count(b"\n"),
-                    " ".join(mode) or "plain", g, r, r / g, a / g))
+                    " ".join(mode) or "plain", g, r, r / g, a / g, gcc_mb, rip_mb))
     print()
 
 
@@ -261,6 +275,17 @@ def big_table(ripper):
         if parts and whole:
             print("the unit takes %.2fx the sum of its parts to rip (1.00: linear)\n"
                   % (whole / parts))
+
+
+def peak_memory(cmd):
+    """The peak resident memory (MB) of the largest process `cmd` ran, its
+    children included (real_libs.measured: ripper rips in a child), or
+    "?" when it could not be measured."""
+    sys.path.insert(0, os.path.join(ROOT, "fuzz"))
+    from real_libs import measured
+    _, text = measured(cmd)
+    m = re.search(r"peak (\d+) MB", text)
+    return m.group(1) if m else "?"
 
 
 def timed(args):

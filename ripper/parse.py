@@ -185,6 +185,11 @@ def _children(c):
     return out
 
 
+def _type_of_node(node):
+    """The type of `node` (a maker of Expr types: a designated item's is its value's)."""
+    return node.type
+
+
 def _saved(c):
     """Cursor c as the 32 bytes of its CXCursor, for a node to keep: the
     Cursor object itself, with the attributes cindex caches on it, takes
@@ -1013,7 +1018,7 @@ class _Builder:
                 designators = [self.expr(x) for x in exprs[:-1]]
                 names = [x.spelling for x in kids if x.kind == CK.MEMBER_REF]
                 return T.Designated(designators, value, names, start=s, end=e,
-                                    lazy=(lambda _, v=value: v.type, None, None))
+                                    lazy=(_type_of_node, value, None))
         return self.expr(c)
 
     def unexposed(self, c, kids, s, e, ty):

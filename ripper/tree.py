@@ -162,18 +162,24 @@ class Expr(Node):
     `role` 'size' for an array size inside a written type (evaluated when
     the type is variably modified), 'typeof' for a typeof operand there.
     parse.py gives the types as (make, cursor, cursor of the converted value),
-    each cursor kept as its bytes (parse._saved),
-    made into CTypes the first time a pass asks: most are never asked."""
-    __slots__ = ("_type", "_conv", "role", "_lazy")
+    each cursor kept as its bytes (parse._saved), made into CTypes the first
+    time a pass asks: most are never asked.  Until then `_lazy` holds the
+    cursor, `_make` the maker and `_conv` the converted value's cursor (no
+    tuple per node: 10^6 of them in SQLite)."""
+    __slots__ = ("_type", "_conv", "role", "_lazy", "_make")
     attrs = ()
 
     def __init__(self, *args, type=None, conv=None, role=None, lazy=None, **kw):
         super().__init__(*args, **kw)
-        self._type, self._conv, self.role, self._lazy = type, conv, role, lazy
+        self._type, self._conv, self.role = type, conv, role
+        if lazy is None:
+            self._lazy = self._make = None
+        else:
+            self._make, self._lazy, self._conv = lazy
 
     def _resolve(self):
-        make, t, c = self._lazy
-        self._lazy = None
+        make, t, c = self._make, self._lazy, self._conv
+        self._lazy = self._make = self._conv = None
         self._type = make(t)
         if c is not None:
             conv = make(c)
@@ -189,7 +195,9 @@ class Expr(Node):
 
     @type.setter
     def type(self, value):
-        self._lazy, self._type = None, value
+        if self._lazy is not None:
+            self._lazy = self._make = self._conv = None
+        self._type = value
 
     @property
     def conv(self):
@@ -201,7 +209,7 @@ class Expr(Node):
         """parse.py: C converts this expression's value to the type `how`
         gives (what the lazy maker takes: a cursor, as parse._saved keeps it)."""
         if self._lazy is not None:
-            self._lazy = (self._lazy[0], self._lazy[1], how)
+            self._conv = how
 
     @property
     def value_type(self):
