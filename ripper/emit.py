@@ -14,6 +14,7 @@ user's file and line), resyncing only where generated code moved it.
 """
 
 import bisect
+import io
 
 from .preprocess import marker_line
 
@@ -66,8 +67,8 @@ class Rewriter:
             pos = end
         out.copy(self.text, pos, len(self.text))
         out.generated(epilogue)
-        data = bytes(out.buf)
-        out.buf = None              # (two copies at the peak, not a list of 10^6 pieces and one)
+        data = out.buf.getvalue()   # its own buffer, not a copy: one copy of the output at the peak
+        out.buf = None
         return data
 
 
@@ -96,7 +97,7 @@ class _Output:
 
     def __init__(self, lines):
         self.lines = lines
-        self.buf = bytearray()      # the output so far
+        self.buf = io.BytesIO()     # the output so far
         self.where = lines.where(0)     # (file, line, flags) of the current output line
         self.at_line_start = True
 
@@ -104,7 +105,7 @@ class _Output:
         if not text:
             return
         data = text.encode(*ENCODING)
-        self.buf += data
+        self.buf.write(data)
         self.where = (self.where[0], self.where[1] + data.count(b"\n"), self.where[2])
         self.at_line_start = data.endswith(b"\n")
 
@@ -113,7 +114,7 @@ class _Output:
         if end <= start:
             return
         self.sync(start)
-        self.buf += memoryview(text)[start:end]
+        self.buf.write(memoryview(text)[start:end])
         self.where = self.lines.where(end)
         self.at_line_start = text[min(end, len(text)) - 1] == 10    # '\n'
 
@@ -124,15 +125,15 @@ class _Output:
         name, line, flags = target
         gap = line - self.where[1]
         if name == self.where[0] and flags == self.where[2] and 0 < gap <= MAX_PAD:
-            self.buf += b"\n" * gap
+            self.buf.write(b"\n" * gap)
         else:
             lead = b"" if self.at_line_start else b"\n"
-            self.buf += lead + marker_line(name, line, flags).encode(*ENCODING) + b"\n"
+            self.buf.write(lead + marker_line(name, line, flags).encode(*ENCODING) + b"\n")
             # a marker sets the line of the next line; a copy that starts
             # mid-line keeps its column only approximately (spaces follow)
             col = offset - self.lines.line_starts[
                 bisect.bisect_right(self.lines.line_starts, offset) - 1]
             if col:
-                self.buf += b" " * min(col, 200)
+                self.buf.write(b" " * min(col, 200))
         self.where = target
         self.at_line_start = False
