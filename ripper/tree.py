@@ -73,6 +73,9 @@ class CType:
         return "CType(%r)" % self.spelling
 
 
+_NO_KIDS = ()                   # the children of every leaf from the source
+
+
 class Node:
     """A node: `fields` names its children (single nodes or lists), in
     source order; `start`/`end` its bytes (-1 for a synthesized node)."""
@@ -110,6 +113,8 @@ class Node:
         if self.start >= 0:
             if len(out) > 1:
                 out.sort(key=lambda n: n.start)
+            if not out:
+                out = _NO_KIDS      # a leaf's: one for all (half the nodes are leaves)
             self._kids = out
         return out
 
