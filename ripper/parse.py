@@ -124,7 +124,11 @@ def _range(c):
     e -= _raw_base
     if not 0 <= b <= e <= _raw_size:
         return _slow_range(c)   # a null extent, or another file's (the compiler's own)
-    return b, e
+    return _one_int(b, b), _one_int(e, e)
+
+
+_ints = {}                      # offsets while a tree is built: one int object per value
+_one_int = _ints.setdefault     # (a node's start is often another's; 32 bytes each)
 
 
 def _measure_raw_base(cursors, size):
@@ -698,6 +702,7 @@ class _Builder:
         self.text = unit_text
         self.lines = lines
         self.types = types
+        self.type_maker = types.of_saved    # one bound method for every Expr, not one each
         self.path = path
         self.depth = 0
 
@@ -932,7 +937,7 @@ class _Builder:
     def make_expr(self, c):
         k = _KIND_OF[c._kind_id]
         s, e = _range(c)
-        ty = (self.types.of_saved, _saved(c), None)   # a CType when asked (tree.Expr)
+        ty = (self.type_maker, _saved(c), None)   # a CType when asked (tree.Expr)
         if k == CK.DECL_REF_EXPR:
             ref = c.referenced
             what, key = "var", None
@@ -1157,7 +1162,10 @@ def parse(pre, dialect=(), alarm=None):
         errors.append(Diagnostic(fname, line, lines.column(off), message, hint))
     if errors:
         raise errors[0].with_others(errors[1:50])
-    return _Unit(pre, tu, dialect).build()
+    try:
+        return _Unit(pre, tu, dialect).build()
+    finally:
+        _ints.clear()           # the tree shares the ints; the table goes
 
 
 def _parse_text(index, name, args, text, path):
