@@ -34,6 +34,11 @@ def frame_names(body):
     (b"char buf[8]; buf[0] = 0; use(buf[0]);", ["buf"]),
     # a value carried by a backward goto across a suspension: frame
     (b"int k = 0; again: f(k); if (use(k++)) goto again;", ["k"]),
+    # read in a while loop's next round, after this round's suspension: frame
+    (b"int t = use(1); while (use(2)) { use(t); f(0); }", ["t"]),
+    # read in a case the switch after the suspension may jump to: frame
+    (b"int t = use(1); f(0); switch (use(2)) { case 1: use(t); break; default: break; }",
+     ["t"]),
     # a switch case that falls into a read after a suspension: frame
     (b"int v = use(0); switch (v) { case 0: f(0); case 1: use(v); }", ["v"]),
     # declarators are in order: t is written before the suspension in u's initializer
