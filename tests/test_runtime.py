@@ -206,17 +206,23 @@ ANOTHER_WORKERS = {
 }
 
 
+def used_by_worker_1(src, ripcc, backend, object_decl, make, use):
+    """Run a program whose main makes an object (`object_decl`, made by
+    `make` on worker 0) that worker 1 then uses (`use`) under two workers."""
+    src.write_text('#include "rip.h"\nstatic %s;\n'
+                   "static void task(void *arg) { (void)arg; if (rip_worker_id() == 1) { %s } }\n"
+                   "int main(void) { %s return rip_run_workers(2, task, 0); }\n"
+                   % (object_decl, use, make))
+    return run([ripcc(str(src), backend)], timeout=20)
+
+
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
 @pytest.mark.parametrize("op", sorted(ANOTHER_WORKERS))
 def test_a_channel_of_another_worker_aborts_with_a_message(tmp_path, ripcc, backend, op):
     """Workers share nothing: worker 1 using worker 0's channel is stopped
     (in rip by the check inlined into the ripped caller), not a race."""
-    src = tmp_path / ("foreign_%s.c" % op)
-    src.write_text('#include "rip.h"\nstatic rip_chan *c;\n'
-                   "static void task(void *arg) { (void)arg; if (rip_worker_id() == 1) { %s } }\n"
-                   "int main(void) { c = rip_chan_new(sizeof(int), 0); "
-                   "return rip_run_workers(2, task, 0); }\n" % ANOTHER_WORKERS[op])
-    r = run([ripcc(str(src), backend)], timeout=20)
+    r = used_by_worker_1(tmp_path / ("foreign_%s.c" % op), ripcc, backend, "rip_chan *c",
+                         "c = rip_chan_new(sizeof(int), 0);", ANOTHER_WORKERS[op])
     assert r.returncode == -signal.SIGABRT, r.stderr.decode()
     assert "rip: a channel made by another worker used by worker 1" in r.stderr.decode()
 
@@ -234,12 +240,8 @@ def test_a_wait_group_of_another_worker_aborts_with_a_message(tmp_path, ripcc, b
     """A wait group made on worker 0 (main counts as worker 0) and used by
     worker 1: a clear message and SIGABRT on every backend, not a race
     on its count or a waiter woken on the wrong scheduler."""
-    src = tmp_path / ("foreign_wg_%s.c" % op)
-    src.write_text('#include "rip.h"\nstatic rip_wg *wg;\n'
-                   "static void task(void *arg) { (void)arg; if (rip_worker_id() == 1) { %s } }\n"
-                   "int main(void) { wg = rip_wg_new(); rip_wg_add(wg, 1); "
-                   "return rip_run_workers(2, task, 0); }\n" % WG_OF_ANOTHER_WORKER[op])
-    r = run([ripcc(str(src), backend)], timeout=20)
+    r = used_by_worker_1(tmp_path / ("foreign_wg_%s.c" % op), ripcc, backend, "rip_wg *wg",
+                         "wg = rip_wg_new(); rip_wg_add(wg, 1);", WG_OF_ANOTHER_WORKER[op])
     assert r.returncode == -signal.SIGABRT, r.stderr.decode()
     assert re.match(r"rip: (a wait group made by another worker|wait group made by worker 0) "
                     r"used by worker 1", r.stderr.decode().strip().splitlines()[-1]), r.stderr

@@ -120,6 +120,20 @@ def ended_by(proc, sig):
     return err
 
 
+def signal_leaves_nothing(proc, seen, sig, folders):
+    """Send `sig` to proc: it dies of it, each folder of `folders`
+    ({path: names expected there}) holds only those names, and nothing it
+    started (`seen`) survives; whatever did is killed after."""
+    try:
+        proc.send_signal(sig)
+        ended_by(proc, sig)
+        for folder, names in folders.items():
+            assert sorted(os.listdir(folder)) == names
+        assert survivors(seen) == [], [command(p) for p in seen]
+    finally:
+        kill_leftovers(seen)
+
+
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
 def test_a_signal_to_ripper_ends_its_preprocessor_and_leaves_nothing(tmp_path, sig):
     """The issue: SIGINT printed a KeyboardInterrupt traceback, and ripper
@@ -131,13 +145,7 @@ def test_a_signal_to_ripper_ends_its_preprocessor_and_leaves_nothing(tmp_path, s
     env = dict(os.environ, RIPCC_CC=cc, SLEEPER_PID=str(sleeper))
     proc, seen = run_until([RIPPER, "s.c", "-o", "out.c"], lambda cmds: sleeper.exists() and
                            any("sleep 37" in c for c in cmds), env=env, cwd=work)
-    try:
-        proc.send_signal(sig)
-        ended_by(proc, sig)
-        assert sorted(os.listdir(work)) == ["s.c"]
-        assert survivors(seen) == [], [command(p) for p in seen]
-    finally:
-        kill_leftovers(seen)
+    signal_leaves_nothing(proc, seen, sig, {work: ["s.c"]})
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
@@ -150,15 +158,9 @@ def test_a_signal_to_ripper_ripping_a_large_file_ends_the_ripping_child(tmp_path
         for i in range(4000)))
     proc, seen = run_until([RIPPER, "big.c", "-o", "big.rip.c"],
                            lambda cmds: len(cmds) >= 1, cwd=tmp_path)
-    try:
-        time.sleep(0.2)                         # into preprocessing or parsing
-        seen.update(descendants(proc.pid))
-        proc.send_signal(sig)
-        ended_by(proc, sig)
-        assert sorted(os.listdir(tmp_path)) == ["big.c"]
-        assert survivors(seen) == [], [command(p) for p in seen]
-    finally:
-        kill_leftovers(seen)
+    time.sleep(0.2)                             # into preprocessing or parsing
+    seen.update(descendants(proc.pid))
+    signal_leaves_nothing(proc, seen, sig, {tmp_path: ["big.c"]})
 
 
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
@@ -174,14 +176,7 @@ def test_a_signal_to_ripcc_ends_cc_and_removes_its_folder(tmp_path, sig):
     env = dict(os.environ, TMPDIR=str(tmp))
     proc, seen = run_until([RIPCC, "--backend=ucontext", "-O2", "gen.c", "-o", "prog"],
                            lambda cmds: any("cc1" in c for c in cmds), env=env, cwd=work)
-    try:
-        proc.send_signal(sig)
-        ended_by(proc, sig)
-        assert sorted(os.listdir(work)) == ["gen.c"]
-        assert os.listdir(tmp) == []
-        assert survivors(seen) == [], [command(p) for p in seen]
-    finally:
-        kill_leftovers(seen)
+    signal_leaves_nothing(proc, seen, sig, {work: ["gen.c"], tmp: []})
 
 
 def test_a_signal_to_ripcc_while_ripping_ends_the_ripping_child_and_its_preprocessor(tmp_path):
@@ -195,14 +190,7 @@ def test_a_signal_to_ripcc_while_ripping_ends_the_ripping_child_and_its_preproce
     assert run([RIPCC, "--libs"]).returncode == 0
     proc, seen = run_until([RIPCC, "-c", "s.c"], lambda cmds: sleeper.exists() and
                            any("sleep 37" in c for c in cmds), env=env, cwd=work)
-    try:
-        proc.send_signal(signal.SIGTERM)
-        ended_by(proc, signal.SIGTERM)
-        assert sorted(os.listdir(work)) == ["s.c"]
-        assert os.listdir(tmp) == []
-        assert survivors(seen) == [], [command(p) for p in seen]
-    finally:
-        kill_leftovers(seen)
+    signal_leaves_nothing(proc, seen, signal.SIGTERM, {work: ["s.c"], tmp: []})
 
 
 def test_a_signal_while_ripper_writes_removes_the_partial_output(tmp_path):
