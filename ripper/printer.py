@@ -394,7 +394,7 @@ class Printer:
                 items = replaced.stmts
             else:
                 items = [T.Declare(d.init if T.automatic(d) else None, d) for d in n.decls]
-            self.declarations(n, items)
+            self.statements_or_null(items)
             self.type_uses(n)
         if protos:
             self.gen(" " + protos)
@@ -514,7 +514,8 @@ class Printer:
             pos = old.end
         self.copy(pos, end)
 
-    def declarations(self, stmt, items):
+    def statements_or_null(self, items):
+        """Statements in place of one: `;` when they print as nothing."""
         before = len(self.pieces)
         self.statements(items)
         if not any(t.strip() for t, _ in self.pieces[before:]):
@@ -523,10 +524,7 @@ class Printer:
     # -- synthesized nodes ----------------------------------------------------
 
     def print_Seq(self, n):
-        before = len(self.pieces)
-        self.statements(n.stmts)
-        if not any(t.strip() for t, _ in self.pieces[before:]):
-            self.gen(";")
+        self.statements_or_null(n.stmts)
 
     def print_Block(self, n):
         self.gen("{ ")

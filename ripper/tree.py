@@ -377,18 +377,16 @@ def source(node):
     return node.origin or node
 
 
-def replace(root, changes, below=None):
+def replace(root, changes):
     """`root` with the nodes whose ids are keys of `changes` replaced,
-    everything between rebuilt; `below` (ids of the nodes on the way to
-    them, when known) spares the walk of the rest."""
+    everything between them and root rebuilt, the rest shared."""
     if id(root) in changes:
         return changes[id(root)]
     kids = {}
     for k in root.children():
-        if below is None or id(k) in below or id(k) in changes:
-            r = replace(k, changes, below)
-            if r is not k:
-                kids[id(k)] = r
+        r = replace(k, changes)
+        if r is not k:
+            kids[id(k)] = r
     return rebuild(root, kids)
 
 
