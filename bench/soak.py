@@ -3,8 +3,9 @@
 Each httpd build serves wrk at 1,000 keep-alive connections while hostile
 clients attack it: slowloris heads, resets in the middle of a response,
 random bytes, oversized heads, clients that ask for a big file and never
-read (stalled readers), and floods of connections past its fd limit (which
-take it to its connection cap, where stalled answers are shed).  Meanwhile an
+read (stalled readers), and floods of connections past its fd limit that
+say nothing (the kernel holds them: httpd's listener defers each accept to
+its first bytes, so they reach the server only as they close).  Meanwhile an
 ordinary client makes a new connection every 50 ms and times its request:
 the report gives its p50, p99 and slowest (a number to read; the verdict
 does not depend on speed).  Every second the server's RSS, open fds,
@@ -244,6 +245,7 @@ class Attack:
             s.close()
 
     def flood(self):
+        """FLOOD connections at once that send nothing, closed after 0.5 s."""
         while not self.done.is_set():
             socks = []
             for _ in range(FLOOD):

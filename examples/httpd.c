@@ -16,7 +16,9 @@
  * takes the place of a connection doing nothing: the oldest idle
  * keep-alive one, else the answer stalled longest (its client has taken
  * none of it for STALL_MS), else the head that has sent least for longest.
- * A client that does not read holds no file open while it stalls.
+ * A client that does not read holds no file open while it stalls.  A
+ * connection is accepted once its first bytes arrive (TCP_DEFER_ACCEPT):
+ * connections that say nothing stay in the kernel and take no slot.
  * Prints "listening on PORT (at most N connections)" once it accepts. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,6 +48,9 @@
 
 #define HEAD_MAX 8192               /* request head limit: 431 beyond (414 if the request line is) */
 #define CHUNK (64 * 1024)           /* files stream in pieces this big */
+#define TURN (4 * CHUNK)            /* an answer lets the other tasks run after each TURN it
+                                       sends (a fast client's 64 MiB would hold the
+                                       scheduler for as long as it takes) */
 #define BODY_MAX (1024 * 1024)      /* request bodies (discarded) beyond: 413 */
 #define FD_RESERVE_MIN 8            /* fds kept beyond connections: stdio, root, listener, epoll... */
 #define FD_RESERVE_SHARE 32         /* ... and 1/32 of the limit (at most 32 more) for files */
@@ -844,6 +849,8 @@ static int respond(struct conn *c, struct request *r) {
         ssize_t n = pread(file, buf, want, sent);
         ok = n > 0 && send_piece(c, &file, buf, (size_t)n) == 0;
         sent += n > 0 ? n : 0;
+        if (ok && sent % TURN < CHUNK)
+            rip_yield();
     }
     free(buf);
     if (file >= 0)
@@ -944,6 +951,11 @@ static int listen_on(const struct sockaddr_in *addr, int reuseport) {
     if (fd < 0)
         return -1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    /* A client is accepted once its first bytes come (or after about
+     * --timeout): connections that say nothing stay in the kernel and take
+     * neither an fd nor a place in the accept queue ahead of real clients. */
+    int defer_s = (cfg.timeout_ms + 999) / 1000;
+    setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof defer_s);
     if ((reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) ||
         bind(fd, (const struct sockaddr *)addr, sizeof *addr) < 0 || listen(fd, 4096) < 0) {
         int err = errno;

@@ -501,6 +501,24 @@ def test_at_the_cap_a_head_active_in_the_last_half_second_is_not_shed(httpd):
             s.close()
 
 
+def test_connections_that_say_nothing_take_no_slot(httpd):
+    """Three times the cap in connections that never send a byte (a
+    connection flood): the kernel holds them until their first bytes come
+    (deferred accept), so they take no fd and no place in the accept queue,
+    and a new client is served at once."""
+    srv = httpd(nofile=64)
+    fds = srv.settled()[0]
+    silent = [srv.connect() for _ in range(3 * srv.max_conns)]
+    try:
+        time.sleep(0.2)
+        assert srv.usage()[0] == fds, "connections that said nothing were accepted"
+        assert served_in_time(srv) < IN_TIME
+        assert all(still_open(s) for s in silent)
+    finally:
+        for s in silent:
+            s.close()
+
+
 @pytest.fixture
 def huge(docroot):  # noqa: F811
     """A 64 MiB file in the document root (sparse: no disk), as its path."""
