@@ -297,15 +297,20 @@ def shown(measure):
     return "%.1f s, %s MB" % measure
 
 
+FLOOR_MB = 60                   # a peak under this is ripper's fixed floor, not the file's
+
+
 def memory_verdict(peaks):
     """What a table's memory column says, of [(gcc's peak, ripper's)]."""
     known = [(int(g), int(r)) for g, r in peaks if "?" not in (g, r)]
     over = [r - g for g, r in known if r > g]
-    return ("ripper's peak at or below gcc's on %d of %d runs%s" % (
+    floor = all(r < FLOOR_MB for g, r in known if r > g)
+    return ("ripper's peak at or below gcc's on %d of %d runs%s%s" % (
         len(known) - len(over), len(known),
-        "" if not over else "; over by %d to %d MB on the others, small files, where "
-        "Python and libclang set ripper's floor (some 45 MB: 29 of them libclang's code, "
-        "read from its file and shared by every ripper running)" % (min(over), max(over))))
+        "" if not over else "; over by %d to %d MB on the others" % (min(over), max(over)),
+        "" if not over or not floor else ", small files, where Python and libclang set "
+        "ripper's floor (some 46 MB: 29 of them libclang's code, read from its file and "
+        "shared by every ripper running at once)"))
 
 
 def timed(args):

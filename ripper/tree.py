@@ -113,8 +113,9 @@ class Node:
         if self.start >= 0:
             if len(out) > 1:
                 out.sort(key=lambda n: n.start)
-            if not out:
-                out = _NO_KIDS      # a leaf's: one for all (half the nodes are leaves)
+            # kept as a tuple (a third smaller than the list; 10^5 of them
+            # in SQLite), and a leaf's is one for all (half the nodes are)
+            out = tuple(out) if out else _NO_KIDS
             self._kids = out
         return out
 
@@ -367,7 +368,7 @@ def rebuild(node, changes):
     new.parent, new._memo, new._kids = None, None, None
     if node.start >= 0:
         new.origin = node.origin or node
-        new._kids = [changes.get(id(k), k) for k in node.children()]
+        new._kids = tuple(changes.get(id(k), k) for k in node.children())
     return new
 
 
