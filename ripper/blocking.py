@@ -33,7 +33,8 @@ cleaned, not for a check the build has never met.
 import re
 
 from .diag import Diagnostic
-from .evaluation import callee_name, calls
+# evaluation (and the tree) is imported by check(): the commands read the
+# options at start-up, which every file of a build pays, the tree later.
 
 OPTION = "blocking"
 FLAGS = ("-Wblocking", "-Wno-blocking", "-Werror=blocking", "-Wno-error=blocking")
@@ -157,6 +158,7 @@ def check(unit, analysis, how="warn"):
     plain blocking call in an async function of `unit`, in source order."""
     if how == "off" or analysis.all_async:
         return []
+    from .evaluation import callee_name, calls
     system = {f.name for f in unit.functions if f.system}
     found, seen = [], set()
     for name, f in analysis.defined.items():
