@@ -23,7 +23,7 @@ import threading
 # json and tempfile are imported where they are used: ripper's start-up is
 # paid by every file of a build, and only ripcc and -p need them.
 
-from . import STAGES, __version__, children
+from . import STAGES, __version__, blocking, children
 from .diag import Diagnostic, wants_color
 from . import runtime
 from .preprocess import compiler, start_preprocess
@@ -120,23 +120,22 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, bloc
          warnings):
     preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend)
     from .analysis import Analysis      # while the compiler runs (see the imports)
-    from .blocking import check
     from .lower import lower
     from .parse import parse
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     gc.freeze()                 # the tree lives to the end: collections skip it (lower.py)
     analysis = Analysis(unit, all_async)
-    blocking = check(unit, analysis, blocking_mode)
+    blocked = blocking.check(unit, analysis, blocking_mode)
     try:
         rw = lower(unit, analysis, all_async, stats, keep=False)
     except Diagnostic as d:
-        if not blocking:
+        if not blocked:
             raise
-        raise _in_order(blocking + [d] + d.others)  # errors and warnings, in the file's order
-    if blocking_mode == "error" and blocking:
-        raise _in_order(blocking)
+        raise _in_order(blocked + [d] + d.others)   # errors and warnings, in the file's order
+    if blocking_mode == "error" and blocked:
+        raise _in_order(blocked)
     if warnings is not None:
-        warnings.extend(blocking)
+        warnings.extend(blocked)
     if all_async and notes is not None:
         notes.extend(all_async_report(path, analysis))
     # before the output is put together: libclang's unit and what lowering
@@ -285,7 +284,6 @@ def ripper_main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     argv, clang_args = split_compiler_flags(argv)
     clang_args = compile_flags(clang_args)      # what preprocessing takes of them
-    from . import blocking
     ap = argparse.ArgumentParser(
         prog="ripper",
         description="Rip a C file: rewrite every function that may block into a "
