@@ -23,7 +23,7 @@ import threading
 # json and tempfile are imported where they are used: ripper's start-up is
 # paid by every file of a build, and only ripcc and -p need them.
 
-from . import STAGES, __version__, children
+from . import STAGES, __version__, blocking, children
 from .diag import Diagnostic, wants_color
 from . import runtime
 from .preprocess import compiler, start_preprocess
@@ -98,22 +98,26 @@ def dialect_flags(flags):
 
 
 def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
-               notes=None, depend=()):
+               notes=None, depend=(), blocking_mode="warn", warnings=None):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `flags`:
     the compiler flags it is built with; `stats`, a list, receives a
-    FrameStats per async function, and `notes` lines to tell the user
-    (--all-async: what stayed plain); `parse_alarm`: see parse."""
+    FrameStats per async function, `notes` lines to tell the user
+    (--all-async: what stayed plain) and `warnings` Diagnostics (blocking.py,
+    whose `blocking_mode` "warn", "error" or "off" says what it does);
+    `parse_alarm`: see parse."""
     gc.disable()                # 10^5 tree nodes: the collector would walk them again and again
     frozen = gc.get_freeze_count()
     try:
-        return _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend)
+        return _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend,
+                    blocking_mode, warnings)
     finally:
         if not frozen:
             gc.unfreeze()       # _rip's tree: collectable again, once nothing holds it
         gc.enable()
 
 
-def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend):
+def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, blocking_mode,
+         warnings):
     preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend)
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower
@@ -121,7 +125,17 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend):
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     gc.freeze()                 # the tree lives to the end: collections skip it (lower.py)
     analysis = Analysis(unit, all_async)
-    rw = lower(unit, analysis, all_async, stats, keep=False)
+    blocked = blocking.check(unit, analysis, blocking_mode)
+    try:
+        rw = lower(unit, analysis, all_async, stats, keep=False)
+    except Diagnostic as d:
+        if not blocked:
+            raise
+        raise _in_order(blocked + [d] + d.others)   # errors and warnings, in the file's order
+    if blocking_mode == "error" and blocked:
+        raise _in_order(blocked)
+    if warnings is not None:
+        warnings.extend(blocked)
     if all_async and notes is not None:
         notes.extend(all_async_report(path, analysis))
     # before the output is put together: libclang's unit and what lowering
@@ -134,6 +148,14 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend):
     prologue = ("/* Ripped by ripper %s from %s: preprocessed C; edit the original, not "
                 "this file. */\n" % (__version__, os.path.basename(path)))
     return rw.render(prologue)
+
+
+def _in_order(diagnostics):
+    """One Diagnostic that reports all of `diagnostics`, by place in each file."""
+    if len(diagnostics) > 1:
+        diagnostics = sorted(diagnostics, key=lambda d: (d.path, d.line, d.col))
+    first, *others = diagnostics
+    return first.with_others(others)
 
 
 def _give_back_freed_memory():
@@ -269,7 +291,11 @@ def ripper_main(argv=None):
         usage="ripper [options] [compiler flags] input.c [-o out.c]",
         epilog="Any other flag is the compiler's (-std=c99, -U X, -include f.h, -isystem "
                "DIR, -W..., -f..., -O2: ripper preprocesses with them, so it sees what "
-               "the compiler sees), and so is everything after --.  Exit status: 0 "
+               "the compiler sees), and so is everything after --.  -Wno-blocking, "
+               "-Werror=blocking (and -Wblocking, -Wno-error=blocking) are ripper's: "
+               "whether a plain blocking call in an async function (read, sleep, "
+               "waitpid, fgets...) is a warning (the default), nothing or an error; "
+               "-w silences it, -Werror alone does not make it an error.  Exit status: 0 "
                "ripped, 1 the input has errors (a FIFO or device as the input or an "
                "#include is one), 2 bad usage (an output that is the input is).  On "
                "SIGINT, SIGTERM or SIGHUP ripper ends its children, removes its "
@@ -333,15 +359,19 @@ def ripper_main(argv=None):
     try:
         if args.build_dir:
             flags = compile_commands_flags(args.build_dir, args.input) + flags
+        # -Werror=blocking and the like are ripper's: the compiler would fail on them
+        how = blocking.mode(flags + clang_args)
+        flags, clang_args = blocking.without_flags(flags), blocking.without_flags(clang_args)
         if args.stage and args.stage != "lower":
             flags += clang_args
             from . import stages
             write_atomically(args.output, stages.run(args.stage, path, source, flags,
                                                      dialect_flags(flags), args.all_async))
             return 0
-        stats, notes = [], []
+        stats, notes, warnings = [], [], []
         out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
-                                   notes, seconds=seconds)
+                                   notes, seconds=seconds, blocking_mode=how, warnings=warnings)
+        print_warnings(warnings, flags + clang_args)
         write_atomically(args.output, out)
         for line in notes:
             print(line, file=sys.stderr)
@@ -356,6 +386,13 @@ def ripper_main(argv=None):
     return 0
 
 
+def print_warnings(warnings, flags):
+    """Warnings of a rip that succeeded (on failure, the error reports them)."""
+    if warnings:
+        print(warnings[0].with_others(warnings[1:]).format(wants_color(flags, sys.stderr)),
+              file=sys.stderr)
+
+
 def print_stats(stats):
     print("%-24s %11s %11s %9s %8s" % ("async function", "frame bytes", "suspensions",
                                         "in frame", "C locals"), file=sys.stderr)
@@ -365,17 +402,18 @@ def print_stats(stats):
 
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,
-                         depend=(), seconds=None):
+                         depend=(), seconds=None, blocking_mode="warn", warnings=None):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
     some thousands deep, and a crash must not take the command with it.
-    `seconds`: the time limit (time_limit()).  The child leads a process
+    `seconds`: the time limit (time_limit()); `blocking_mode`, `warnings`:
+    see rip_source.  The child leads a process
     group, its preprocessor in it: whatever ends the rip (an error, the
     time limit, a signal) ends the whole group, no preprocessor left."""
     if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats, notes=notes,
-                          depend=depend)
+                          depend=depend, blocking_mode=blocking_mode, warnings=warnings)
     limit = time_limit(source, seconds)
     reap_children()
     rfd, wfd = os.pipe()
@@ -388,7 +426,8 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             _die_with(parent)
             status = 0
             try:
-                outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend, limit)
+                outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend, limit,
+                                            blocking_mode)
                 with os.fdopen(wfd, "wb") as f:
                     pickle.dump(outcome, f)
             except BaseException:
@@ -425,7 +464,9 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             os.waitpid(pid, 0)
             children.untrack(pid)
     if ripped:
-        out, child_stats, child_notes = outcome[1]
+        out, child_stats, child_notes, child_warnings = outcome[1]
+        if warnings is not None:
+            warnings.extend(Diagnostic.of_fields(w) for w in child_warnings)
         if stats is not None:
             stats.extend(child_stats)
         if notes is not None:
@@ -447,7 +488,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
                               "this is a bug in ripper; RIPPER_DEBUG=1 shows where")
     kind, value = outcome
     if kind == "diagnostics":
-        first, *others = [_diagnostic(*d) for d in value]
+        first, *others = [Diagnostic.of_fields(d) for d in value]
         raise first.with_others(others)
     raise Diagnostic(path, 0, 0, "internal error in ripper (%s)" % value,
                      hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where")
@@ -470,12 +511,6 @@ def _loaded(data):
         return pickle.loads(data)
     except Exception:
         return None
-
-
-def _diagnostic(path, line, col, message, hint, why):
-    d = Diagnostic(path, line, col, message, hint)
-    d.why = why
-    return d
 
 
 def _die_with(parent):
@@ -553,20 +588,20 @@ def special_kind(path):
     return children.special_kind(path)
 
 
-def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit):
+def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocking_mode):
     """rip_source on a thread with a large stack, libclang parsing on it
-    too (not on its own 8 MiB thread): ("ok", (text, stats)),
-    ("diagnostics", [(path, line, col, message, hint)...]) or ("bug", text)."""
+    too (not on its own 8 MiB thread): ("ok", (text, stats, notes,
+    warnings)), ("diagnostics", [Diagnostic.fields()...]) or ("bug", text)."""
     outcome = []
 
     def work():
-        stats, notes = [], []
+        stats, notes, warnings = [], [], []
         try:
-            out = rip_source(path, source, clang_args, all_async, stats, limit, notes, depend)
-            outcome.append(("ok", (out, stats, notes)))
+            out = rip_source(path, source, clang_args, all_async, stats, limit, notes, depend,
+                             blocking_mode, warnings)
+            outcome.append(("ok", (out, stats, notes, [w.fields() for w in warnings])))
         except Diagnostic as d:
-            outcome.append(("diagnostics", [(e.path, e.line, e.col, e.message, e.hint, e.why)
-                                            for e in [d] + d.others]))
+            outcome.append(("diagnostics", [e.fields() for e in [d] + d.others]))
         except Exception as e:
             outcome.append(("bug", "%s: %s" % (type(e).__name__, e)))
     signal.signal(signal.SIGALRM, signal.SIG_DFL)  # a parse that hangs ends the child

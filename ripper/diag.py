@@ -10,18 +10,26 @@ included (in colour on a terminal, as gcc's -fdiagnostics-color=auto):
         3 |     int buf[n];
           |     ^
     a.c:3:5: note: give the array a constant size
+
+A warning is one with severity="warning" and the option that controls it,
+named after the message as gcc names it ([-Wblocking]; [-Werror=blocking]
+for one that option made an error).
 """
 
 import os
 
-# SGR codes as gcc's defaults: bold place, red error, cyan note, green caret.
+# SGR codes as gcc's defaults: bold place, red error, magenta warning,
+# cyan note, green caret.
 _BOLD, _RED, _CYAN, _GREEN, _RESET = "\033[1m", "\033[1;31m", "\033[1;36m", "\033[1;32m", \
     "\033[m"
+_MAGENTA = "\033[1;35m"
 
 
 class Diagnostic(Exception):
-    def __init__(self, path, line, col, message, hint=None):
+    def __init__(self, path, line, col, message, hint=None, severity="error", option=None):
         super().__init__(message)
+        self.severity = severity    # "error" or "warning"
+        self.option = option        # the -W option that controls it ("blocking"), or None
         self.path = path
         self.line = line
         self.col = col
@@ -38,17 +46,34 @@ class Diagnostic(Exception):
     def format(self, color=False):
         """Every diagnostic of this one and its others, each with its source
         line and a caret when the file can be read."""
-        b, r, c, g, x = (_BOLD, _RED, _CYAN, _GREEN, _RESET) if color else ("",) * 5
+        b, r, m, c, g, x = (_BOLD, _RED, _MAGENTA, _CYAN, _GREEN, _RESET) if color else \
+            ("",) * 6
         lines = []
         for d in [self] + self.others:
             # no file (no compiler, say): the tool's name, as gcc says "gcc: error:"
             where = "%s:%d:%d" % (d.path, d.line, d.col) if d.line else d.path or "ripper"
-            lines.append("%s%s:%s %serror:%s %s" % (b, where, x, r, x, d.message))
+            tag = "" if d.option is None else " [-W%s%s]" % (
+                "error=" if d.severity == "error" else "", d.option)
+            lines.append("%s%s:%s %s%s:%s %s%s" % (b, where, x, r if d.severity == "error" else m,
+                                                   d.severity, x, d.message, tag))
             lines += _quote(d.path, d.line, d.col, g, x)
             for note in (d.hint, d.why):
                 if note:
                     lines.append("%s%s:%s %snote:%s %s" % (b, where, x, c, x, note))
         return "\n".join(lines)
+
+    def fields(self):
+        """This one (not its others) as a tuple, to send between processes."""
+        return (self.path, self.line, self.col, self.message, self.hint, self.why,
+                self.severity, self.option)
+
+    @classmethod
+    def of_fields(cls, fields):
+        """The Diagnostic `fields()` gave."""
+        path, line, col, message, hint, why, severity, option = fields
+        d = cls(path, line, col, message, hint, severity, option)
+        d.why = why
+        return d
 
     def __str__(self):
         return self.format()

@@ -44,6 +44,9 @@ MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
 # pragma line, or blanks.
 _NOT_CODE = re.compile(rb'("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|/\*.*?\*/|//[^\n]*|'
                        rb'^#[^\n]*|\s+', re.S | re.M)
+# A C token, roughly (LineMap.place_of_name compares lines by them), and a comment.
+_TOKEN = re.compile(rb'\w+|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|\S')
+_COMMENT = re.compile(rb'("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|/\*.*?(?:\*/|$)|//.*')
 DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", re.M)
 
 
@@ -343,6 +346,34 @@ class LineMap:
             return hits[before] + 1
         return col
 
+    def place_of_name(self, offset, name):
+        """(column, macro) of identifier `name` at `offset` in the user's
+        line: where the user wrote it and None, or, when a macro's expansion
+        made it, the column and name of that macro (the first token where
+        the line as written and as expanded part).  Without the user's
+        line, the column in the text's line and None.
+
+            #define NAP() sleep(1)
+            x = 1; NAP();           sleep at -> (8, "NAP")
+        """
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[index]
+        end = self.text.find(b"\n", start)
+        here = self.text[start:end if end >= 0 else len(self.text)]
+        col = offset - start + 1
+        original = self.original_line(*self.where(offset)[:2])
+        if original is None:
+            return col, None
+        # comments blanked (the expanded text has none), columns kept
+        original = _COMMENT.sub(lambda m: m.group(1) or b" " * len(m.group()), original)
+        word = re.compile(rb"\b%s\b" % re.escape(name.encode()))
+        before = len(word.findall(here[:col - 1]))
+        hits = [m.start() for m in word.finditer(original)]
+        if before < len(hits):
+            return hits[before] + 1, None
+        return _macro_at(list(_TOKEN.finditer(original)), list(_TOKEN.finditer(here)),
+                         col - 1) or (col, None)
+
     def original_line(self, name, line):
         """Line `line` of file `name` as written, or None."""
         if name not in self._files:
@@ -360,6 +391,44 @@ class LineMap:
         """A linemarker line that makes the next line `offset`'s line."""
         name, line, flags = self.where(offset)
         return marker_line(name, line, flags)
+
+
+def _macro_at(wrote, made, at):
+    """(column, name) of the macro use among tokens `wrote` (a line as the
+    user wrote it) whose expansion among `made` (that line expanded) holds
+    the byte at `at` of the expanded line, or None.  The lines agree token
+    by token up to a macro's name; its expansion ends where the token after
+    its use comes back at bracket depth 0 (a guess, good for the usual
+    `NAP(); NAP();`)."""
+    i = j = 0
+    while i < len(wrote) and j < len(made) and made[j].start() <= at:
+        if wrote[i].group() == made[j].group():
+            i, j = i + 1, j + 1
+            continue
+        macro = wrote[i]
+        if not re.match(rb"[A-Za-z_]\w*$", macro.group()):
+            return None
+        i += 1
+        if i < len(wrote) and wrote[i].group() == b"(":      # its arguments
+            depth = 0
+            while i < len(wrote):
+                depth += _DEPTH.get(wrote[i].group(), 0)
+                i += 1
+                if depth == 0:
+                    break
+        follows = wrote[i].group() if i < len(wrote) else None
+        end, depth = j, 0
+        while end < len(made) and not (depth == 0 and end > j and
+                                        made[end].group() == follows):
+            depth += _DEPTH.get(made[end].group(), 0)
+            end += 1
+        if end == len(made) or made[end].start() > at:
+            return macro.start() + 1, macro.group().decode("utf-8", "replace")
+        j = end
+    return None
+
+
+_DEPTH = {b"(": 1, b"[": 1, b"{": 1, b")": -1, b"]": -1, b"}": -1}
 
 
 def marker_line(name, line, flags=""):

@@ -28,9 +28,9 @@ import re
 import subprocess
 import sys
 
-from . import __version__, abi, children, runtime
-from .cli import (BACKENDS, PATH_FLAGS, compile_flags, rip_source_reporting, same_file,
-                  special_kind, time_limit_option, without_preprocessor_flags)
+from . import __version__, abi, blocking, children, runtime
+from .cli import (BACKENDS, PATH_FLAGS, compile_flags, print_warnings, rip_source_reporting,
+                  same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
 from .preprocess import compiler
 
@@ -58,6 +58,12 @@ Exit 0 when equivalent, 1 when not.
 --all-async (a testing mode, rip backend) rips every function defined in
 the files into an async one that yields once on entry, with main as the
 first task: any valid C program must behave exactly as before.
+
+-Wno-blocking, -Werror=blocking (and -Wblocking, -Wno-error=blocking) are
+ripcc's, never passed to cc: whether a plain blocking call in an async
+function (read, sleep, waitpid, fgets...) is a warning (the default, with
+the rip backend), nothing or an error; -w silences it too, -Werror alone
+does not make it an error.
 
 --timeout=SECONDS: the time preprocessing and parsing one file for ripping
 may take before ripcc gives up on it (exit 1), 0 for no limit; default
@@ -105,6 +111,7 @@ class Command:
         self.depend = []            # -MD -MMD -MF f -MT t ...: the dependency file's flags
         self.verbose = False        # -v or -###
         self.save_temps = False
+        warnings = []               # -Wblocking and the like (ripcc's), and -w (cc's too)
         language = None             # -x's language for the inputs that follow
         it = iter(argv)
         for a in it:
@@ -114,6 +121,8 @@ class Command:
                 self.backend = next(it, "")
             elif a == "--all-async":
                 self.all_async = True
+            elif a in blocking.FLAGS:
+                warnings.append(a)
             elif a.startswith("--timeout="):
                 self.timeout = a.split("=", 1)[1]
             elif a == "--timeout":
@@ -157,7 +166,10 @@ class Command:
                     self.sources.append(len(self.args))
                 self.args.append(a)
             else:
+                if a == "-w":
+                    warnings.append(a)
                 self.args.append(a)
+        self.blocking = blocking.mode(warnings)  # "warn", "error" or "off"
 
     @staticmethod
     def value(it, flag):
@@ -423,10 +435,15 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     name = "<stdin>" if src == "-" else src
     if cmd.verbose:
         print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
-            lib_flags + compile_flags(cmd.args) + depend), name), file=sys.stderr)
+            lib_flags + compile_flags(cmd.args) + depend +
+            [f for f in [blocking.flag_of(cmd.blocking)] if f]),
+            name), file=sys.stderr)
+    warnings = []
     ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
                                   cmd.all_async, notes=notes, depend=depend,
-                                  seconds=getattr(cmd, "seconds", None))
+                                  seconds=getattr(cmd, "seconds", None),
+                                  blocking_mode=cmd.blocking, warnings=warnings)
+    print_warnings(warnings, cmd.args)
     for line in notes:
         print(line, file=sys.stderr)
     path = os.path.join(tmp, "%d-%s.i" % (n, _stem(src)))

@@ -521,3 +521,119 @@ def test_ripcc_refuses_to_write_an_object_over_an_input_named_like_it(tmp_path):
     r = run([RIPCC, "-c", "-x", "c", "x.o"], cwd=str(tmp_path))
     assert r.returncode == 2, r.stderr.decode()
     assert open(obj, "rb").read() == GOOD
+
+
+# -- plain blocking calls in async functions (-Wblocking) ---------------------
+
+BLOCKS = b"""#include <stdio.h>
+#include <unistd.h>
+#include "rip.h"
+#define NAP() sleep(0)
+static void task(void *arg) {
+    char buf[4];
+    ssize_t n = read(0, buf, sizeof buf);
+    (void)arg;
+    NAP(); NAP();
+    rip_yield();
+    printf("%d\\n", (int)n);
+}
+int main(void) { return rip_run(task, 0); }
+"""
+WARNING = re.compile(r"^(\S+):(\d+):(\d+): (warning|error): (.+)$", re.M)
+
+
+def test_a_blocking_call_in_an_async_function_is_a_warning_with_its_line_caret_and_hint(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    out = tmp_path / "b.rip.c"
+    r = run([RIPPER, src, "-o", str(out)])
+    assert r.returncode == 0 and out.exists()
+    lines = r.stderr.decode().splitlines()
+    at = lines.index("%s:7:17: warning: 'read' blocks the whole scheduler in async function "
+                     "'task' [-Wblocking]" % src)
+    assert lines[at + 1] == "    7 |     ssize_t n = read(0, buf, sizeof buf);"
+    assert lines[at + 2] == "      |                 ^"
+    assert lines[at + 3] == "%s:7:17: note: use rip_read(fd, buf, len) (like read(2)): it " \
+        "suspends only this task" % src
+
+
+def test_a_blocking_call_a_macro_expands_to_is_a_warning_at_each_use_of_the_macro(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    r = run([RIPPER, src, "-o", str(tmp_path / "b.rip.c")])
+    places = [(m.group(2), m.group(3)) for m in WARNING.finditer(r.stderr.decode())
+              if "'sleep' (in the expansion of macro 'NAP')" in m.group(5)]
+    assert places == [("9", "5"), ("9", "12")]
+
+
+def test_wno_blocking_silences_the_warning(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    r = run([RIPPER, "-Wno-blocking", src, "-o", str(tmp_path / "b.rip.c")])
+    assert r.returncode == 0 and r.stderr == b""
+
+
+def test_werror_blocking_is_an_error_exit_1_and_no_output(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    out = tmp_path / "b.rip.c"
+    r = run([RIPPER, "-Werror=blocking", src, "-o", str(out)])
+    assert r.returncode == 1 and not out.exists()
+    found = WARNING.findall(r.stderr.decode())
+    assert len(found) == 3 and all(f[3] == "error" for f in found)
+    assert all(f[4].endswith("[-Werror=blocking]") for f in found)
+
+
+def test_werror_alone_leaves_the_blocking_check_a_warning(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    r = run([RIPPER, "-Werror", src, "-o", str(tmp_path / "b.rip.c")])
+    assert r.returncode == 0 and b"warning: 'read'" in r.stderr
+
+
+def test_blocking_options_after_dash_dash_or_in_compile_commands_are_rippers_not_ccs(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    out = tmp_path / "b.rip.c"
+    # gcc -E would fail on -Wblocking ("unrecognized command-line option")
+    r = run([RIPPER, src, "-o", str(out), "--", "-Wblocking", "-Wno-blocking"])
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": "b.c",
+         "command": "ripcc -Werror=blocking -c b.c"}]))
+    r = run([RIPPER, "-p", str(tmp_path), src, "-o", str(out)])
+    assert r.returncode == 1 and b"[-Werror=blocking]" in r.stderr
+    assert b"unrecognized" not in r.stderr and b"no option" not in r.stderr
+
+
+BLOCKING_OPTION = re.compile(r"-W(no-)?(error=)?blocking\b")
+
+
+def logging_cc(tmp_path):
+    """A C compiler (for RIPCC_CC) that logs its arguments and fails on
+    any -W...blocking option, as gcc does."""
+    log = tmp_path / "cc.log"
+    cc = tmp_path / "logcc"
+    cc.write_text('#!/bin/sh\necho "$@" >> %s\nfor a; do case "$a" in -W*blocking) '
+                  'echo "cc: error: $a" >&2; exit 1;; esac; done\nexec cc "$@"\n' % log)
+    cc.chmod(0o755)
+    return str(cc), log
+
+
+def test_ripcc_werror_blocking_compiles_nothing_and_cc_never_sees_the_flag(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    cc, log = logging_cc(tmp_path)
+    exe = tmp_path / "b"
+    r = run([RIPCC, "-Werror=blocking", src, "-o", str(exe)], env=dict(os.environ, RIPCC_CC=cc))
+    assert r.returncode == 1 and not exe.exists()
+    assert b"error: 'read' blocks the whole scheduler" in r.stderr
+    calls = log.read_text().splitlines() if log.exists() else []
+    assert not any(BLOCKING_OPTION.search(c) for c in calls)
+    assert not any(" -c " in " %s " % c for c in calls)     # preprocessing only
+
+
+def test_ripcc_passes_the_warning_through_and_still_builds(tmp_path):
+    src = write(tmp_path, "b.c", BLOCKS)
+    cc, log = logging_cc(tmp_path)
+    exe = tmp_path / "b"
+    for backend in ("rip", "threads"):
+        r = run([RIPCC, "--backend=" + backend, "-Wblocking", "-Wno-error=blocking", src,
+                 "-o", str(exe)], env=dict(os.environ, RIPCC_CC=cc))
+        assert r.returncode == 0, r.stderr
+        assert (b"warning: 'read' blocks" in r.stderr) == (backend == "rip")
+        assert run([str(exe)], input=b"").stdout == b"0\n"
+    assert not BLOCKING_OPTION.search(log.read_text())

@@ -1,0 +1,205 @@
+"""blocking.py -- plain blocking calls in async functions (-Wblocking).
+
+A call that blocks its thread (read, sleep, waitpid, pthread_mutex_lock,
+fgets...) made in a ripped function stops every task of its scheduler, not
+only the caller, until it returns.  ripper warns at each one, with the
+rip.h call that suspends instead, or rip_offload:
+
+    RIP_ASYNC void task(void *arg) { sleep(1); }
+    -> t.c:1:34: warning: 'sleep' blocks the whole scheduler in async function 'task' [-Wblocking]
+           1 | RIP_ASYNC void task(void *arg) { sleep(1); }
+             |                                  ^
+       t.c:1:34: note: use rip_sleep_ms(milliseconds): it suspends only this task
+
+What counts: a call C evaluates (not one in sizeof), by name, of the C
+library's function -- declared in a system header and defined nowhere in
+the user's file (a function of the user's own named `read` is not libc's)
+-- written in a function ripper rips because it is async.  A call a macro
+expands to is found too, at the macro's place.  Plain functions are not
+checked (they may run before rip_run, where blocking is fine), nor is any
+function under --all-async, a testing mode that makes real programs async
+wholesale.  Output stdio (printf, fputs, fflush...) is not flagged: it
+blocks only on a full pipe or socket, and flagging every printf in a task
+would bury the calls that wait on a peer (README, "Blocking calls").
+
+Options, read (and taken out of the compiler's flags) by ripper and ripcc,
+the last of each kind winning as with gcc: -Wblocking (the default),
+-Wno-blocking, -Werror=blocking (also turns the check on),
+-Wno-error=blocking; gcc's -w silences it too.  -Werror alone does not make
+it an error: it is meant for the compiler's warnings, which a build has
+cleaned, not for a check the build has never met.
+"""
+
+import re
+
+from .diag import Diagnostic
+# evaluation (and the tree) is imported by check(): the commands read the
+# options at start-up, which every file of a build pays, the tree later.
+
+OPTION = "blocking"
+FLAGS = ("-Wblocking", "-Wno-blocking", "-Werror=blocking", "-Wno-error=blocking")
+
+# What to do instead, one text per kind of call (the table HINT_OF reads).
+_READ = "use rip_read(fd, buf, len) (like read(2)): it suspends only this task"
+_OFFLOAD = "run it with rip_offload(fn, arg): fn(arg) runs on the offload pool's thread " \
+           "while this task waits"
+_STDIO_IN = "read the stream's fd (fileno) with rip_read and split it yourself, or run the " \
+            "stdio call with rip_offload(fn, arg)"
+_SLEEP = "use rip_sleep_ms(milliseconds): it suspends only this task"
+_POLL = "wait on each fd with rip_read, rip_write or rip_accept (a task per fd), or run it " \
+        "with rip_offload(fn, arg)"
+_LOCK = "tasks of one scheduler switch only where they suspend, so they need no lock between " \
+        "them; hand data between tasks with a rip_chan, or take the lock with " \
+        "rip_offload(fn, arg) if another thread holds it"
+_WAIT_TASK = "wait for a task with rip_wg_wait or rip_chan_recv; to wait for a thread, " \
+             "run the call with rip_offload(fn, arg)"
+_SIGNAL = "wait for the signal through an fd (signalfd or a self-pipe) with rip_read"
+HINT_OF = {
+    "read": _READ,
+    "recv": "use rip_read(fd, buf, len) (recv with flags 0 is read); for other flags run "
+            "it with rip_offload(fn, arg)",
+    "write": "use rip_write(fd, buf, len): it suspends only this task, and writes all len "
+             "bytes or returns -1 (not read(2)'s short count)",
+    "send": "use rip_write(fd, buf, len) (send with flags 0 is write; rip_write writes all "
+            "len bytes or returns -1); for other flags run it with rip_offload(fn, arg)",
+    "accept": "use rip_accept(fd, addr, len): it suspends only this task",
+    "accept4": "use rip_accept(fd, addr, len) and set the flags with fcntl: it suspends "
+               "only this task",
+    "connect": "use rip_connect(fd, addr, len): it suspends only this task",
+    "sleep": _SLEEP, "usleep": _SLEEP, "nanosleep": _SLEEP, "clock_nanosleep": _SLEEP,
+    "poll": _POLL, "ppoll": _POLL, "select": _POLL, "pselect": _POLL, "epoll_wait": _POLL,
+    "epoll_pwait": _POLL, "epoll_pwait2": _POLL,
+    "pthread_mutex_lock": _LOCK, "pthread_mutex_timedlock": _LOCK,
+    "pthread_rwlock_rdlock": _LOCK, "pthread_rwlock_wrlock": _LOCK,
+    "pthread_rwlock_timedrdlock": _LOCK, "pthread_rwlock_timedwrlock": _LOCK,
+    "pthread_cond_wait": "wait for another task with rip_chan_recv or rip_wg_wait",
+    "pthread_cond_timedwait": "wait for another task with rip_chan_recv or rip_wg_wait "
+                              "(rip_set_deadline bounds fd waits)",
+    "pthread_join": _WAIT_TASK, "pthread_barrier_wait": _WAIT_TASK,
+    "sem_wait": "wait for another task with rip_chan_recv (a channel of capacity N counts "
+                "like a semaphore)",
+    "sigwait": _SIGNAL, "sigwaitinfo": _SIGNAL, "sigtimedwait": _SIGNAL,
+    "sigsuspend": _SIGNAL, "pause": _SIGNAL,
+}
+# Calls that wait on a peer, a child, the network or the disk, with no
+# suspending form in rip.h (yet): rip_offload.
+for _name in """readv writev pread pwrite preadv pwritev preadv2 pwritev2 recvfrom sendto
+        recvmsg sendmsg recvmmsg sendmmsg sendfile splice tee
+        waitpid wait waitid wait3 wait4 system popen pclose
+        getaddrinfo gethostbyname gethostbyname2 gethostbyname_r gethostbyname2_r
+        gethostbyaddr gethostbyaddr_r getnameinfo res_query res_search
+        fsync fdatasync sync syncfs tcdrain flock lockf fcntl
+        sem_timedwait sem_clockwait pthread_cond_clockwait pthread_timedjoin_np
+        pthread_clockjoin_np msgrcv msgsnd semop semtimedop mq_receive mq_send
+        mq_timedreceive mq_timedsend""".split():
+    HINT_OF.setdefault(_name, _OFFLOAD)
+# stdio input, which waits for its stream's bytes.
+for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfscanf vscanf
+        gets fgets_unlocked fgetc_unlocked getc_unlocked getchar_unlocked fread_unlocked
+        fgetws fgetwc getwc getwchar fwscanf wscanf __isoc99_scanf __isoc99_fscanf
+        __isoc99_vscanf __isoc99_vfscanf __isoc23_scanf __isoc23_fscanf __isoc23_vscanf
+        __isoc23_vfscanf""".split():
+    HINT_OF[_name] = _STDIO_IN
+# The clause every hint ends with once ripper has a POSIX mode (issue 22,
+# point 1), where these calls are ripped as they are: "or rip the program
+# with --posix".  None while there is no such mode.
+POSIX_CLAUSE = None
+# fcntl waits only when it takes a lock and waits for it (F_SETLKW); a
+# socket call told MSG_DONTWAIT never waits.  Both as the user wrote them
+# on the call's lines (a macro's value is gone from the expanded text).
+_FCNTL_WAITS = re.compile(rb"\bF_(?:OFD_)?SETLKW(?:64)?\b")
+_DONTWAIT = re.compile(rb"\bMSG_DONTWAIT\b")
+_TAKE_FLAGS = frozenset("recv send recvfrom sendto recvmsg sendmsg recvmmsg sendmmsg".split())
+
+
+def hint(name):
+    """What to do instead of blocking call `name`.
+
+        hint("sleep") -> "use rip_sleep_ms(milliseconds): it suspends only this task"
+    """
+    text = HINT_OF[name]
+    return text + "; " + POSIX_CLAUSE if POSIX_CLAUSE else text
+
+
+def mode(flags, default="warn"):
+    """"warn", "error" or "off": what the check does after compiler flags
+    `flags`, read in order (the last of each kind wins; -w anywhere, as in
+    gcc, silences it).
+
+        mode(["-O2", "-Werror=blocking"]) -> "error"
+        mode(["-Werror=blocking", "-Wno-blocking"]) -> "off"
+    """
+    on, error = default != "off", default == "error"
+    for f in flags:
+        if f in ("-Wblocking", "-Werror=blocking"):
+            on = True
+        if f == "-Werror=blocking":
+            error = True
+        elif f == "-Wno-error=blocking":
+            error = False
+        elif f == "-Wno-blocking":
+            on = False
+    return "off" if not on or "-w" in flags else "error" if error else "warn"
+
+
+def without_flags(flags):
+    """`flags` less the check's own options, which no compiler knows (gcc
+    fails on -Werror=blocking); -w stays, it is the compiler's too."""
+    return [f for f in flags if f not in FLAGS]
+
+
+def flag_of(how):
+    """The option that asks for mode `how` ("" for the default), as ripcc -v shows it."""
+    return {"warn": "", "error": "-Werror=blocking", "off": "-Wno-blocking"}[how]
+
+
+def check(unit, analysis, how="warn"):
+    """A Diagnostic (a warning, or an error if `how` is "error") for each
+    plain blocking call in an async function of `unit`, in source order."""
+    if how == "off" or analysis.all_async:
+        return []
+    from .evaluation import callee_name, calls
+    system = {f.name for f in unit.functions if f.system}
+    found, seen = [], set()
+    for name, f in analysis.defined.items():
+        if name not in analysis.names:
+            continue
+        for call in calls(f.body):
+            callee = callee_name(call)
+            if callee not in HINT_OF or callee not in system or callee in analysis.defined:
+                continue
+            if callee == "fcntl" and not _written_on_its_lines(unit, call, _FCNTL_WAITS):
+                continue
+            if callee in _TAKE_FLAGS and _written_on_its_lines(unit, call, _DONTWAIT):
+                continue
+            d = _diagnostic(unit, call, callee, name, how)
+            d.why = "'%s' is async: %s" % (name, analysis.chain(name))
+            key = (d.path, d.line, d.col, d.message)
+            if key not in seen:         # two calls at one place (one macro): one message
+                seen.add(key)
+                found.append(d)
+    return found
+
+
+def _diagnostic(unit, call, callee, function, how):
+    lines = unit.lines
+    offset = call.callee.start
+    path, line, _ = lines.where(offset)
+    col, macro = lines.place_of_name(offset, callee)
+    what = "'%s'" % callee if macro is None else \
+        "'%s' (in the expansion of macro '%s')" % (callee, macro)
+    return Diagnostic(path, line, col, "%s blocks the whole scheduler in async function '%s'"
+                      % (what, function), hint(callee),
+                      severity="error" if how == "error" else "warning", option=OPTION)
+
+
+def _written_on_its_lines(unit, call, pattern):
+    """Does `pattern` match a line of the user's file that `call` is on?"""
+    lines = unit.lines
+    path, first, _ = lines.where(call.start)
+    last = lines.where(max(call.end - 1, call.start))[1]
+    for n in range(first, max(first, last) + 1):
+        text = lines.original_line(path, n)
+        if text is not None and pattern.search(text):
+            return True
+    return False
