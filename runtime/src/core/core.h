@@ -28,6 +28,14 @@ typedef struct rip__task rip_task;
 typedef struct rip__waiter rip_waiter;
 typedef struct rip__waitlist rip_waitlist;
 
+/* Every wait is a waiter queued on something (a channel's, a wait
+ * group's or an fd's wait list) plus the way to take it off again, as
+ * libdill's clauses: a deadline ends any wait the same way, by calling
+ * its cancel hook.  `on` and `key` say where it waits (a wait list, or an
+ * fd and direction); the hook returns 1 when it took w off, 0 when w was
+ * not there (already woken: its task is queued to run). */
+typedef int rip_cancel_fn(rip_waiter *w, void *on, int key);
+
 typedef struct rip_timer rip_timer;
 struct rip_timer {
     int64_t deadline_ms;            /* rip_now_ms() value at which to wake */
@@ -35,8 +43,10 @@ struct rip_timer {
     size_t index;                   /* place in the timer heap, or RIP_TIMER_LISTED */
     rip_timer *prev, *next;         /* neighbours in the deadline list, when listed */
     rip_task *task;                 /* the sleeping task */
-    rip_waiter *io;                 /* an fd wait it limits (an I/O deadline), else NULL; NULL once expired */
-    int fd, dir;                    /* that wait's fd and RIP_FD_READ/WRITE */
+    rip_waiter *w;                  /* a wait it limits (a deadline), else NULL (a sleep); NULL once expired */
+    rip_cancel_fn *cancel;          /* takes w off what it waits on */
+    void *on;                       /* cancel's `on` */
+    int key;                        /* cancel's `key` */
 };
 
 #define RIP_TIMER_LISTED SIZE_MAX    /* rip_timer.index of a timer in the deadline list */
@@ -60,7 +70,6 @@ struct rip__sched {
     uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */
     long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
-    long offloads;                  /* rip_offload calls in flight */
     int worker;                     /* rip_worker_id() */
 };
 extern __thread struct rip__sched rip__sched;
@@ -102,9 +111,9 @@ void rip__deadline_drop(const rip_task *t);   /* t ends: forget its deadline */
 void rip__deadlines_end(void);                /* the scheduler is done: forget them all */
 void rip__task_ended(void);                   /* the current task has finished */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
-void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; an I/O deadline (tm->io) ends its fd wait with ETIMEDOUT */
+void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
-void rip__timer_cancel(rip_timer *tm);        /* take an I/O deadline that has not expired off the heap */
+void rip__timer_cancel(rip_timer *tm);        /* take a deadline that has not expired off the heap */
 
 /* Channels and wait groups: RIP_WAIT means w was queued. */
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 closed, RIP_WAIT */
@@ -123,12 +132,19 @@ void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
 void rip__fd_renew(int fd);                   /* a new file took this number: wake the old one's waiters with EBADF, forget its flags */
-long rip__fd_waiting(void);                   /* waiters queued on fds */
-int  rip__fd_cancel(int fd, int dir, rip_waiter *w); /* take w off fd's wait list: 1, or 0 if it was not on it */
-void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready; -1 waits */
+rip_cancel_fn rip__fd_cancel;                 /* take w off the wait list of fd key >> 1, direction key & 1: 1, or 0 if it was not on it */
+void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready, call watchers; -1 waits */
 int  rip__poll_begin(void);                   /* make the epoll set now, while fds are free: 0 or -1 (then on first wait) */
-int  rip__poll_wakeup_fd(int fd);             /* fd (an eventfd) wakes the loop: rip__offload_drain; 0 or -1 */
 void rip__poll_end(void);                     /* the scheduler is done: release the epoll set */
+
+/* Event sources other than the tasks' fd waits (Redis ae's shape). */
+#define RIP_EV_READ 1u
+#define RIP_EV_WRITE 2u
+typedef void rip_event_fn(int fd, unsigned events, void *data); /* events: RIP_EV_* that came */
+int  rip__loop_watch(int fd, unsigned mask, rip_event_fn *proc, void *data); /* call proc(fd, events, data) from the loop on each event of mask (RIP_EV_*; edge-triggered) on fd: 0, or -1 and errno */
+void rip__loop_unwatch(int fd);               /* stop watching fd (before closing it) */
+void rip__loop_hold(long n);                  /* n more (n < 0: fewer) events some watcher awaits: the loop polls while any are */
+long rip__loop_waiting(void);                 /* waiters queued on fds plus events held for: the loop must poll */
 
 /* Offload (offload.c). */
 typedef struct rip_job rip_job;
@@ -141,7 +157,6 @@ struct rip_job {
     struct rip_offload_home *home;  /* its scheduler's done list */
 };
 int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait; -1: no pool, run it in place */
-void rip__offload_drain(void);                /* ready the tasks whose jobs are done */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 
 /* fd calls (io.c). */

@@ -78,9 +78,10 @@ static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
         return 1;
     }
     if (deadline >= 0) {
-        op->deadline.io = w;
-        op->deadline.fd = op->fd;
-        op->deadline.dir = dir;
+        op->deadline.w = w;
+        op->deadline.cancel = rip__fd_cancel;
+        op->deadline.on = NULL;
+        op->deadline.key = op->fd << 1 | dir;
         rip__timer_start(&op->deadline, deadline);
     }
     op->waited = 1;
@@ -91,7 +92,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
     int dir = op->kind == RIP_IO_READ || op->kind == RIP_IO_ACCEPT ? RIP_FD_READ : RIP_FD_WRITE;
     unsigned not_ready = dir == RIP_FD_READ ? RIP_FD_RDEMPTY : RIP_FD_WRFULL;
     if (op->waited) {
-        if (op->deadline.io)        /* woken before the deadline */
+        if (op->deadline.w)         /* woken before the deadline */
             rip__timer_cancel(&op->deadline);
         if (w->status) {            /* closed while we waited, or timed out */
             finish(op, -1, w->status);
