@@ -27,27 +27,43 @@ rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
     return c;
 }
 
-/* The cases rip__chan_send_try leaves to the core (a closed channel, room
- * in the buffer, a channel of another worker), then the try's own.  */
+/* The whole send; rip__chan_send_try inlines its common cases and comes
+ * here for the rest (a closed channel, room in the buffer, a channel of
+ * another worker, a task with a deadline).  Same order as the try's. */
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w) {
+    rip_waiter *r;
     rip__check_owner(c->owner, "channel");
     if (c->closed) {
         errno = EPIPE;
         return -1;
     }
-    if (!c->receivers.head && c->count < c->capacity) {
+    if ((r = rip__wl_pop(&c->receivers))) { /* open and empty: hand it over */
+        rip__copy_elem(r->elem, elem, c->elem_size);
+        r->status = 1;
+        rip__ready(r->task);
+        return 0;
+    }
+    if (c->count < c->capacity) {
         rip__copy_elem(slot(c, c->count), elem, c->elem_size);
         c->count++;
         return 0;
     }
-    return rip__chan_send_try(c, elem, (struct rip__wait *)(void *)w); /* a hand-over, or the wait */
+    if (rip__deadline_passed()) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    w->task = rip__current();
+    w->elem = (void *)elem;
+    rip__wl_push(&c->senders, w);
+    rip__wait_limit(w, rip__wl_cancel, &c->senders, 0);
+    return RIP_WAIT;
 }
 
-/* The same for a receive: buffered elements here, the rest the try's. */
+/* The same for a receive. */
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
+    rip_waiter *s;
     rip__check_owner(c->owner, "channel");
     if (c->count) {
-        rip_waiter *s;
         rip__copy_elem(elem, slot(c, 0), c->elem_size);
         c->head = (c->head + 1) % c->capacity;
         c->count--;
@@ -59,12 +75,40 @@ int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w) {
         }
         return 1;
     }
-    return rip__chan_recv_try(c, elem, (struct rip__wait *)(void *)w); /* a rendezvous, closed, or the wait */
+    if ((s = rip__wl_pop(&c->senders))) {  /* a rendezvous */
+        rip__copy_elem(elem, s->elem, c->elem_size);
+        s->status = 0;
+        rip__ready(s->task);
+        return 1;
+    }
+    if (c->closed)
+        return 0;
+    if (rip__deadline_passed()) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    w->task = rip__current();
+    w->elem = elem;
+    rip__wl_push(&c->receivers, w);
+    rip__wait_limit(w, rip__wl_cancel, &c->receivers, 0);
+    return RIP_WAIT;
 }
 
 int rip__chan_sent(rip_waiter *w) {
+    rip__wait_ended(w);
     if (w->status == -1)
         errno = EPIPE;              /* closed while it waited */
+    else if (w->status == ETIMEDOUT)
+        errno = ETIMEDOUT;
+    return w->status ? -1 : 0;
+}
+
+int rip__chan_received(rip_waiter *w) {
+    rip__wait_ended(w);
+    if (w->status == ETIMEDOUT) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
     return w->status;
 }
 

@@ -109,6 +109,13 @@ void rip__task_started(rip_task *t);          /* count a new task (then ready it
 int64_t rip__deadline(const rip_task *t);     /* t's rip_set_deadline, or -1 (deadline.c) */
 void rip__deadline_drop(const rip_task *t);   /* t ends: forget its deadline */
 void rip__deadlines_end(void);                /* the scheduler is done: forget them all */
+
+/* Deadlines on waits (deadline.c): the current task's deadline limits
+ * whatever it waits on, through the wait's cancel hook. */
+int  rip__deadline_passed(void);              /* the current task's deadline has come: a call that must wait fails with ETIMEDOUT instead */
+void rip__wait_limit(rip_waiter *w, rip_cancel_fn *cancel, void *on, int key); /* w was just queued by the current task: at its deadline, cancel(w, on, key) and wake it with status ETIMEDOUT */
+void rip__wait_ended(rip_waiter *w);          /* the current task runs again after waiting on w: disarm its deadline (w->status tells a timeout) */
+rip_cancel_fn rip__wl_cancel;                 /* take w off the rip_waitlist `on`: 1, or 0 if it is not on it */
 void rip__task_ended(void);                   /* the current task has finished */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
 void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
@@ -116,10 +123,12 @@ void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a
 void rip__timer_cancel(rip_timer *tm);        /* take a deadline that has not expired off the heap */
 
 /* Channels and wait groups: RIP_WAIT means w was queued. */
-int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 closed, RIP_WAIT */
-int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, RIP_WAIT */
-int rip__chan_sent(rip_waiter *w);            /* a woken sender's result: 0, or -1 and EPIPE */
-int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT */
+int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 and EPIPE (closed) or ETIMEDOUT, RIP_WAIT */
+int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, -1 and ETIMEDOUT, RIP_WAIT */
+int rip__chan_sent(rip_waiter *w);            /* a woken sender's result: 0, or -1 and EPIPE or ETIMEDOUT */
+int rip__chan_received(rip_waiter *w);        /* a woken receiver's result: 1, 0, or -1 and ETIMEDOUT */
+int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, -1 and ETIMEDOUT, RIP_WAIT */
+int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or -1 and ETIMEDOUT */
 
 /* The event loop (poll.c). */
 #define RIP_FD_READ 0
@@ -155,8 +164,9 @@ struct rip_job {
     void *result;                   /* fn(arg), once done */
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
+    rip_waiter wait;                /* the task's wait: status ETIMEDOUT when its deadline took the job off the queue */
 };
-int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait; -1: no pool, run it in place */
+int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 
 /* fd calls (io.c). */
@@ -171,8 +181,7 @@ typedef struct {
     socklen_t *addrlen;             /* accept: its length in/out */
     const struct sockaddr *caddr;   /* connect: address */
     socklen_t caddrlen;             /* connect: its length */
-    int waited;                     /* queued on the fd at least once */
-    rip_timer deadline;             /* armed while waiting under a task deadline */
+    int waited;                     /* queued on the fd: the next step begins by ending that wait */
     ssize_t result;                 /* when done: the call's result */
     int err;                        /* when done: its errno */
 } rip_io;

@@ -100,6 +100,32 @@ static void grow_pool(void) {
 
 static void drain(int fd, unsigned events, void *data);
 
+/* The task's deadline came: a job no pool thread has taken yet is
+ * dropped (fn never runs, nothing of it is lost); one running is waited
+ * for, as its result is the caller's. */
+static int cancel(rip_waiter *w, void *on, int key) {
+    rip_job *job = on, *prev = NULL, *x;
+    (void)w, (void)key;
+    pthread_mutex_lock(&pool.mu);
+    for (x = pool.head; x && x != job; x = x->next)
+        prev = x;
+    if (x) {
+        if (prev)
+            prev->next = x->next;
+        else
+            pool.head = x->next;
+        if (pool.tail == x)
+            pool.tail = prev;
+        pool.queued--;
+    }
+    pthread_mutex_unlock(&pool.mu);
+    if (!x)
+        return 0;
+    in_flight--;
+    rip__loop_hold(-1);
+    return 1;
+}
+
 int rip__offload_begin(rip_job *job) {
     if (!home) {                    /* no fd or memory for a wakeup: the caller runs fn in place */
         struct rip_offload_home *h = calloc(1, sizeof *h);
@@ -130,6 +156,9 @@ int rip__offload_begin(rip_job *job) {
     grow_pool();
     pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.mu);
+    job->wait.task = job->task;
+    job->wait.status = 0;
+    rip__wait_limit(&job->wait, cancel, job, 0);
     return 0;
 }
 

@@ -91,7 +91,8 @@ static int recv_resume(rip_frame *f, rip_frame *done) {
 static int wg_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    return wait_finish(F, f->state == 0 ? rip__wg_wait_try(F->obj, &F->w) : 0);
+    return wait_finish(F, f->state == 0 ? rip__wg_wait_try(F->obj, &F->w)
+                                        : rip__wg_wait_woken(&F->w));
 }
 
 static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
@@ -169,12 +170,23 @@ static int offload_resume(rip_frame *f, rip_frame *done) {
     struct offload_frame *F = (struct offload_frame *)f;
     (void)done;
     if (f->state == 0) {
+        if (rip__deadline_passed()) {
+            F->result = NULL;
+            errno = ETIMEDOUT;
+            return 1;
+        }
         if (rip__offload_begin(&F->job) == -1) {
             F->result = F->job.fn(F->job.arg); /* no fd for the pool's wakeup: run it in place */
             return 1;
         }
         suspend(f, 1);
         return 0;
+    }
+    rip__wait_ended(&F->job.wait);
+    if (F->job.wait.status == ETIMEDOUT) {
+        F->result = NULL;           /* dropped before it started */
+        errno = ETIMEDOUT;
+        return 1;
     }
     F->result = F->job.result;
     return 1;

@@ -87,7 +87,8 @@ int rip_chan_send(rip_chan *c, const void *elem) {
     rip_thr_waiter w;
     w.elem = (void *)elem;
     w.ok = 0;
-    rip_thr_park(&c->sendq, &w, &c->mu); /* unlocks c->mu; c may be freed once woken */
+    if (rip_thr_park(&c->sendq, &w, &c->mu) == -1) /* unlocks c->mu; c may be freed once woken */
+        return -1;                 /* ETIMEDOUT */
     if (!w.ok) {
         errno = EPIPE;
         return -1;
@@ -132,7 +133,8 @@ int rip_chan_recv(rip_chan *c, void *elem) {
     rip_thr_waiter w;
     w.elem = elem;
     w.ok = 0;
-    rip_thr_park(&c->recvq, &w, &c->mu); /* unlocks c->mu; c may be freed once woken */
+    if (rip_thr_park(&c->recvq, &w, &c->mu) == -1) /* unlocks c->mu; c may be freed once woken */
+        return -1;                 /* ETIMEDOUT */
     return w.ok;
 }
 

@@ -53,6 +53,10 @@ static void install_signal(void) {
     sigaction(RIP_THR_SIGNAL, &sa, NULL);
 }
 
+int64_t rip_thr_deadline(void) {
+    return deadline;
+}
+
 int64_t rip_set_deadline(int64_t at_ms) {
     int64_t previous = deadline;
     deadline = at_ms < 0 ? -1 : at_ms;

@@ -37,6 +37,9 @@ typedef struct rip_thr_waiter {
     struct rip_thr_run *run;     /* the parked task's run (NULL: not a task) */
     void *elem;                  /* chan: value to send, or buffer to receive into */
     int ok;                      /* chan: 1 value handed over, 0 channel closed */
+    int timed;                   /* parked under a deadline: on the heap, its task counted busy, not blocked */
+    int claimed;                 /* timed: popped by a waker (under w->mu), whose wake will come */
+    int cancelled;               /* timed: its deadline came first; whoever unlinks it frees it */
 } rip_thr_waiter;
 
 /* FIFO queue of waiters; guarded by its owner's mutex. */
@@ -63,10 +66,11 @@ void rip_thr_task_attr(pthread_attr_t *attr); /* init attr: detached, the curren
  * fills in elem and ok, unlocks, and only then wakes them: after
  * rip_thr_wake neither side touches the owner again. */
 void rip_thr_waitq_init(rip_thr_waitq *q);
-int  rip_thr_waitq_empty(const rip_thr_waitq *q);
+int  rip_thr_waitq_empty(rip_thr_waitq *q);     /* no waiter (waiters that timed out are freed) */
 void rip_thr_waitq_push(rip_thr_waitq *q, rip_thr_waiter *w);  /* append w */
-rip_thr_waiter *rip_thr_waitq_pop(rip_thr_waitq *q); /* unlink the head and count it runnable; NULL if none */
-void rip_thr_park(rip_thr_waitq *q, rip_thr_waiter *w, pthread_mutex_t *mu); /* mu held: enqueue w, unlock mu, sleep until woken */
+rip_thr_waiter *rip_thr_waitq_pop(rip_thr_waitq *q); /* unlink the first that has not timed out and count it runnable; NULL if none */
+int  rip_thr_park(rip_thr_waitq *q, rip_thr_waiter *w, pthread_mutex_t *mu); /* mu held: enqueue w (elem set), unlock mu, sleep until woken: 0 (w->ok set), or -1 and ETIMEDOUT at the task's deadline (then not queued) */
 void rip_thr_wake(rip_thr_waiter *w);   /* owner's mutex released: let a popped waiter return */
+int64_t rip_thr_deadline(void);         /* the calling task's rip_set_deadline, -1 for none (io.c) */
 
 #endif /* RIP_THREADS_H */

@@ -38,14 +38,17 @@ int rip_chan_recv(rip_chan *c, void *elem) {
     if (r != RIP_WAIT)
         return r;
     rip__uc_park();
-    return w.status;
+    return rip__chan_received(&w);
 }
 
-void rip_wg_wait(rip_wg *wg) {
+int rip_wg_wait(rip_wg *wg) {
     IN_A_TASK(__func__);
     rip_waiter w;
-    if (rip__wg_wait(wg, &w) == RIP_WAIT)
-        rip__uc_park();
+    int r = rip__wg_wait(wg, &w);
+    if (r != RIP_WAIT)
+        return r;
+    rip__uc_park();
+    return rip__wg_waited(&w);
 }
 
 static ssize_t io(rip_io *op, const char *call) {
@@ -76,9 +79,18 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
 
 void *rip_offload(void *(*fn)(void *), void *arg) {
     IN_A_TASK(__func__);
+    if (rip__deadline_passed()) {
+        errno = ETIMEDOUT;
+        return NULL;
+    }
     rip_job job = { .fn = fn, .arg = arg };
     if (rip__offload_begin(&job) == -1)
         return fn(arg);             /* no fd for the pool's wakeup: block this scheduler instead */
     rip__uc_park();
+    rip__wait_ended(&job.wait);
+    if (job.wait.status == ETIMEDOUT) {
+        errno = ETIMEDOUT;          /* dropped before it started */
+        return NULL;
+    }
     return job.result;
 }
