@@ -13,6 +13,7 @@
 #ifndef RIP_H
 #define RIP_H
 
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -68,6 +69,14 @@ RIP_ASYNC ssize_t rip_write(int fd, const void *buf, size_t len); /* all len byt
 RIP_ASYNC int     rip_accept(int fd, struct sockaddr *addr, socklen_t *len); /* like accept(2) */
 RIP_ASYNC int     rip_connect(int fd, const struct sockaddr *addr, socklen_t len); /* like connect(2) */
 int     rip_close(int fd);                     /* like close(2) */
+
+/* Waiting on several fds: poll(2)'s meaning (revents set, fds < 0
+ * ignored, POLLNVAL for an fd that is not open), the task waiting instead
+ * of the thread.  timeout_ms -1 waits without end, 0 never waits.  The
+ * task's deadline limits it too: when it comes before poll's own timeout
+ * ends, the call fails with -1 and ETIMEDOUT instead of returning 0.  An
+ * fd rip_close'd while polled wakes the call, which reports it POLLNVAL. */
+RIP_ASYNC int     rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms); /* fds ready (revents set), 0 at the timeout, or -1 and errno (ETIMEDOUT: the deadline) */
 
 /* Offload: run a plain blocking function (a disk read, getaddrinfo) on a
  * small pool of pthreads (RIP_OFFLOAD_THREADS, default 4) while the caller

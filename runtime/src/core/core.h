@@ -9,6 +9,7 @@
 #ifndef RIP_CORE_H
 #define RIP_CORE_H
 
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +137,10 @@ int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or 
 #define RIP_FD_REGISTERED 1u        /* added to the epoll set (the number may have been reused since) */
 #define RIP_FD_RDEMPTY 2u           /* known unreadable: EAGAIN seen, no event since */
 #define RIP_FD_WRFULL 4u            /* known unwritable: EAGAIN seen, no event since */
-int  rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF): 0, or -1 and errno (EPERM: epoll cannot watch it) */
+typedef struct {
+    int woken;                      /* a waiter of the group was woken (or its timeout came): the task is queued */
+} rip_fd_group;                     /* fd waits of one task at once (rip_poll): the first wake readies it */
+int  rip__fd_wait(int fd, int dir, rip_waiter *w, rip_fd_group *g); /* queue w until fd is ready (status 0) or closed (EBADF), one of group g (NULL: none): 0, or -1 and errno (EPERM: epoll cannot watch it) */
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
@@ -186,5 +190,28 @@ typedef struct {
     int err;                        /* when done: its errno */
 } rip_io;
 int rip__io_step(rip_io *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait */
+
+/* rip_poll (rpoll.c), stepped like an fd call. */
+typedef struct {
+    rip_waiter w;                   /* its place in the fd's wait list */
+    int key;                        /* fd << 1 | RIP_FD_READ/WRITE, for rip__fd_cancel */
+} rip_poll_wait;
+typedef struct {
+    struct pollfd *fds;             /* the caller's array */
+    nfds_t n;                       /* its entries */
+    int timeout_ms;                 /* poll's own timeout: -1 forever, 0 never waits */
+    int started;                    /* `until` is set */
+    int64_t until;                  /* rip_now_ms() at which poll's own timeout ends; -1 never */
+    int waiting;                    /* queued: the next step begins by ending the wait */
+    int by_deadline;                /* the timer is the task's deadline (ETIMEDOUT), not poll's timeout (0) */
+    rip_fd_group group;             /* the waits below, as one */
+    rip_poll_wait *waits;           /* one per fd and direction waited on (malloc'd while waiting) */
+    size_t nwaits;                  /* their number */
+    rip_timer timer;                /* armed at the earlier of `until` and the deadline */
+    rip_waiter timeout;             /* the timer's waiter: status ETIMEDOUT once it fired */
+    int result;                     /* when done: the call's result */
+    int err;                        /* when done: its errno */
+} rip_pollop;
+int rip__poll_step(rip_pollop *op);          /* 1 done (result, err set), 0 queued: wait */
 
 #endif /* RIP_CORE_H */

@@ -62,7 +62,7 @@ static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
         finish(op, -1, ETIMEDOUT);
         return 1;
     }
-    if (rip__fd_wait(op->fd, dir, w) == -1) {
+    if (rip__fd_wait(op->fd, dir, w, NULL) == -1) {
         if (errno == EPERM) {
             rip__fd_renew(op->fd);
             return -1;

@@ -101,6 +101,12 @@ static void wake(fd_state *s, rip_waiter *w, int status) {
     P.waiting--;
     s->trusted -= (unsigned)w->trusted;
     w->status = status;
+    if (w->elem) {                  /* one of a group (rip_poll): the first readies the task */
+        rip_fd_group *g = w->elem;
+        if (g->woken)
+            return;
+        g->woken = 1;
+    }
     rip__ready(w->task);
 }
 
@@ -194,7 +200,7 @@ static int check_later(int fd, fd_state *s) {
     return 0;
 }
 
-int rip__fd_wait(int fd, int dir, rip_waiter *w) {
+int rip__fd_wait(int fd, int dir, rip_waiter *w, rip_fd_group *g) {
     fd_state *s = state(fd);
     int trusted = (s->flags & RIP_FD_REGISTERED) && check_later(fd, s) == 0;
     if (!trusted) {
@@ -207,6 +213,7 @@ int rip__fd_wait(int fd, int dir, rip_waiter *w) {
         s->proven = P.sweeps;
     }
     w->task = rip__current();
+    w->elem = g;
     w->status = 0;
     w->trusted = trusted;
     s->trusted += (unsigned)trusted;

@@ -160,6 +160,31 @@ rip_frame *rip__new_rip_connect(int fd, const struct sockaddr *addr, socklen_t l
     return io_frame((rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }
 
+struct poll_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_pollop op;                  /* the call in progress */
+};
+
+static int poll_resume(rip_frame *f, rip_frame *done) {
+    struct poll_frame *F = (struct poll_frame *)f;
+    (void)done;
+    if (!rip__poll_step(&F->op)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->op.result;
+    if (F->op.result < 0)
+        errno = F->op.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
+    struct poll_frame *F = rip__frame_alloc(sizeof *F, poll_resume);
+    F->op = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    return &F->hdr;
+}
+
 struct offload_frame {
     rip_frame hdr;
     void *result;                   /* RIP_RESULT slot */

@@ -77,6 +77,16 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return (int)io(&(rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len }, __func__);
 }
 
+int rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
+    IN_A_TASK(__func__);
+    rip_pollop op = { .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    while (!rip__poll_step(&op))
+        rip__uc_park();
+    if (op.result < 0)
+        errno = op.err;
+    return op.result;
+}
+
 void *rip_offload(void *(*fn)(void *), void *arg) {
     IN_A_TASK(__func__);
     if (rip__deadline_passed()) {
