@@ -103,11 +103,31 @@ int     rip_worker_id(void);                   /* 0..n-1: the caller's worker; 0
  * (an overflow is a SIGSEGV, on ucontext with a "rip: ..." line first). */
 size_t  rip_set_stack_size(size_t bytes);      /* for tasks spawned after; 0 only asks; returns the previous size */
 
-/* Channels of fixed-size elements; capacity 0 is a rendezvous. */
+/* Channels of fixed-size elements; capacity 0 is a rendezvous.
+ *
+ * rip_chan_select waits on several channels at once, a send or a receive
+ * each (a case with a NULL channel is skipped), and does exactly one: it
+ * returns that case's index with the case's result in `result` (a send 0,
+ * or -1 for a closed channel; a receive 1, or 0 for closed and empty).
+ * When several can be done at once, which is tried first moves on from
+ * call to call (a fixed pseudo-random sequence per scheduler: no ready
+ * case starves, and rip and ucontext choose alike).  When none can, the
+ * task waits on all, and the first channel that can do its case does it.
+ * timeout_ms -1 waits without end, 0 never waits; none done by then: -1
+ * and EAGAIN.  The task's deadline coming first: -1 and ETIMEDOUT. */
 typedef struct rip_chan rip_chan;
+typedef struct rip_chan_case {
+    rip_chan *chan;                 /* the channel, or NULL: no case */
+    int send;                       /* 1 send *elem, 0 receive into elem */
+    void *elem;                     /* the element to send, or where to receive */
+    int result;                     /* out, for the case done: rip_chan_send's or rip_chan_recv's result */
+} rip_chan_case;
 rip_chan *rip_chan_new(size_t elem_size, size_t capacity); /* NULL and errno on failure */
 RIP_ASYNC int  rip_chan_send(rip_chan *c, const void *elem); /* 0, or -1 and EPIPE (closed) or ETIMEDOUT (deadline) */
 RIP_ASYNC int  rip_chan_recv(rip_chan *c, void *elem);       /* 1, or 0 if closed and empty, or -1 and ETIMEDOUT (deadline) */
+RIP_ASYNC int  rip_chan_select(struct rip_chan_case *cases, int n, int timeout_ms); /* below */
+int  rip_chan_try_send(rip_chan *c, const void *elem); /* never waits: 0, or -1 and EAGAIN (it would) or EPIPE (closed) */
+int  rip_chan_try_recv(rip_chan *c, void *elem);       /* never waits: 1, 0 if closed and empty, or -1 and EAGAIN (it would) */
 void rip_chan_close(rip_chan *c);              /* wake every waiter: receivers get 0 once empty, senders -1 and EPIPE */
 void rip_chan_free(rip_chan *c);               /* free a channel no task waits on */
 

@@ -72,8 +72,18 @@ struct rip__sched {
     long live;                      /* tasks started and not yet ended */
     long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
     int worker;                     /* rip_worker_id() */
+    long slow;                      /* tasks with a deadline plus selects waiting: channel operations take the core's path while any */
 };
 extern __thread struct rip__sched rip__sched;
+
+/* n more (n < 0: fewer) reasons for channel operations to take the core's
+ * path: ripped code's inline paths run only while rip__runq.fast names
+ * the run queue (one compare, the owner check's). */
+static inline void rip__slow(long n) {
+    rip__sched.slow += n;
+    rip_assert(rip__sched.slow >= 0);
+    rip__runq.fast = rip__sched.slow ? NULL : &rip__runq;
+}
 
 /* Workers share nothing: a channel or wait group made by one (owner) may
  * not be used by another. */
@@ -130,6 +140,20 @@ int rip__chan_sent(rip_waiter *w);            /* a woken sender's result: 0, or 
 int rip__chan_received(rip_waiter *w);        /* a woken receiver's result: 1, 0, or -1 and ETIMEDOUT */
 int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, -1 and ETIMEDOUT, RIP_WAIT */
 int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or -1 and ETIMEDOUT */
+
+/* rip_chan_select, stepped like an fd call (chan.c). */
+typedef struct {
+    rip_chan_case *cases;           /* the caller's cases */
+    int n;                          /* their number */
+    int timeout_ms;                 /* -1 waits without end, 0 never waits */
+    int by_deadline;                /* the timer is the task's deadline (ETIMEDOUT), not the timeout (EAGAIN) */
+    void *group;                    /* the waiters while queued (chan.c), else NULL */
+    rip_timer timer;                /* armed at the earlier of the timeout and the deadline */
+    rip_waiter timeout;             /* the timer's waiter */
+    int result;                     /* when done: the case's index, or -1 */
+    int err;                        /* when done: errno for -1, or EPIPE for a send case on a closed channel */
+} rip_selectop;
+int rip__select_step(rip_selectop *op);       /* 1 done (result, err set), 0 queued: wait */
 
 /* The event loop (poll.c). */
 #define RIP_FD_READ 0

@@ -8,7 +8,7 @@
  * a time, so each task with a deadline has one timer (in its record, which
  * stays put while the table grows), armed with the wait's cancel hook when
  * the task queues itself (rip__wait_limit) and disarmed when it runs again
- * (rip__wait_ended).  While any task has a deadline (rip__runq.deadlines)
+ * (rip__wait_ended).  While any task has a deadline (rip__slow)
  * the inlined channel operations of ripped code leave waiting to the core,
  * which arms the timer. */
 #include <errno.h>
@@ -23,7 +23,7 @@ static __thread struct {
     rip_task **keys;                /* NULL = empty slot */
     deadline_rec **values;          /* each task's record (malloc'd: the timer heap points into it) */
     size_t cap;                     /* slots, a power of two */
-    size_t count;                   /* tasks with a deadline (rip__runq.deadlines too) */
+    size_t count;                   /* tasks with a deadline (each counted in rip__slow too) */
 } D;
 
 static size_t slot_of(const rip_task *t) {
@@ -123,7 +123,7 @@ void rip__deadline_drop(const rip_task *t) {
     free(D.values[i]);
     D.keys[i] = NULL;
     D.count--;
-    rip__runq.deadlines = (long)D.count;
+    rip__slow(-1);
     /* Shift later members of the run back into the hole. */
     for (size_t j = (i + 1) & (D.cap - 1); D.keys[j]; j = (j + 1) & (D.cap - 1)) {
         size_t home = slot_of(D.keys[j]);
@@ -154,7 +154,7 @@ int64_t rip_set_deadline(int64_t at_ms) {
         D.keys[i] = t;
         D.values[i] = r;
         D.count++;
-        rip__runq.deadlines = (long)D.count;
+        rip__slow(1);
     }
     D.values[i]->at_ms = at_ms;
     return previous;
@@ -164,7 +164,8 @@ void rip__deadlines_end(void) {
     for (size_t i = 0; i < D.cap; i++)
         if (D.keys[i])
             free(D.values[i]);  /* tasks blocked forever may have left theirs */
-    rip__runq.deadlines = 0;
+    rip__sched.slow = 0;             /* with the selects of tasks blocked forever */
+    rip__runq.fast = NULL;
     free(D.keys);
     free(D.values);
     D.keys = NULL;

@@ -99,7 +99,7 @@ void rip__fd_set_flags(int fd, unsigned flags) {
 
 static void wake(fd_state *s, rip_waiter *w, int status) {
     P.waiting--;
-    s->trusted -= (unsigned)w->trusted;
+    s->trusted -= (unsigned)w->mark;
     w->status = status;
     if (w->elem) {                  /* one of a group (rip_poll): the first readies the task */
         rip_fd_group *g = w->elem;
@@ -130,7 +130,7 @@ static void trust_checked(fd_state *s) {
     rip_waitlist *lists[2] = { &s->readers, &s->writers };
     for (int i = 0; i < 2; i++)
         for (rip_waiter *w = lists[i]->head; w; w = w->next)
-            w->trusted = 0;
+            w->mark = 0;
     s->trusted = 0;
 }
 
@@ -142,10 +142,10 @@ static void settle(fd_state *s, rip_waitlist *l, int watched, int status) {
     rip_waitlist keep = { NULL, NULL };
     rip_waiter *w;
     while ((w = rip__wl_pop(l))) {
-        if (!w->trusted || !watched) {
-            wake(s, w, w->trusted ? status : EBADF);
+        if (!w->mark || !watched) {
+            wake(s, w, w->mark ? status : EBADF);
         } else {
-            w->trusted = 0;
+            w->mark = 0;
             s->trusted--;
             rip__wl_push(&keep, w);
         }
@@ -215,7 +215,7 @@ int rip__fd_wait(int fd, int dir, rip_waiter *w, rip_fd_group *g) {
     w->task = rip__current();
     w->elem = g;
     w->status = 0;
-    w->trusted = trusted;
+    w->mark = trusted;
     s->trusted += (unsigned)trusted;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
     P.waiting++;
@@ -301,7 +301,7 @@ int rip__fd_cancel(rip_waiter *w, void *on, int key) {
         if (l->tail == x)
             l->tail = prev;
         P.waiting--;
-        state(fd)->trusted -= (unsigned)x->trusted;
+        state(fd)->trusted -= (unsigned)x->mark;
         return 1;
     }
     return 0;                       /* already woken */

@@ -38,7 +38,8 @@ void rip__task_started(rip_task *t) {
 }
 
 void rip__task_ended(void) {
-    rip__deadline_drop(Q.current);
+    if (S.slow)                     /* else no task has a deadline */
+        rip__deadline_drop(Q.current);
     rip_assert(S.live > 0);
     S.live--;
 }
@@ -202,6 +203,7 @@ static int sched_end(int status) {
 int rip__sched_loop(void) {
     rip_assert(Q.current == NULL); /* rip_run inside a task */
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
+    rip__slow(0);                   /* the inline channel paths may run */
     for (;;) {
         if (Q.head) {
             if (rip__backend_run_queue(RIP_TIMER_CHECK)) { /* busy: a look at fds and timers */

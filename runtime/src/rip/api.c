@@ -185,6 +185,31 @@ rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
     return &F->hdr;
 }
 
+struct select_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_selectop op;                /* the call in progress */
+};
+
+static int select_resume(rip_frame *f, rip_frame *done) {
+    struct select_frame *F = (struct select_frame *)f;
+    (void)done;
+    if (!rip__select_step(&F->op)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->op.result;
+    if (F->op.err)
+        errno = F->op.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms) {
+    struct select_frame *F = rip__frame_alloc(sizeof *F, select_resume);
+    F->op = (rip_selectop){ .cases = cases, .n = n, .timeout_ms = timeout_ms };
+    return &F->hdr;
+}
+
 struct offload_frame {
     rip_frame hdr;
     void *result;                   /* RIP_RESULT slot */

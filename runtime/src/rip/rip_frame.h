@@ -50,7 +50,7 @@
  * an inline push: about 30 instructions with the callee's own.  A resume
  * from the scheduler is one indirect call plus the dispatch switch on
  * `state`; a yield pair switch is about 42 instructions in all, scheduler
- * loop included, and a rendezvous ping-pong switch about 121 (the channel
+ * loop included, and a rendezvous ping-pong switch about 114 (the channel
  * inline).  A task is its first frame plus 8 bytes (sched.c). */
 #ifndef RIP__FRAME_H
 #define RIP__FRAME_H
@@ -183,7 +183,7 @@ struct rip__waiter {
     struct rip__task *task;         /* the task to wake */
     void *elem;                     /* element to send from or receive into */
     int status;                     /* the operation's result, set before the wake */
-    int trusted;                    /* an fd wait not yet checked against the epoll set (poll.c) */
+    int mark;                       /* an fd wait: 1 while not yet checked against the epoll set (poll.c); a channel wait: 1 + its case in a select (select.c), 0 for a plain one */
 };
 struct rip__waitlist {
     struct rip__waiter *head;       /* oldest waiter */
@@ -192,7 +192,7 @@ struct rip__waitlist {
 struct rip__runq {
     struct rip__task *head, *tail;  /* the run queue, FIFO */
     struct rip__task *current;      /* the running task */
-    long deadlines;                 /* its tasks with a rip_set_deadline: while any, waits go through the core */
+    struct rip__runq *fast;         /* itself while no task has a deadline and no select waits (core.h rip__slow), else NULL: the inline channel paths run only for a channel whose owner equals it */
 };
 extern __thread struct rip__runq rip__runq; /* the thread's scheduler's (core/sched.c) */
 struct rip_chan {                   /* rip.h's rip_chan */
@@ -295,22 +295,23 @@ static __inline__ int rip__wait_in(struct rip__frame *self) {
  * ETIMEDOUT.  A task with a deadline ends it in the core. */
 static __inline__ int rip__chan_send_woken(struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w;
-    return __builtin_expect(me->status || rip__runq.deadlines, 0) ? rip__chan_sent(me) : 0;
+    return __builtin_expect(me->status || !rip__runq.fast, 0) ? rip__chan_sent(me) : 0;
 }
 
 /* After the wait: 1, or 0 (closed), or -1 and ETIMEDOUT. */
 static __inline__ int rip__chan_recv_woken(struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w;
-    return __builtin_expect(rip__runq.deadlines != 0, 0) ? rip__chan_received(me) : me->status;
+    return __builtin_expect(!rip__runq.fast, 0) ? rip__chan_received(me) : me->status;
 }
 
 /* A waiting receiver means the channel is open and empty: hand the
  * element over.  A full channel (every rendezvous one is) that is open
- * queues the sender, unless a task has a deadline (the core arms it).
- * Anything else is the core's. */
+ * queues the sender.  Anything else is the core's, and everything while a
+ * task has a deadline or a select waits (rip__runq.fast: a waiter may be
+ * one of a select's, and a wait may need its deadline armed). */
 static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w, *r;
-    if (__builtin_expect(c->owner != &rip__runq, 0))
+    if (__builtin_expect(c->owner != rip__runq.fast, 0))
         return rip__chan_send(c, elem, me); /* the core's error: nothing else read first */
     if ((r = c->receivers.head) != 0) {
         rip__wl_pop(&c->receivers);
@@ -319,9 +320,10 @@ static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, s
         rip__ready(r->task);
         return 0;
     }
-    if (c->count == c->capacity && !c->closed && !rip__runq.deadlines) {
+    if (c->count == c->capacity && !c->closed) {
         me->task = rip__current();
         me->elem = (void *)elem;
+        me->mark = 0;
         rip__wl_push(&c->senders, me);
         return rip__waits;
     }
@@ -329,11 +331,11 @@ static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, s
 }
 
 /* An empty channel: take a waiting sender's element (a rendezvous), or
- * queue the receiver while it is open and no task has a deadline.
- * Buffered elements and deadlines are the core's. */
+ * queue the receiver while it is open.  Buffered elements are the core's,
+ * and everything while !rip__runq.fast (as for a send). */
 static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w, *s;
-    if (__builtin_expect(c->owner != &rip__runq, 0) || c->count)
+    if (__builtin_expect(c->owner != rip__runq.fast, 0) || c->count)
         return rip__chan_recv(c, elem, me);
     if ((s = c->senders.head) != 0) {
         rip__wl_pop(&c->senders);
@@ -344,10 +346,9 @@ static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct 
     }
     if (c->closed)
         return 0;
-    if (__builtin_expect(rip__runq.deadlines != 0, 0))
-        return rip__chan_recv(c, elem, me);
     me->task = rip__current();
     me->elem = elem;
+    me->mark = 0;
     rip__wl_push(&c->receivers, me);
     return rip__waits;
 }
@@ -359,7 +360,7 @@ static __inline__ int rip__wg_wait_try(struct rip_wg *wg, struct rip__wait *w) {
 /* After the wait: 0, or -1 and ETIMEDOUT. */
 static __inline__ int rip__wg_wait_woken(struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w;
-    return __builtin_expect(rip__runq.deadlines != 0, 0) ? rip__wg_waited(me) : 0;
+    return __builtin_expect(!rip__runq.fast, 0) ? rip__wg_waited(me) : 0;
 }
 
 #endif /* RIP__FRAME_H */

@@ -87,6 +87,16 @@ int rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
     return op.result;
 }
 
+int rip_chan_select(rip_chan_case *cases, int n, int timeout_ms) {
+    IN_A_TASK(__func__);
+    rip_selectop op = { .cases = cases, .n = n, .timeout_ms = timeout_ms };
+    while (!rip__select_step(&op))
+        rip__uc_park();
+    if (op.err)
+        errno = op.err;
+    return op.result;
+}
+
 void *rip_offload(void *(*fn)(void *), void *arg) {
     IN_A_TASK(__func__);
     if (rip__deadline_passed()) {
