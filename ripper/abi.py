@@ -15,7 +15,7 @@ time (`check()`).
 # number the runtime defines a symbol for: raise it, and the symbol in
 # runtime/src/rip/sched.c, whenever one of them changes, so that ripped
 # code kept from another version fails to link instead of running wrong.
-ABI_VERSION = 2
+ABI_VERSION = 3
 # What ripper assumes of those layouts (frame sizes for --stats, the
 # alignment analysis refuses past); check() asserts each against the
 # header in every ripped file, so a change on the C side cannot go
@@ -48,7 +48,7 @@ INTRINSICS = {
     "rip_yield": None,
     "rip_chan_send": ("rip__chan_send_try", "rip__chan_send_woken"),
     "rip_chan_recv": ("rip__chan_recv_try", "rip__chan_recv_woken"),
-    "rip_wg_wait": ("rip__wg_wait_try", None),
+    "rip_wg_wait": ("rip__wg_wait_try", "rip__wg_wait_woken"),
 }
 # every runtime name ripped code uses (tests/ripper/test_abi.py finds each in rip_frame.h)
 RUNTIME_NAMES = (ALLOC, FREE, FREE_SIZED, CALL, COPY, "rip__yield_in", "rip__wait_in",

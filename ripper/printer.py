@@ -731,10 +731,8 @@ class Printer:
                                                                       abi.WAIT)) + " ")
                 self.gen(self.store_result(n, abi.R) + "; }")
                 return
-            after = "(void)%s(&%s->%s);" % (woken, abi.FRAME, abi.WAIT) \
-                if woken == "rip__chan_send_woken" else ";"
-            if n.target is not None:        # rip_wg_wait has no value
-                after += " %s = 0;" % self.as_text(n.target)
+            # unused, the woken call still ends the wait (a deadline's timer)
+            after = "(void)%s(&%s->%s);" % (woken, abi.FRAME, abi.WAIT)
             self.gen("{ " + abi.wait_point(point, attempt, after) + " }")
             return
         callee = callee_name(n.call)

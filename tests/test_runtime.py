@@ -275,6 +275,7 @@ OUTSIDE_A_TASK = {
     "rip_chan_recv": "int v; rip_chan_recv(rip_chan_new(sizeof v, 0), &v);",
     "rip_wg_wait": "rip_wg *wg = rip_wg_new(); rip_wg_add(wg, 1); rip_wg_wait(wg);",
     "rip_offload": "rip_offload(nothing, 0);",
+    "rip_poll": "struct pollfd p = { 0, POLLIN, 0 }; rip_poll(&p, 1, -1);",
 }
 
 

@@ -13,6 +13,7 @@
 #ifndef RIP_H
 #define RIP_H
 
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -54,10 +55,12 @@ RIP_ASYNC void    rip_yield(void);             /* move the caller to the run que
 RIP_ASYNC void    rip_sleep_ms(int64_t ms);    /* suspend the caller for at least ms milliseconds */
 int64_t rip_now_ms(void);                      /* monotonic clock, milliseconds */
 
-/* Deadlines on I/O: once rip_now_ms() reaches the calling task's deadline,
- * an fd call that would have to wait fails with -1 and ETIMEDOUT instead
- * (a call that can finish at once still does).  rip_write may have sent
- * part of its bytes before it times out.  Every task starts with none. */
+/* Deadlines on every wait: once rip_now_ms() reaches the calling task's
+ * deadline, an fd call, channel send or receive, or wait-group wait that
+ * would have to wait fails with -1 and ETIMEDOUT instead (a call that can
+ * finish at once still does).  rip_write may have sent part of its bytes
+ * before it times out.  rip_offload: see there; rip_sleep_ms is not cut
+ * short.  Every task starts with none. */
 int64_t rip_set_deadline(int64_t at_ms);       /* the caller's deadline (a rip_now_ms() time, -1 for none); returns the previous one */
 
 /* File descriptors.  Errors are -1 and errno, as for the system calls. */
@@ -67,10 +70,21 @@ RIP_ASYNC int     rip_accept(int fd, struct sockaddr *addr, socklen_t *len); /* 
 RIP_ASYNC int     rip_connect(int fd, const struct sockaddr *addr, socklen_t len); /* like connect(2) */
 int     rip_close(int fd);                     /* like close(2) */
 
+/* Waiting on several fds: poll(2)'s meaning (revents set, fds < 0
+ * ignored, POLLNVAL for an fd that is not open), the task waiting instead
+ * of the thread.  timeout_ms -1 waits without end, 0 never waits.  The
+ * task's deadline limits it too: when it comes before poll's own timeout
+ * ends, the call fails with -1 and ETIMEDOUT instead of returning 0.  An
+ * fd rip_close'd while polled wakes the call, which reports it POLLNVAL. */
+RIP_ASYNC int     rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms); /* fds ready (revents set), 0 at the timeout, or -1 and errno (ETIMEDOUT: the deadline) */
+
 /* Offload: run a plain blocking function (a disk read, getaddrinfo) on a
  * small pool of pthreads (RIP_OFFLOAD_THREADS, default 4) while the caller
- * waits and its scheduler runs other tasks.  fn must not call rip_*. */
-RIP_ASYNC void *rip_offload(void *(*fn)(void *), void *arg); /* fn(arg)'s result */
+ * waits and its scheduler runs other tasks.  fn must not call rip_*.
+ * Under a deadline, a job that has not started by then never runs (NULL
+ * and ETIMEDOUT); one that has is waited for: it cannot be stopped, and
+ * its result is the caller's. */
+RIP_ASYNC void *rip_offload(void *(*fn)(void *), void *arg); /* fn(arg)'s result; NULL and ETIMEDOUT if the deadline came before fn started */
 
 /* Multi-core: n schedulers on n threads, shared nothing.  Each worker runs
  * fn(arg) as its first task; the tasks it spawns stay on it.  A channel or
@@ -89,12 +103,32 @@ int     rip_worker_id(void);                   /* 0..n-1: the caller's worker; 0
  * (an overflow is a SIGSEGV, on ucontext with a "rip: ..." line first). */
 size_t  rip_set_stack_size(size_t bytes);      /* for tasks spawned after; 0 only asks; returns the previous size */
 
-/* Channels of fixed-size elements; capacity 0 is a rendezvous. */
+/* Channels of fixed-size elements; capacity 0 is a rendezvous.
+ *
+ * rip_chan_select waits on several channels at once, a send or a receive
+ * each (a case with a NULL channel is skipped), and does exactly one: it
+ * returns that case's index with the case's result in `result` (a send 0,
+ * or -1 for a closed channel; a receive 1, or 0 for closed and empty).
+ * When several can be done at once, which is tried first moves on from
+ * call to call (a fixed pseudo-random sequence per scheduler: no ready
+ * case starves, and rip and ucontext choose alike).  When none can, the
+ * task waits on all, and the first channel that can do its case does it.
+ * timeout_ms -1 waits without end, 0 never waits; none done by then: -1
+ * and EAGAIN.  The task's deadline coming first: -1 and ETIMEDOUT. */
 typedef struct rip_chan rip_chan;
+typedef struct rip_chan_case {
+    rip_chan *chan;                 /* the channel, or NULL: no case */
+    int send;                       /* 1 send *elem, 0 receive into elem */
+    void *elem;                     /* the element to send, or where to receive */
+    int result;                     /* out, for the case done: rip_chan_send's or rip_chan_recv's result */
+} rip_chan_case;
 rip_chan *rip_chan_new(size_t elem_size, size_t capacity); /* NULL and errno on failure */
-RIP_ASYNC int  rip_chan_send(rip_chan *c, const void *elem); /* 0, or -1 if closed */
-RIP_ASYNC int  rip_chan_recv(rip_chan *c, void *elem);       /* 1, or 0 if closed and empty */
-void rip_chan_close(rip_chan *c);              /* wake every waiter: receivers get 0 once empty, senders -1 */
+RIP_ASYNC int  rip_chan_send(rip_chan *c, const void *elem); /* 0, or -1 and EPIPE (closed) or ETIMEDOUT (deadline) */
+RIP_ASYNC int  rip_chan_recv(rip_chan *c, void *elem);       /* 1, or 0 if closed and empty, or -1 and ETIMEDOUT (deadline) */
+RIP_ASYNC int  rip_chan_select(struct rip_chan_case *cases, int n, int timeout_ms); /* below */
+int  rip_chan_try_send(rip_chan *c, const void *elem); /* never waits: 0, or -1 and EAGAIN (it would) or EPIPE (closed) */
+int  rip_chan_try_recv(rip_chan *c, void *elem);       /* never waits: 1, 0 if closed and empty, or -1 and EAGAIN (it would) */
+void rip_chan_close(rip_chan *c);              /* wake every waiter: receivers get 0 once empty, senders -1 and EPIPE */
 void rip_chan_free(rip_chan *c);               /* free a channel no task waits on */
 
 /* Wait groups. */
@@ -102,7 +136,7 @@ typedef struct rip_wg rip_wg;
 rip_wg *rip_wg_new(void);                      /* count 0; NULL and errno on failure */
 void    rip_wg_add(rip_wg *wg, int n);         /* count += n */
 void    rip_wg_done(rip_wg *wg);               /* count -= 1; at 0 wake every waiter */
-RIP_ASYNC void rip_wg_wait(rip_wg *wg);        /* suspend until the count is 0 */
+RIP_ASYNC int  rip_wg_wait(rip_wg *wg);        /* suspend until the count is 0: 0, or -1 and ETIMEDOUT at the deadline */
 void    rip_wg_free(rip_wg *wg);               /* free a wait group no task waits on */
 
 /* Which backend the including file is built for, kept in its object (a

@@ -9,6 +9,7 @@
 #ifndef RIP_CORE_H
 #define RIP_CORE_H
 
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,14 @@ typedef struct rip__task rip_task;
 typedef struct rip__waiter rip_waiter;
 typedef struct rip__waitlist rip_waitlist;
 
+/* Every wait is a waiter queued on something (a channel's, a wait
+ * group's or an fd's wait list) plus the way to take it off again, as
+ * libdill's clauses: a deadline ends any wait the same way, by calling
+ * its cancel hook.  `on` and `key` say where it waits (a wait list, or an
+ * fd and direction); the hook returns 1 when it took w off, 0 when w was
+ * not there (already woken: its task is queued to run). */
+typedef int rip_cancel_fn(rip_waiter *w, void *on, int key);
+
 typedef struct rip_timer rip_timer;
 struct rip_timer {
     int64_t deadline_ms;            /* rip_now_ms() value at which to wake */
@@ -35,8 +44,10 @@ struct rip_timer {
     size_t index;                   /* place in the timer heap, or RIP_TIMER_LISTED */
     rip_timer *prev, *next;         /* neighbours in the deadline list, when listed */
     rip_task *task;                 /* the sleeping task */
-    rip_waiter *io;                 /* an fd wait it limits (an I/O deadline), else NULL; NULL once expired */
-    int fd, dir;                    /* that wait's fd and RIP_FD_READ/WRITE */
+    rip_waiter *w;                  /* a wait it limits (a deadline), else NULL (a sleep); NULL once expired */
+    rip_cancel_fn *cancel;          /* takes w off what it waits on */
+    void *on;                       /* cancel's `on` */
+    int key;                        /* cancel's `key` */
 };
 
 #define RIP_TIMER_LISTED SIZE_MAX    /* rip_timer.index of a timer in the deadline list */
@@ -60,10 +71,19 @@ struct rip__sched {
     uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */
     long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
-    long offloads;                  /* rip_offload calls in flight */
     int worker;                     /* rip_worker_id() */
+    long slow;                      /* tasks with a deadline plus selects waiting: channel operations take the core's path while any */
 };
 extern __thread struct rip__sched rip__sched;
+
+/* n more (n < 0: fewer) reasons for channel operations to take the core's
+ * path: ripped code's inline paths run only while rip__runq.fast names
+ * the run queue (one compare, the owner check's). */
+static inline void rip__slow(long n) {
+    rip__sched.slow += n;
+    rip_assert(rip__sched.slow >= 0);
+    rip__runq.fast = rip__sched.slow ? NULL : &rip__runq;
+}
 
 /* Workers share nothing: a channel or wait group made by one (owner) may
  * not be used by another. */
@@ -100,17 +120,40 @@ void rip__task_started(rip_task *t);          /* count a new task (then ready it
 int64_t rip__deadline(const rip_task *t);     /* t's rip_set_deadline, or -1 (deadline.c) */
 void rip__deadline_drop(const rip_task *t);   /* t ends: forget its deadline */
 void rip__deadlines_end(void);                /* the scheduler is done: forget them all */
+
+/* Deadlines on waits (deadline.c): the current task's deadline limits
+ * whatever it waits on, through the wait's cancel hook. */
+int  rip__deadline_passed(void);              /* the current task's deadline has come: a call that must wait fails with ETIMEDOUT instead */
+void rip__wait_limit(rip_waiter *w, rip_cancel_fn *cancel, void *on, int key); /* w was just queued by the current task: at its deadline, cancel(w, on, key) and wake it with status ETIMEDOUT */
+void rip__wait_ended(rip_waiter *w);          /* the current task runs again after waiting on w: disarm its deadline (w->status tells a timeout) */
+rip_cancel_fn rip__wl_cancel;                 /* take w off the rip_waitlist `on`: 1, or 0 if it is not on it */
 void rip__task_ended(void);                   /* the current task has finished */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
-void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; an I/O deadline (tm->io) ends its fd wait with ETIMEDOUT */
+void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
-void rip__timer_cancel(rip_timer *tm);        /* take an I/O deadline that has not expired off the heap */
+void rip__timer_cancel(rip_timer *tm);        /* take a deadline that has not expired off the heap */
 
 /* Channels and wait groups: RIP_WAIT means w was queued. */
-int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 closed, RIP_WAIT */
-int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, RIP_WAIT */
-int rip__chan_sent(rip_waiter *w);            /* a woken sender's result: 0, or -1 and EPIPE */
-int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT */
+int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 and EPIPE (closed) or ETIMEDOUT, RIP_WAIT */
+int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, -1 and ETIMEDOUT, RIP_WAIT */
+int rip__chan_sent(rip_waiter *w);            /* a woken sender's result: 0, or -1 and EPIPE or ETIMEDOUT */
+int rip__chan_received(rip_waiter *w);        /* a woken receiver's result: 1, 0, or -1 and ETIMEDOUT */
+int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, -1 and ETIMEDOUT, RIP_WAIT */
+int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or -1 and ETIMEDOUT */
+
+/* rip_chan_select, stepped like an fd call (chan.c). */
+typedef struct {
+    rip_chan_case *cases;           /* the caller's cases */
+    int n;                          /* their number */
+    int timeout_ms;                 /* -1 waits without end, 0 never waits */
+    int by_deadline;                /* the timer is the task's deadline (ETIMEDOUT), not the timeout (EAGAIN) */
+    void *group;                    /* the waiters while queued (chan.c), else NULL */
+    rip_timer timer;                /* armed at the earlier of the timeout and the deadline */
+    rip_waiter timeout;             /* the timer's waiter */
+    int result;                     /* when done: the case's index, or -1 */
+    int err;                        /* when done: errno for -1, or EPIPE for a send case on a closed channel */
+} rip_selectop;
+int rip__select_step(rip_selectop *op);       /* 1 done (result, err set), 0 queued: wait */
 
 /* The event loop (poll.c). */
 #define RIP_FD_READ 0
@@ -118,17 +161,27 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, RIP_WAIT
 #define RIP_FD_REGISTERED 1u        /* added to the epoll set (the number may have been reused since) */
 #define RIP_FD_RDEMPTY 2u           /* known unreadable: EAGAIN seen, no event since */
 #define RIP_FD_WRFULL 4u            /* known unwritable: EAGAIN seen, no event since */
-int  rip__fd_wait(int fd, int dir, rip_waiter *w); /* queue w until fd is ready (status 0) or closed (EBADF): 0, or -1 and errno (EPERM: epoll cannot watch it) */
+typedef struct {
+    int woken;                      /* a waiter of the group was woken (or its timeout came): the task is queued */
+} rip_fd_group;                     /* fd waits of one task at once (rip_poll): the first wake readies it */
+int  rip__fd_wait(int fd, int dir, rip_waiter *w, rip_fd_group *g); /* queue w until fd is ready (status 0) or closed (EBADF), one of group g (NULL: none): 0, or -1 and errno (EPERM: epoll cannot watch it) */
 void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters with EBADF, unregister */
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
 void rip__fd_renew(int fd);                   /* a new file took this number: wake the old one's waiters with EBADF, forget its flags */
-long rip__fd_waiting(void);                   /* waiters queued on fds */
-int  rip__fd_cancel(int fd, int dir, rip_waiter *w); /* take w off fd's wait list: 1, or 0 if it was not on it */
-void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready; -1 waits */
+rip_cancel_fn rip__fd_cancel;                 /* take w off the wait list of fd key >> 1, direction key & 1: 1, or 0 if it was not on it */
+void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready, call watchers; -1 waits */
 int  rip__poll_begin(void);                   /* make the epoll set now, while fds are free: 0 or -1 (then on first wait) */
-int  rip__poll_wakeup_fd(int fd);             /* fd (an eventfd) wakes the loop: rip__offload_drain; 0 or -1 */
 void rip__poll_end(void);                     /* the scheduler is done: release the epoll set */
+
+/* Event sources other than the tasks' fd waits (Redis ae's shape). */
+#define RIP_EV_READ 1u
+#define RIP_EV_WRITE 2u
+typedef void rip_event_fn(int fd, unsigned events, void *data); /* events: RIP_EV_* that came */
+int  rip__loop_watch(int fd, unsigned mask, rip_event_fn *proc, void *data); /* call proc(fd, events, data) from the loop on each event of mask (RIP_EV_*; edge-triggered) on fd: 0, or -1 and errno */
+void rip__loop_unwatch(int fd);               /* stop watching fd (before closing it) */
+void rip__loop_hold(long n);                  /* n more (n < 0: fewer) events some watcher awaits: the loop polls while any are */
+long rip__loop_waiting(void);                 /* waiters queued on fds plus events held for: the loop must poll */
 
 /* Offload (offload.c). */
 typedef struct rip_job rip_job;
@@ -139,9 +192,9 @@ struct rip_job {
     void *result;                   /* fn(arg), once done */
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
+    rip_waiter wait;                /* the task's wait: status ETIMEDOUT when its deadline took the job off the queue */
 };
-int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait; -1: no pool, run it in place */
-void rip__offload_drain(void);                /* ready the tasks whose jobs are done */
+int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 
 /* fd calls (io.c). */
@@ -156,11 +209,33 @@ typedef struct {
     socklen_t *addrlen;             /* accept: its length in/out */
     const struct sockaddr *caddr;   /* connect: address */
     socklen_t caddrlen;             /* connect: its length */
-    int waited;                     /* queued on the fd at least once */
-    rip_timer deadline;             /* armed while waiting under a task deadline */
+    int waited;                     /* queued on the fd: the next step begins by ending that wait */
     ssize_t result;                 /* when done: the call's result */
     int err;                        /* when done: its errno */
 } rip_io;
 int rip__io_step(rip_io *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait */
+
+/* rip_poll (rpoll.c), stepped like an fd call. */
+typedef struct {
+    rip_waiter w;                   /* its place in the fd's wait list */
+    int key;                        /* fd << 1 | RIP_FD_READ/WRITE, for rip__fd_cancel */
+} rip_poll_wait;
+typedef struct {
+    struct pollfd *fds;             /* the caller's array */
+    nfds_t n;                       /* its entries */
+    int timeout_ms;                 /* poll's own timeout: -1 forever, 0 never waits */
+    int started;                    /* `until` is set */
+    int64_t until;                  /* rip_now_ms() at which poll's own timeout ends; -1 never */
+    int waiting;                    /* queued: the next step begins by ending the wait */
+    int by_deadline;                /* the timer is the task's deadline (ETIMEDOUT), not poll's timeout (0) */
+    rip_fd_group group;             /* the waits below, as one */
+    rip_poll_wait *waits;           /* one per fd and direction waited on (malloc'd while waiting) */
+    size_t nwaits;                  /* their number */
+    rip_timer timer;                /* armed at the earlier of `until` and the deadline */
+    rip_waiter timeout;             /* the timer's waiter: status ETIMEDOUT once it fired */
+    int result;                     /* when done: the call's result */
+    int err;                        /* when done: its errno */
+} rip_pollop;
+int rip__poll_step(rip_pollop *op);          /* 1 done (result, err set), 0 queued: wait */
 
 #endif /* RIP_CORE_H */

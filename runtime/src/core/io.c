@@ -52,24 +52,17 @@ static void finish(rip_io *op, ssize_t result, int err) {
     op->err = err;
 }
 
-/* A call that must not wait still tries once: it may finish at once. */
-static int deadline_passed(void) {
-    int64_t deadline = rip__deadline(rip__current());
-    return deadline >= 0 && rip_now_ms() >= deadline;
-}
-
 /* The fd won't do it now: wait for an event, unless the task's deadline
  * has passed.  1 when the call is finished (timed out), 0 when w waits,
  * -1 to try again now: epoll cannot watch the file (a regular file or a
  * directory, always ready), so a flag that said wait was about the file
  * that had the number before. */
 static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
-    int64_t deadline = rip__deadline(rip__current());
-    if (deadline >= 0 && rip_now_ms() >= deadline) {
+    if (rip__deadline_passed()) {
         finish(op, -1, ETIMEDOUT);
         return 1;
     }
-    if (rip__fd_wait(op->fd, dir, w) == -1) {
+    if (rip__fd_wait(op->fd, dir, w, NULL) == -1) {
         if (errno == EPERM) {
             rip__fd_renew(op->fd);
             return -1;
@@ -77,12 +70,7 @@ static int wait_ready(rip_io *op, int dir, rip_waiter *w) {
         finish(op, -1, errno);
         return 1;
     }
-    if (deadline >= 0) {
-        op->deadline.io = w;
-        op->deadline.fd = op->fd;
-        op->deadline.dir = dir;
-        rip__timer_start(&op->deadline, deadline);
-    }
+    rip__wait_limit(w, rip__fd_cancel, NULL, op->fd << 1 | dir);
     op->waited = 1;
     return 0;
 }
@@ -91,8 +79,8 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
     int dir = op->kind == RIP_IO_READ || op->kind == RIP_IO_ACCEPT ? RIP_FD_READ : RIP_FD_WRITE;
     unsigned not_ready = dir == RIP_FD_READ ? RIP_FD_RDEMPTY : RIP_FD_WRFULL;
     if (op->waited) {
-        if (op->deadline.io)        /* woken before the deadline */
-            rip__timer_cancel(&op->deadline);
+        rip__wait_ended(w);
+        op->waited = 0;
         if (w->status) {            /* closed while we waited, or timed out */
             finish(op, -1, w->status);
             return 1;
@@ -100,7 +88,7 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
     }
     for (;;) {
         int waits;
-        if ((rip__fd_flags(op->fd) & not_ready) && !deadline_passed()) {
+        if ((rip__fd_flags(op->fd) & not_ready) && !rip__deadline_passed()) {
             if ((waits = wait_ready(op, dir, w)) >= 0)  /* no event since EAGAIN: no use trying */
                 return waits;
             continue;

@@ -1,9 +1,10 @@
 /* offload.c -- rip_offload for the rip and ucontext backends: a blocking
  * function runs on a small pthread pool while its task waits and the
  * scheduler runs others.  A finished job goes on its scheduler's done list
- * and an eventfd in that scheduler's epoll set wakes the loop, which makes
- * the task ready (rip__offload_drain).  Pool threads start on demand, up to
- * RIP_OFFLOAD_THREADS (default 4), and block every signal. */
+ * and an eventfd wakes the loop, which calls drain (the eventfd is watched
+ * like any event source: rip__loop_watch), and drain makes the task ready.
+ * Pool threads start on demand, up to RIP_OFFLOAD_THREADS (default 4), and
+ * block every signal. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +24,7 @@ struct rip_offload_home {
 };
 
 static __thread struct rip_offload_home *home; /* this scheduler's; made on its first offload */
+static __thread long in_flight;     /* this scheduler's jobs not yet drained */
 
 static struct {
     pthread_mutex_t mu;             /* guards every field below */
@@ -96,6 +98,34 @@ static void grow_pool(void) {
         rip__fatal("cannot start an offload thread: %s", strerror(err));
 }
 
+static void drain(int fd, unsigned events, void *data);
+
+/* The task's deadline came: a job no pool thread has taken yet is
+ * dropped (fn never runs, nothing of it is lost); one running is waited
+ * for, as its result is the caller's. */
+static int cancel(rip_waiter *w, void *on, int key) {
+    rip_job *job = on, *prev = NULL, *x;
+    (void)w, (void)key;
+    pthread_mutex_lock(&pool.mu);
+    for (x = pool.head; x && x != job; x = x->next)
+        prev = x;
+    if (x) {
+        if (prev)
+            prev->next = x->next;
+        else
+            pool.head = x->next;
+        if (pool.tail == x)
+            pool.tail = prev;
+        pool.queued--;
+    }
+    pthread_mutex_unlock(&pool.mu);
+    if (!x)
+        return 0;
+    in_flight--;
+    rip__loop_hold(-1);
+    return 1;
+}
+
 int rip__offload_begin(rip_job *job) {
     if (!home) {                    /* no fd or memory for a wakeup: the caller runs fn in place */
         struct rip_offload_home *h = calloc(1, sizeof *h);
@@ -103,7 +133,7 @@ int rip__offload_begin(rip_job *job) {
             free(h);
             return -1;
         }
-        if (rip__poll_wakeup_fd(h->efd) == -1) {
+        if (rip__loop_watch(h->efd, RIP_EV_READ, drain, NULL) == -1) {
             close(h->efd);
             free(h);
             return -1;
@@ -114,7 +144,8 @@ int rip__offload_begin(rip_job *job) {
     job->task = rip__current();
     job->home = home;
     job->next = NULL;
-    rip__sched.offloads++;
+    in_flight++;
+    rip__loop_hold(1);
     pthread_mutex_lock(&pool.mu);
     if (pool.tail)
         pool.tail->next = job;
@@ -125,13 +156,17 @@ int rip__offload_begin(rip_job *job) {
     grow_pool();
     pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.mu);
+    job->wait.task = job->task;
+    job->wait.status = 0;
+    rip__wait_limit(&job->wait, cancel, job, 0);
     return 0;
 }
 
-void rip__offload_drain(void) {
+/* The eventfd said jobs are done: ready their tasks. */
+static void drain(int fd, unsigned events, void *data) {
     uint64_t count;
-    if (!home)
-        return;
+    (void)fd, (void)events, (void)data;
+    rip_assert(home != NULL);
     pthread_mutex_lock(&home->mu);
     rip_job *job = home->head;
     home->head = home->tail = NULL;
@@ -143,7 +178,8 @@ void rip__offload_drain(void) {
     pthread_mutex_unlock(&home->mu);
     while (job) {
         rip_job *next = job->next; /* the task may free job once it runs */
-        rip__sched.offloads--;
+        in_flight--;
+        rip__loop_hold(-1);
         rip__ready(job->task);
         job = next;
     }
@@ -152,7 +188,8 @@ void rip__offload_drain(void) {
 void rip__offload_end(void) {
     if (!home)
         return;
-    rip_assert(rip__sched.offloads == 0);
+    rip_assert(in_flight == 0);
+    rip__loop_unwatch(home->efd);
     pthread_mutex_lock(&home->mu);  /* the last pool thread's write is done */
     pthread_mutex_unlock(&home->mu);
     pthread_mutex_destroy(&home->mu);

@@ -24,7 +24,14 @@
  * same adding again: EBADF, or a new file), and while tasks wait on fds
  * a poll blocks at most until the next sweep: such a waiter fails with
  * EBADF within 2 * SWEEP_MS, at one system call per waited fd per second
- * (an idle keep-alive connection's). */
+ * (an idle keep-alive connection's).
+ *
+ * Besides the tasks' fd waits the loop serves any other event source in
+ * the shape of Redis ae's aeCreateFileEvent: rip__loop_watch(fd, mask,
+ * proc, data) calls proc from the loop whenever fd has an event of mask
+ * (offload.c's eventfd is one such client; the loop knows none by name).
+ * A source that awaits events while no task waits on an fd holds the loop
+ * (rip__loop_hold), so that it polls rather than ends or sleeps blind. */
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -43,6 +50,8 @@ typedef struct {
     unsigned trusted;               /* its waiters with `trusted` set */
     int queued;                     /* it is in P.checks */
     unsigned long proven;           /* P.sweeps when adding it to the set last showed the number names the watched file */
+    rip_event_fn *proc;             /* a watcher's callback (rip__loop_watch), else NULL */
+    void *data;                     /* its argument */
 } fd_state;
 
 typedef struct {
@@ -56,7 +65,7 @@ static __thread struct {
     fd_state *fds;                  /* indexed by fd */
     int nfds;                       /* entries in fds */
     long waiting;                   /* waiters queued on all fds */
-    int wakeup_fd;                  /* the offload eventfd in the set; -1 = none */
+    long held;                      /* events watchers await (rip__loop_hold) */
     unsigned long polls;            /* rip__poll calls so far */
     fd_check *checks;               /* ring of fds to check, oldest first */
     size_t check_head, check_len, check_cap; /* its first, length and size (a power of 2) */
@@ -90,8 +99,14 @@ void rip__fd_set_flags(int fd, unsigned flags) {
 
 static void wake(fd_state *s, rip_waiter *w, int status) {
     P.waiting--;
-    s->trusted -= (unsigned)w->trusted;
+    s->trusted -= (unsigned)w->mark;
     w->status = status;
+    if (w->elem) {                  /* one of a group (rip_poll): the first readies the task */
+        rip_fd_group *g = w->elem;
+        if (g->woken)
+            return;
+        g->woken = 1;
+    }
     rip__ready(w->task);
 }
 
@@ -115,7 +130,7 @@ static void trust_checked(fd_state *s) {
     rip_waitlist *lists[2] = { &s->readers, &s->writers };
     for (int i = 0; i < 2; i++)
         for (rip_waiter *w = lists[i]->head; w; w = w->next)
-            w->trusted = 0;
+            w->mark = 0;
     s->trusted = 0;
 }
 
@@ -127,10 +142,10 @@ static void settle(fd_state *s, rip_waitlist *l, int watched, int status) {
     rip_waitlist keep = { NULL, NULL };
     rip_waiter *w;
     while ((w = rip__wl_pop(l))) {
-        if (!w->trusted || !watched) {
-            wake(s, w, w->trusted ? status : EBADF);
+        if (!w->mark || !watched) {
+            wake(s, w, w->mark ? status : EBADF);
         } else {
-            w->trusted = 0;
+            w->mark = 0;
             s->trusted--;
             rip__wl_push(&keep, w);
         }
@@ -148,7 +163,6 @@ int rip__poll_begin(void) {
         if ((P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
             return -1;
         P.open = 1;
-        P.wakeup_fd = -1;
     }
     return 0;
 }
@@ -186,7 +200,7 @@ static int check_later(int fd, fd_state *s) {
     return 0;
 }
 
-int rip__fd_wait(int fd, int dir, rip_waiter *w) {
+int rip__fd_wait(int fd, int dir, rip_waiter *w, rip_fd_group *g) {
     fd_state *s = state(fd);
     int trusted = (s->flags & RIP_FD_REGISTERED) && check_later(fd, s) == 0;
     if (!trusted) {
@@ -199,8 +213,9 @@ int rip__fd_wait(int fd, int dir, rip_waiter *w) {
         s->proven = P.sweeps;
     }
     w->task = rip__current();
+    w->elem = g;
     w->status = 0;
-    w->trusted = trusted;
+    w->mark = trusted;
     s->trusted += (unsigned)trusted;
     rip__wl_push(dir == RIP_FD_READ ? &s->readers : &s->writers, w);
     P.waiting++;
@@ -271,7 +286,9 @@ static int sweep_due(int timeout_ms) {
     return timeout_ms < 0 || timeout_ms > left ? (int)left : timeout_ms;
 }
 
-int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
+int rip__fd_cancel(rip_waiter *w, void *on, int key) {
+    int fd = key >> 1, dir = key & 1;
+    (void)on;                       /* the fd table moves as it grows: the key names the list */
     rip_waitlist *l = dir == RIP_FD_READ ? &state(fd)->readers : &state(fd)->writers;
     rip_waiter *prev = NULL;
     for (rip_waiter *x = l->head; x; prev = x, x = x->next) {
@@ -284,7 +301,7 @@ int rip__fd_cancel(int fd, int dir, rip_waiter *w) {
         if (l->tail == x)
             l->tail = prev;
         P.waiting--;
-        state(fd)->trusted -= (unsigned)x->trusted;
+        state(fd)->trusted -= (unsigned)x->mark;
         return 1;
     }
     return 0;                       /* already woken */
@@ -299,15 +316,33 @@ void rip__fd_forget(int fd) {
     drop(s);
 }
 
-long rip__fd_waiting(void) {
-    return P.waiting;
+long rip__loop_waiting(void) {
+    return P.waiting + P.held;
 }
 
-int rip__poll_wakeup_fd(int fd) {
-    if (add_to_set(fd, EPOLLIN | EPOLLET) == -1)
+int rip__loop_watch(int fd, unsigned mask, rip_event_fn *proc, void *data) {
+    rip_assert(proc != NULL && mask != 0);
+    uint32_t events = EPOLLET | (mask & RIP_EV_READ ? EPOLLIN : 0) | (mask & RIP_EV_WRITE ? EPOLLOUT : 0);
+    fd_state *s = state(fd);
+    rip_assert(!s->readers.head && !s->writers.head); /* tasks wait on it: it is theirs */
+    if (add_to_set(fd, events) == -1)
         return -1;
-    P.wakeup_fd = fd;
+    s->proc = proc;
+    s->data = data;
     return 0;
+}
+
+void rip__loop_unwatch(int fd) {
+    if (fd < 0 || fd >= P.nfds || !P.fds[fd].proc)
+        return;
+    epoll_ctl(P.epfd, EPOLL_CTL_DEL, fd, NULL);
+    P.fds[fd].proc = NULL;
+    P.fds[fd].data = NULL;
+}
+
+void rip__loop_hold(long n) {
+    P.held += n;
+    rip_assert(P.held >= 0);
 }
 
 void rip__poll(int timeout_ms) {
@@ -327,11 +362,12 @@ void rip__poll(int timeout_ms) {
     for (int i = 0; i < n; i++) {
         int fd = events[i].data.fd;
         uint32_t ev = events[i].events;
-        if (fd == P.wakeup_fd) {
-            rip__offload_drain();
+        fd_state *s = state(fd);
+        if (s->proc) {              /* a watcher's source */
+            s->proc(fd, (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR) ? RIP_EV_READ : 0) |
+                        (ev & (EPOLLOUT | EPOLLHUP | EPOLLERR) ? RIP_EV_WRITE : 0), s->data);
             continue;
         }
-        fd_state *s = state(fd);
         if (s->trusted)
             trust_checked(s);       /* an event for fd: it is the watched file */
         if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
@@ -346,7 +382,7 @@ void rip__poll(int timeout_ms) {
 }
 
 void rip__poll_end(void) {
-    rip_assert(P.waiting == 0);
+    rip_assert(P.waiting == 0 && P.held == 0);
     if (P.open)
         close(P.epfd);
     free(P.fds);

@@ -38,7 +38,8 @@ void rip__task_started(rip_task *t) {
 }
 
 void rip__task_ended(void) {
-    rip__deadline_drop(Q.current);
+    if (S.slow)                     /* else no task has a deadline */
+        rip__deadline_drop(Q.current);
     rip_assert(S.live > 0);
     S.live--;
 }
@@ -117,13 +118,13 @@ void rip__timer_start(rip_timer *tm, int64_t at_ms) {
 }
 
 void rip__sleep_begin(rip_timer *tm, int64_t ms) {
-    tm->io = NULL;
+    tm->w = NULL;
     rip__timer_start(tm, rip_now_ms() + (ms > 0 ? ms : 0));
 }
 
 void rip__timer_cancel(rip_timer *tm) {
     size_t i = tm->index;
-    tm->io = NULL;
+    tm->w = NULL;
     if (i == RIP_TIMER_LISTED) {
         rip_assert(tm->prev ? tm->prev->next == tm : S.listed_first == tm);
         list_remove(tm);
@@ -156,18 +157,18 @@ static void timer_pop(rip_timer *first) {
     }
 }
 
-/* Wake, in deadline order, every timer due at `now`.  An I/O deadline
- * whose fd wait already ended (the task is queued) has nothing to do. */
+/* Wake, in deadline order, every timer due at `now`.  A deadline whose
+ * wait already ended (the task is queued) has nothing to do. */
 static void expire_timers(int64_t now) {
     rip_timer *tm;
     while ((tm = first_timer()) && tm->deadline_ms <= now) {
         timer_pop(tm);
-        rip_waiter *io = tm->io;
-        tm->io = NULL;
-        if (io) {
-            if (!rip__fd_cancel(tm->fd, tm->dir, io))
+        rip_waiter *w = tm->w;
+        tm->w = NULL;
+        if (w) {
+            if (!tm->cancel(w, tm->on, tm->key))
                 continue;
-            io->status = ETIMEDOUT;
+            w->status = ETIMEDOUT;
         }
         rip__ready(tm->task);
     }
@@ -202,10 +203,11 @@ static int sched_end(int status) {
 int rip__sched_loop(void) {
     rip_assert(Q.current == NULL); /* rip_run inside a task */
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
+    rip__slow(0);                   /* the inline channel paths may run */
     for (;;) {
         if (Q.head) {
             if (rip__backend_run_queue(RIP_TIMER_CHECK)) { /* busy: a look at fds and timers */
-                if (rip__fd_waiting() || S.offloads)
+                if (rip__loop_waiting())
                     rip__poll(0);
                 if (first_timer())
                     expire_timers(rip_now_ms());
@@ -213,7 +215,7 @@ int rip__sched_loop(void) {
             continue;
         }
         rip_timer *first = first_timer();
-        if (rip__fd_waiting() || S.offloads) {
+        if (rip__loop_waiting()) {
             rip__poll(first ? poll_timeout(first->deadline_ms) : -1);
             if (first)
                 expire_timers(rip_now_ms());

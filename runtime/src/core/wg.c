@@ -1,5 +1,6 @@
 /* wg.c -- wait groups for the rip and ucontext backends: a count and a
  * FIFO list of tasks waiting for it to reach zero. */
+#include <errno.h>
 #include "core.h"
 
 struct rip_wg {
@@ -37,9 +38,23 @@ int rip__wg_wait(rip_wg *wg, rip_waiter *w) {
     rip__check_owner(wg->owner, "wait group");
     if (wg->count == 0)
         return 0;
+    if (rip__deadline_passed()) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
     w->task = rip__current();
     rip__wl_push(&wg->waiters, w);
+    rip__wait_limit(w, rip__wl_cancel, &wg->waiters, 0);
     return RIP_WAIT;
+}
+
+int rip__wg_waited(rip_waiter *w) {
+    rip__wait_ended(w);
+    if (w->status == ETIMEDOUT) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    return 0;
 }
 
 void rip_wg_free(rip_wg *wg) {

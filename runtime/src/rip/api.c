@@ -91,7 +91,8 @@ static int recv_resume(rip_frame *f, rip_frame *done) {
 static int wg_resume(rip_frame *f, rip_frame *done) {
     struct wait_frame *F = (struct wait_frame *)f;
     (void)done;
-    return wait_finish(F, f->state == 0 ? rip__wg_wait_try(F->obj, &F->w) : 0);
+    return wait_finish(F, f->state == 0 ? rip__wg_wait_try(F->obj, &F->w)
+                                        : rip__wg_wait_woken(&F->w));
 }
 
 static rip_frame *wait_frame(rip_resume_fn *resume, void *obj, void *elem) {
@@ -159,6 +160,56 @@ rip_frame *rip__new_rip_connect(int fd, const struct sockaddr *addr, socklen_t l
     return io_frame((rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }
 
+struct poll_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_pollop op;                  /* the call in progress */
+};
+
+static int poll_resume(rip_frame *f, rip_frame *done) {
+    struct poll_frame *F = (struct poll_frame *)f;
+    (void)done;
+    if (!rip__poll_step(&F->op)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->op.result;
+    if (F->op.result < 0)
+        errno = F->op.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
+    struct poll_frame *F = rip__frame_alloc(sizeof *F, poll_resume);
+    F->op = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    return &F->hdr;
+}
+
+struct select_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_selectop op;                /* the call in progress */
+};
+
+static int select_resume(rip_frame *f, rip_frame *done) {
+    struct select_frame *F = (struct select_frame *)f;
+    (void)done;
+    if (!rip__select_step(&F->op)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->op.result;
+    if (F->op.err)
+        errno = F->op.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms) {
+    struct select_frame *F = rip__frame_alloc(sizeof *F, select_resume);
+    F->op = (rip_selectop){ .cases = cases, .n = n, .timeout_ms = timeout_ms };
+    return &F->hdr;
+}
+
 struct offload_frame {
     rip_frame hdr;
     void *result;                   /* RIP_RESULT slot */
@@ -169,12 +220,23 @@ static int offload_resume(rip_frame *f, rip_frame *done) {
     struct offload_frame *F = (struct offload_frame *)f;
     (void)done;
     if (f->state == 0) {
+        if (rip__deadline_passed()) {
+            F->result = NULL;
+            errno = ETIMEDOUT;
+            return 1;
+        }
         if (rip__offload_begin(&F->job) == -1) {
             F->result = F->job.fn(F->job.arg); /* no fd for the pool's wakeup: run it in place */
             return 1;
         }
         suspend(f, 1);
         return 0;
+    }
+    rip__wait_ended(&F->job.wait);
+    if (F->job.wait.status == ETIMEDOUT) {
+        F->result = NULL;           /* dropped before it started */
+        errno = ETIMEDOUT;
+        return 1;
     }
     F->result = F->job.result;
     return 1;

@@ -50,7 +50,7 @@
  * an inline push: about 30 instructions with the callee's own.  A resume
  * from the scheduler is one indirect call plus the dispatch switch on
  * `state`; a yield pair switch is about 42 instructions in all, scheduler
- * loop included, and a rendezvous ping-pong switch about 117 (the channel
+ * loop included, and a rendezvous ping-pong switch about 114 (the channel
  * inline).  A task is its first frame plus 8 bytes (sched.c). */
 #ifndef RIP__FRAME_H
 #define RIP__FRAME_H
@@ -183,7 +183,7 @@ struct rip__waiter {
     struct rip__task *task;         /* the task to wake */
     void *elem;                     /* element to send from or receive into */
     int status;                     /* the operation's result, set before the wake */
-    int trusted;                    /* an fd wait not yet checked against the epoll set (poll.c) */
+    int mark;                       /* an fd wait: 1 while not yet checked against the epoll set (poll.c); a channel wait: 1 + its case in a select (select.c), 0 for a plain one */
 };
 struct rip__waitlist {
     struct rip__waiter *head;       /* oldest waiter */
@@ -192,6 +192,7 @@ struct rip__waitlist {
 struct rip__runq {
     struct rip__task *head, *tail;  /* the run queue, FIFO */
     struct rip__task *current;      /* the running task */
+    struct rip__runq *fast;         /* itself while no task has a deadline and no select waits (core.h rip__slow), else NULL: the inline channel paths run only for a channel whose owner equals it */
 };
 extern __thread struct rip__runq rip__runq; /* the thread's scheduler's (core/sched.c) */
 struct rip_chan {                   /* rip.h's rip_chan */
@@ -270,9 +271,11 @@ enum { rip__waits = 2 };            /* the core's RIP_WAIT: queued, the caller s
 struct rip__wait { void *opaque[4]; }; /* room for a struct rip__waiter */
 struct rip_wg;
 int rip__chan_send(struct rip_chan *c, const void *elem, struct rip__waiter *w); /* core.h: 0, -1, rip__waits */
-int rip__chan_recv(struct rip_chan *c, void *elem, struct rip__waiter *w);       /* core.h: 1, 0, rip__waits */
-int rip__chan_sent(struct rip__waiter *w);                                      /* core.h: 0, or -1 and EPIPE */
-int rip__wg_wait(struct rip_wg *wg, struct rip__waiter *w);                      /* core.h: 0, rip__waits */
+int rip__chan_recv(struct rip_chan *c, void *elem, struct rip__waiter *w);       /* core.h: 1, 0, -1, rip__waits */
+int rip__chan_sent(struct rip__waiter *w);     /* core.h: a woken sender's 0, or -1 and EPIPE or ETIMEDOUT */
+int rip__chan_received(struct rip__waiter *w); /* core.h: a woken receiver's 1, 0, or -1 and ETIMEDOUT */
+int rip__wg_wait(struct rip_wg *wg, struct rip__waiter *w);                      /* core.h: 0, -1, rip__waits */
+int rip__wg_waited(struct rip__waiter *w);     /* core.h: a woken waiter's 0, or -1 and ETIMEDOUT */
 
 /* Queue the task at the tail, to resume at self; 0. */
 static __inline__ int rip__yield_in(struct rip__frame *self) {
@@ -288,23 +291,27 @@ static __inline__ int rip__wait_in(struct rip__frame *self) {
     return 0;
 }
 
-/* After the wait: 0, or -1 and EPIPE (closed while it waited). */
+/* After the wait: 0, or -1 and EPIPE (closed while it waited) or
+ * ETIMEDOUT.  A task with a deadline ends it in the core. */
 static __inline__ int rip__chan_send_woken(struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w;
-    return __builtin_expect(me->status, 0) ? rip__chan_sent(me) : 0;
+    return __builtin_expect(me->status || !rip__runq.fast, 0) ? rip__chan_sent(me) : 0;
 }
 
-/* After the wait: 1, or 0 (closed). */
+/* After the wait: 1, or 0 (closed), or -1 and ETIMEDOUT. */
 static __inline__ int rip__chan_recv_woken(struct rip__wait *w) {
-    return ((struct rip__waiter *)(void *)w)->status;
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w;
+    return __builtin_expect(!rip__runq.fast, 0) ? rip__chan_received(me) : me->status;
 }
 
 /* A waiting receiver means the channel is open and empty: hand the
  * element over.  A full channel (every rendezvous one is) that is open
- * queues the sender.  Anything else is the core's. */
+ * queues the sender.  Anything else is the core's, and everything while a
+ * task has a deadline or a select waits (rip__runq.fast: a waiter may be
+ * one of a select's, and a wait may need its deadline armed). */
 static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w, *r;
-    if (__builtin_expect(c->owner != &rip__runq, 0))
+    if (__builtin_expect(c->owner != rip__runq.fast, 0))
         return rip__chan_send(c, elem, me); /* the core's error: nothing else read first */
     if ((r = c->receivers.head) != 0) {
         rip__wl_pop(&c->receivers);
@@ -316,6 +323,7 @@ static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, s
     if (c->count == c->capacity && !c->closed) {
         me->task = rip__current();
         me->elem = (void *)elem;
+        me->mark = 0;
         rip__wl_push(&c->senders, me);
         return rip__waits;
     }
@@ -323,10 +331,11 @@ static __inline__ int rip__chan_send_try(struct rip_chan *c, const void *elem, s
 }
 
 /* An empty channel: take a waiting sender's element (a rendezvous), or
- * queue the receiver while it is open.  Buffered elements are the core's. */
+ * queue the receiver while it is open.  Buffered elements are the core's,
+ * and everything while !rip__runq.fast (as for a send). */
 static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct rip__wait *w) {
     struct rip__waiter *me = (struct rip__waiter *)(void *)w, *s;
-    if (__builtin_expect(c->owner != &rip__runq, 0) || c->count)
+    if (__builtin_expect(c->owner != rip__runq.fast, 0) || c->count)
         return rip__chan_recv(c, elem, me);
     if ((s = c->senders.head) != 0) {
         rip__wl_pop(&c->senders);
@@ -339,12 +348,19 @@ static __inline__ int rip__chan_recv_try(struct rip_chan *c, void *elem, struct 
         return 0;
     me->task = rip__current();
     me->elem = elem;
+    me->mark = 0;
     rip__wl_push(&c->receivers, me);
     return rip__waits;
 }
 
 static __inline__ int rip__wg_wait_try(struct rip_wg *wg, struct rip__wait *w) {
     return rip__wg_wait(wg, (struct rip__waiter *)(void *)w);
+}
+
+/* After the wait: 0, or -1 and ETIMEDOUT. */
+static __inline__ int rip__wg_wait_woken(struct rip__wait *w) {
+    struct rip__waiter *me = (struct rip__waiter *)(void *)w;
+    return __builtin_expect(!rip__runq.fast, 0) ? rip__wg_waited(me) : 0;
 }
 
 #endif /* RIP__FRAME_H */

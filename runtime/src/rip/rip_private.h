@@ -26,5 +26,7 @@ rip_frame *rip__new_rip_chan_send(rip_chan *c, const void *elem);
 rip_frame *rip__new_rip_chan_recv(rip_chan *c, void *elem);
 rip_frame *rip__new_rip_wg_wait(rip_wg *wg);
 rip_frame *rip__new_rip_offload(void *(*fn)(void *), void *arg);
+rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
+rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms);
 
 #endif /* RIP_PRIVATE_H */

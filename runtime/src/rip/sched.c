@@ -70,7 +70,7 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
 
 /* Ripped code links to this: code ripped for another layout of the frame
  * ABI (rip_frame.h; ripper/abi.py ABI_VERSION) fails to link, not to run. */
-const char rip__abi_v2 = 0;
+const char rip__abi_v3 = 0;
 
 /* Every task has ended (0), and every frame is back in the pool; or the
  * tasks left are blocked forever (-1), their frames kept. */

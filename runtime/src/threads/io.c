@@ -53,6 +53,10 @@ static void install_signal(void) {
     sigaction(RIP_THR_SIGNAL, &sa, NULL);
 }
 
+int64_t rip_thr_deadline(void) {
+    return deadline;
+}
+
 int64_t rip_set_deadline(int64_t at_ms) {
     int64_t previous = deadline;
     deadline = at_ms < 0 ? -1 : at_ms;
@@ -223,4 +227,74 @@ int rip_close(int fd) {
         pthread_mutex_unlock(&waiters_mu);
     }
     return close(fd);
+}
+
+/* ---- rip_poll ---------------------------------------------------------- */
+
+/* poll(2) itself, with the wait in ppoll so that rip_close of a polled fd
+ * interrupts it (each fd's waiter list, as for one fd above); then poll
+ * again without waiting, which reports a closed fd POLLNVAL.  The wait
+ * ends at the earlier of poll's own timeout (0) and the task's deadline
+ * (-1 and ETIMEDOUT). */
+int rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
+    rip_thr_in_a_task(__func__);
+    int64_t until = timeout_ms >= 0 ? rip_now_ms() + timeout_ms : -1;
+    fd_waiter *selves = NULL;
+    sigset_t block, old, waiting;
+    int result;
+    pthread_once(&signal_once, install_signal);
+    sigemptyset(&block);
+    sigaddset(&block, RIP_THR_SIGNAL);
+    pthread_sigmask(SIG_BLOCK, &block, &old);       /* delivered only inside ppoll */
+    waiting = old;
+    sigdelset(&waiting, RIP_THR_SIGNAL);
+    if (timeout_ms != 0 && n > 0) {
+        if (!(selves = calloc(n, sizeof *selves))) {
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+            return -1;
+        }
+        for (nfds_t i = 0; i < n; i++)
+            if (tracked(fds[i].fd))
+                register_waiter(fds[i].fd, &selves[i]);
+    }
+    rip_thr_busy_begin();
+    for (;;) {
+        result = poll(fds, n, 0);
+        if (result == -1 && errno == EINTR)
+            continue;
+        if (result != 0 || timeout_ms == 0)
+            break;
+        int64_t now = rip_now_ms(), end = until;
+        int by_deadline = deadline >= 0 && (until < 0 || deadline < until);
+        if (by_deadline)
+            end = deadline;
+        if (end >= 0 && now >= end) {
+            if (by_deadline) {
+                errno = ETIMEDOUT;
+                result = -1;
+            }
+            break;
+        }
+        struct timespec ts, *timeout = NULL;
+        if (end >= 0) {
+            ts.tv_sec = (end - now) / 1000;
+            ts.tv_nsec = ((end - now) % 1000) * 1000000;
+            timeout = &ts;
+        }
+        if (ppoll(fds, n, timeout, &waiting) == -1 && errno != EINTR) {
+            result = -1;
+            break;
+        }
+    }
+    int saved = errno;
+    rip_thr_busy_end();
+    if (selves) {
+        for (nfds_t i = 0; i < n; i++)
+            if (tracked(fds[i].fd))
+                unregister_waiter(fds[i].fd, &selves[i]);
+        free(selves);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = saved;
+    return result;
 }

@@ -24,20 +24,42 @@
     } \
 } while (0)
 
-/* A task parked on a wait queue (a channel's or a wait group's).  It lives
- * on the waiting task's stack and the task sleeps on its own mutex and
- * condition variable, never on the queue owner's: once woken it must not
- * touch the owner, which the waker may free at once (a receiver freeing a
- * channel right after a rendezvous, a waiter freeing its wait group). */
+/* A task parked on a wait queue (a channel's or a wait group's).  A plain
+ * one lives on the waiting task's stack and the task sleeps on its own
+ * mutex and condition variable, never on the queue owner's: once woken it
+ * must not touch the owner, which the waker may free at once (a receiver
+ * freeing a channel right after a rendezvous, a waiter freeing its wait
+ * group).  A wait under a deadline or a timeout, and each case of a
+ * select, is one of a group (below) and lives on the heap. */
+typedef struct rip_thr_group rip_thr_group;
 typedef struct rip_thr_waiter {
     struct rip_thr_waiter *next; /* next waiter in the queue, FIFO */
-    pthread_mutex_t mu;          /* guards woken */
-    pthread_cond_t cond;         /* the parked task sleeps here until woken */
-    int woken;                   /* set by rip_thr_wake; the task may then return */
+    pthread_mutex_t mu;          /* plain: guards woken */
+    pthread_cond_t cond;         /* plain: the parked task sleeps here until woken */
+    int woken;                   /* plain: set by rip_thr_wake; the task may then return */
     struct rip_thr_run *run;     /* the parked task's run (NULL: not a task) */
     void *elem;                  /* chan: value to send, or buffer to receive into */
     int ok;                      /* chan: 1 value handed over, 0 channel closed */
+    rip_thr_group *group;        /* its group, or NULL: a plain waiter */
+    int index;                   /* its case in the group */
 } rip_thr_waiter;
+
+/* The waiters of one wait that may end in more than one way: a select's
+ * cases, or one wait with a time limit.  The first to claim it (a waker
+ * popping one of its waiters, the task doing a case itself, or the time
+ * limit) settles it under its mutex; its other waiters stay in their
+ * queues, stale, and whoever unlinks one frees it (the last frees the
+ * group), so the task never touches a queue's owner after it parked. */
+struct rip_thr_group {
+    pthread_mutex_t mu;          /* guards every field below */
+    pthread_cond_t cond;         /* the task sleeps here (CLOCK_MONOTONIC) */
+    int claimed;                 /* the case done, -1 while none */
+    int cancelled;               /* the time limit came first */
+    int woken;                   /* the claimer is done with the claimed waiter */
+    int timed;                   /* has a time limit: its task counts busy, not blocked */
+    int refs;                    /* waiters linked in queues, plus 1 until the task lets go */
+    struct rip_thr_run *run;     /* the task's run */
+};
 
 /* FIFO queue of waiters; guarded by its owner's mutex. */
 typedef struct rip_thr_waitq {
@@ -63,10 +85,17 @@ void rip_thr_task_attr(pthread_attr_t *attr); /* init attr: detached, the curren
  * fills in elem and ok, unlocks, and only then wakes them: after
  * rip_thr_wake neither side touches the owner again. */
 void rip_thr_waitq_init(rip_thr_waitq *q);
-int  rip_thr_waitq_empty(const rip_thr_waitq *q);
+int  rip_thr_waitq_empty(rip_thr_waitq *q);     /* no live waiter (stale ones are freed) */
 void rip_thr_waitq_push(rip_thr_waitq *q, rip_thr_waiter *w);  /* append w */
-rip_thr_waiter *rip_thr_waitq_pop(rip_thr_waitq *q); /* unlink the head and count it runnable; NULL if none */
-void rip_thr_park(rip_thr_waitq *q, rip_thr_waiter *w, pthread_mutex_t *mu); /* mu held: enqueue w, unlock mu, sleep until woken */
+rip_thr_waiter *rip_thr_waitq_pop(rip_thr_waitq *q); /* unlink the first live waiter, claim its group, count it runnable; NULL if none */
+rip_thr_waiter *rip_thr_waitq_take(rip_thr_waitq *q, rip_thr_group *skip); /* the same, leaving skip's waiters queued */
+int  rip_thr_waitq_live(rip_thr_waitq *q, rip_thr_group *skip); /* a live waiter not of skip is queued */
+int  rip_thr_park(rip_thr_waitq *q, rip_thr_waiter *w, pthread_mutex_t *mu); /* mu held: enqueue w (elem set), unlock mu, sleep until woken: 0 (w->ok set), or -1 and ETIMEDOUT at the task's deadline (then not queued) */
 void rip_thr_wake(rip_thr_waiter *w);   /* owner's mutex released: let a popped waiter return */
+rip_thr_group *rip_thr_group_new(int timed); /* a group for the calling task, its ref held; counted blocked unless timed */
+rip_thr_waiter *rip_thr_group_waiter(rip_thr_group *g, int index, void *elem); /* a heap waiter of g for case index (a ref): push it */
+int  rip_thr_group_claim(rip_thr_group *g, int index); /* the task does case index itself: 1, or 0 if a waker or the time limit was first */
+int  rip_thr_group_wait(rip_thr_group *g, int64_t until_ms); /* sleep until settled (until_ms -1: no limit), let go of g: the case done, or -1 (the limit came first) */
+int64_t rip_thr_deadline(void);         /* the calling task's rip_set_deadline, -1 for none (io.c) */
 
 #endif /* RIP_THREADS_H */

@@ -56,18 +56,18 @@ void rip_wg_done(rip_wg *wg) {
     rip_wg_add(wg, -1);
 }
 
-void rip_wg_wait(rip_wg *wg) {
+int rip_wg_wait(rip_wg *wg) {
     rip_thr_in_a_task(__func__);
     rip_thr_check_worker(wg->worker, "wait group");
     pthread_mutex_lock(&wg->mu);
     if (wg->count == 0) {
         pthread_mutex_unlock(&wg->mu);
-        return;
+        return 0;
     }
     rip_thr_waiter w;
     w.elem = NULL;
     w.ok = 0;
-    rip_thr_park(&wg->waitq, &w, &wg->mu); /* unlocks wg->mu */
+    return rip_thr_park(&wg->waitq, &w, &wg->mu); /* unlocks wg->mu; 0, or -1 and ETIMEDOUT */
 }
 
 void rip_wg_free(rip_wg *wg) {

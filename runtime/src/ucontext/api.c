@@ -38,14 +38,17 @@ int rip_chan_recv(rip_chan *c, void *elem) {
     if (r != RIP_WAIT)
         return r;
     rip__uc_park();
-    return w.status;
+    return rip__chan_received(&w);
 }
 
-void rip_wg_wait(rip_wg *wg) {
+int rip_wg_wait(rip_wg *wg) {
     IN_A_TASK(__func__);
     rip_waiter w;
-    if (rip__wg_wait(wg, &w) == RIP_WAIT)
-        rip__uc_park();
+    int r = rip__wg_wait(wg, &w);
+    if (r != RIP_WAIT)
+        return r;
+    rip__uc_park();
+    return rip__wg_waited(&w);
 }
 
 static ssize_t io(rip_io *op, const char *call) {
@@ -74,11 +77,40 @@ int rip_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return (int)io(&(rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len }, __func__);
 }
 
+int rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
+    IN_A_TASK(__func__);
+    rip_pollop op = { .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    while (!rip__poll_step(&op))
+        rip__uc_park();
+    if (op.result < 0)
+        errno = op.err;
+    return op.result;
+}
+
+int rip_chan_select(rip_chan_case *cases, int n, int timeout_ms) {
+    IN_A_TASK(__func__);
+    rip_selectop op = { .cases = cases, .n = n, .timeout_ms = timeout_ms };
+    while (!rip__select_step(&op))
+        rip__uc_park();
+    if (op.err)
+        errno = op.err;
+    return op.result;
+}
+
 void *rip_offload(void *(*fn)(void *), void *arg) {
     IN_A_TASK(__func__);
+    if (rip__deadline_passed()) {
+        errno = ETIMEDOUT;
+        return NULL;
+    }
     rip_job job = { .fn = fn, .arg = arg };
     if (rip__offload_begin(&job) == -1)
         return fn(arg);             /* no fd for the pool's wakeup: block this scheduler instead */
     rip__uc_park();
+    rip__wait_ended(&job.wait);
+    if (job.wait.status == ETIMEDOUT) {
+        errno = ETIMEDOUT;          /* dropped before it started */
+        return NULL;
+    }
     return job.result;
 }
