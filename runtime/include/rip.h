@@ -7,9 +7,10 @@
  *
  *   one FIFO run queue; rip_spawn appends the new task and the caller goes
  *   on; rip_yield moves the caller to the tail; a task woken by a channel,
- *   wait group, timer or fd is appended to the tail and the waker goes on;
- *   expired timers wake in deadline order, ties in the order the sleeps
- *   began.  `threads` keeps the meaning of every call but not the order. */
+ *   wait group, mutex, condition variable, timer or fd is appended to the
+ *   tail and the waker goes on; expired timers wake in deadline order,
+ *   ties in the order the sleeps began.  `threads` keeps the meaning of
+ *   every call but not the order. */
 #ifndef RIP_H
 #define RIP_H
 
@@ -56,9 +57,9 @@ RIP_ASYNC void    rip_sleep_ms(int64_t ms);    /* suspend the caller for at leas
 int64_t rip_now_ms(void);                      /* monotonic clock, milliseconds */
 
 /* Deadlines on every wait: once rip_now_ms() reaches the calling task's
- * deadline, an fd call, channel send or receive, or wait-group wait that
- * would have to wait fails with -1 and ETIMEDOUT instead (a call that can
- * finish at once still does).  rip_write may have sent part of its bytes
+ * deadline, an fd call, channel send or receive, wait-group wait, mutex
+ * lock or cond wait (see there) that would have to wait fails with -1 and
+ * ETIMEDOUT instead (a call that can finish at once still does).  rip_write may have sent part of its bytes
  * before it times out.  rip_offload: see there; rip_sleep_ms is not cut
  * short.  Every task starts with none. */
 int64_t rip_set_deadline(int64_t at_ms);       /* the caller's deadline (a rip_now_ms() time, -1 for none); returns the previous one */
@@ -87,9 +88,10 @@ RIP_ASYNC int     rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms); /* fds
 RIP_ASYNC void *rip_offload(void *(*fn)(void *), void *arg); /* fn(arg)'s result; NULL and ETIMEDOUT if the deadline came before fn started */
 
 /* Multi-core: n schedulers on n threads, shared nothing.  Each worker runs
- * fn(arg) as its first task; the tasks it spawns stay on it.  A channel or
- * wait group belongs to the worker that made it: using it from another is
- * a fatal error.  Listeners with SO_REUSEPORT spread connections.  */
+ * fn(arg) as its first task; the tasks it spawns stay on it.  A channel,
+ * wait group, mutex or condition variable belongs to the worker that made
+ * it: using it from another is a fatal error.  Listeners with
+ * SO_REUSEPORT spread connections.  */
 int     rip_run_workers(int n, rip_task_fn *fn, void *arg); /* like rip_run, n times in parallel; 0 when all finished, -1 if any deadlocked or n < 1 */
 int     rip_worker_id(void);                   /* 0..n-1: the caller's worker; 0 under rip_run */
 
@@ -138,6 +140,36 @@ void    rip_wg_add(rip_wg *wg, int n);         /* count += n */
 void    rip_wg_done(rip_wg *wg);               /* count -= 1; at 0 wake every waiter */
 RIP_ASYNC int  rip_wg_wait(rip_wg *wg);        /* suspend until the count is 0: 0, or -1 and ETIMEDOUT at the deadline */
 void    rip_wg_free(rip_wg *wg);               /* free a wait group no task waits on */
+
+/* Mutexes and condition variables for tasks: a mutex held across a
+ * suspension still excludes the other tasks.  On rip and ucontext an
+ * unlock with waiters hands the mutex to the longest waiter, appended to
+ * the run queue's tail (no barging: a task that unlocks and relocks at
+ * once goes behind the waiters); rip_cond_signal moves the longest waiter
+ * onto its mutex: if the mutex is free it takes it and is appended to the
+ * run queue's tail, else it joins the tail of the mutex's waiters.  The
+ * task's deadline ends a lock, or a cond wait not yet signalled, with
+ * ETIMEDOUT; a cond wait then takes the mutex again before it returns
+ * (that relock, and a signalled waiter's, waits without limit, as
+ * pthread_cond_timedwait's).  A task that ends holding a mutex leaves it
+ * locked (its waiters then wait for good: the deadlock report).  A cond
+ * wait on a recursive mutex releases every level and restores them.
+ * threads: the same meaning, not the order. */
+typedef struct rip_mutex rip_mutex;
+typedef struct rip_cond rip_cond;
+#define RIP_MUTEX_NORMAL 0          /* relocking waits for good; an unlock by another task than the holder: a "rip: ..." message and abort */
+#define RIP_MUTEX_RECURSIVE 1       /* the holder may lock again, and unlocks as many times */
+#define RIP_MUTEX_ERRORCHECK 2      /* relock: -1 and EDEADLK; unlock by another task: -1 and EPERM */
+rip_mutex *rip_mutex_new(int kind);            /* a free mutex of kind RIP_MUTEX_*; NULL and errno (EINVAL: no such kind, ENOMEM) */
+RIP_ASYNC int rip_mutex_lock(rip_mutex *m);    /* wait until the caller holds m: 0, or -1 and EDEADLK (errorcheck relock) or ETIMEDOUT (deadline) */
+int  rip_mutex_trylock(rip_mutex *m);          /* never waits: 0, or -1 and EBUSY (held; by the caller too unless recursive) */
+int  rip_mutex_unlock(rip_mutex *m);           /* 0, or -1 and EPERM (the caller does not hold it: errorcheck, recursive) */
+void rip_mutex_free(rip_mutex *m);             /* free a mutex no task holds or waits on (else a "rip: ..." message and abort) */
+rip_cond *rip_cond_new(void);                  /* NULL and errno on failure */
+RIP_ASYNC int rip_cond_wait(rip_cond *c, rip_mutex *m); /* unlock m, wait for a signal, relock m: 0, or -1 and ETIMEDOUT (deadline; m held again) or EPERM (the caller does not hold m) */
+void rip_cond_signal(rip_cond *c);             /* wake the longest waiter, if any */
+void rip_cond_broadcast(rip_cond *c);          /* wake every waiter, oldest first */
+void rip_cond_free(rip_cond *c);               /* free a condition variable no task waits on */
 
 /* Which backend the including file is built for, kept in its object (a
  * local symbol, no code): ripcc refuses to link objects of another backend

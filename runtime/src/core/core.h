@@ -141,6 +141,20 @@ int rip__chan_received(rip_waiter *w);        /* a woken receiver's result: 1, 0
 int rip__wg_wait(rip_wg *wg, rip_waiter *w);                      /* 0, -1 and ETIMEDOUT, RIP_WAIT */
 int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or -1 and ETIMEDOUT */
 
+/* Mutexes and condition variables (mutex.c). */
+int rip__mutex_lock(rip_mutex *m, rip_waiter *w);                 /* 0, -1 and EDEADLK or ETIMEDOUT, RIP_WAIT */
+int rip__mutex_locked(rip_waiter *w);         /* a woken locker's result: 0 (it holds m), or -1 and ETIMEDOUT */
+typedef struct {
+    rip_waiter w;                   /* its place on the condition variable, then on the mutex */
+    rip_cond *c;                    /* the condition variable */
+    rip_mutex *m;                   /* the mutex, held by the caller */
+    long depth;                     /* the caller's lock depth on m, restored with m */
+    int phase;                      /* 0 not begun, 1 waiting on c (or moved onto m by a signal), 2 relocking m after a timeout */
+    int result;                     /* when done: 0 or -1 */
+    int err;                        /* when done: errno for -1 (EPERM, ETIMEDOUT) */
+} rip_condop;
+int rip__cond_step(rip_condop *op);          /* rip_cond_wait stepped: 1 done (result, err set), 0 queued: wait */
+
 /* rip_chan_select, stepped like an fd call (chan.c). */
 typedef struct {
     rip_chan_case *cases;           /* the caller's cases */

@@ -210,6 +210,49 @@ rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms)
     return &F->hdr;
 }
 
+/* Mutex lock: the wait-group pattern (one wait, the unlocker hands over). */
+static int mutex_lock_resume(rip_frame *f, rip_frame *done) {
+    struct wait_frame *F = (struct wait_frame *)f;
+    rip_waiter *w = (rip_waiter *)(void *)&F->w;
+    (void)done;
+    int r = f->state == 0 ? rip__mutex_lock(F->obj, w) : rip__mutex_locked(w);
+    if (r == RIP_WAIT) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = r;
+    return 1;
+}
+
+rip_frame *rip__new_rip_mutex_lock(rip_mutex *m) {
+    return wait_frame(mutex_lock_resume, m, NULL);
+}
+
+struct cond_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_condop op;                  /* the wait in progress */
+};
+
+static int cond_resume(rip_frame *f, rip_frame *done) {
+    struct cond_frame *F = (struct cond_frame *)f;
+    (void)done;
+    if (!rip__cond_step(&F->op)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->op.result;
+    if (F->op.result < 0)
+        errno = F->op.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_cond_wait(rip_cond *c, rip_mutex *m) {
+    struct cond_frame *F = rip__frame_alloc(sizeof *F, cond_resume);
+    F->op = (rip_condop){ .c = c, .m = m };
+    return &F->hdr;
+}
+
 struct offload_frame {
     rip_frame hdr;
     void *result;                   /* RIP_RESULT slot */

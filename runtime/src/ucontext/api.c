@@ -51,6 +51,26 @@ int rip_wg_wait(rip_wg *wg) {
     return rip__wg_waited(&w);
 }
 
+int rip_mutex_lock(rip_mutex *m) {
+    IN_A_TASK(__func__);
+    rip_waiter w;
+    int r = rip__mutex_lock(m, &w);
+    if (r != RIP_WAIT)
+        return r;
+    rip__uc_park();
+    return rip__mutex_locked(&w);
+}
+
+int rip_cond_wait(rip_cond *c, rip_mutex *m) {
+    IN_A_TASK(__func__);
+    rip_condop op = { .c = c, .m = m };
+    while (!rip__cond_step(&op))
+        rip__uc_park();
+    if (op.result < 0)
+        errno = op.err;
+    return op.result;
+}
+
 static ssize_t io(rip_io *op, const char *call) {
     IN_A_TASK(call);
     rip_waiter w;
