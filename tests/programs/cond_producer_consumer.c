@@ -75,5 +75,10 @@ int main(void) {
     not_full = rip_cond_new();
     not_empty = rip_cond_new();
     wg = rip_wg_new();
-    return rip_run(root, NULL);
+    int r = rip_run(root, NULL);
+    rip_wg_free(wg);
+    rip_cond_free(not_empty);
+    rip_cond_free(not_full);
+    rip_mutex_free(mu);
+    return r;
 }

@@ -8,6 +8,7 @@ static rip_cond *cv;
 static int tickets;                 /* wakes granted, under mu */
 static int waiting;                 /* waiters that reached the wait, under mu */
 static int woken;                   /* waiters returned, under mu */
+static int returns;                 /* rip_cond_wait returns, under mu (no spurious wakes) */
 static int held_wrongly;            /* a wait returned without mu held */
 
 static void waiter(void *arg) {
@@ -15,8 +16,10 @@ static void waiter(void *arg) {
     rip_mutex_lock(mu);
     printf("waiter %ld waits\n", id);
     waiting++;
-    while (tickets == 0)
+    while (tickets == 0) {
         rip_cond_wait(cv, mu);
+        returns++;
+    }
     if (rip_mutex_trylock(mu) == 0)  /* normal mutex held by us: EBUSY */
         held_wrongly++;
     tickets--;
@@ -51,14 +54,15 @@ static void root(void *arg) {
     wait_until(&woken, 1);
     rip_sleep_ms(20);               /* room for a wrong second wake */
     rip_mutex_lock(mu);
-    printf("after signal: %d woke\n", woken);
+    printf("after signal: %d woke, %d cond waits returned\n", woken, returns);
     printf("broadcast\n");
     tickets = 3;
     rip_cond_broadcast(cv);
     rip_mutex_unlock(mu);
     wait_until(&woken, 4);
     rip_mutex_lock(mu);
-    printf("after broadcast: %d woke, returned without the mutex: %d\n", woken, held_wrongly);
+    printf("after broadcast: %d woke, %d cond waits returned, without the mutex: %d\n",
+           woken, returns, held_wrongly);
     rip_mutex_unlock(mu);
 }
 

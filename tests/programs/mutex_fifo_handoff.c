@@ -55,5 +55,8 @@ static void root(void *arg) {
 int main(void) {
     mu = rip_mutex_new(RIP_MUTEX_NORMAL);
     cv = rip_cond_new();
-    return rip_run(root, NULL);
+    int r = rip_run(root, NULL);
+    rip_cond_free(cv);
+    rip_mutex_free(mu);
+    return r;
 }
