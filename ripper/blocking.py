@@ -48,9 +48,9 @@ _STDIO_IN = "read the stream's fd (fileno) with rip_read and split it yourself, 
 _SLEEP = "use rip_sleep_ms(milliseconds): it suspends only this task"
 _POLL = "wait on each fd with rip_read, rip_write or rip_accept (a task per fd), or run it " \
         "with rip_offload(fn, arg)"
-_LOCK = "tasks of one scheduler switch only where they suspend, so they need no lock between " \
-        "them; hand data between tasks with a rip_chan, or take the lock with " \
-        "rip_offload(fn, arg) if another thread holds it"
+_LOCK = "use rip_mutex_lock(m) on a rip_mutex (it suspends only this task); tasks of one " \
+        "scheduler switch only where they suspend, so a lock no suspension crosses needs " \
+        "none; a lock another thread holds: take it with rip_offload(fn, arg)"
 _WAIT_TASK = "wait for a task with rip_wg_wait or rip_chan_recv; to wait for a thread, " \
              "run the call with rip_offload(fn, arg)"
 _SIGNAL = "wait for the signal through an fd (signalfd or a self-pipe) with rip_read"
@@ -72,9 +72,10 @@ HINT_OF = {
     "pthread_mutex_lock": _LOCK, "pthread_mutex_timedlock": _LOCK,
     "pthread_rwlock_rdlock": _LOCK, "pthread_rwlock_wrlock": _LOCK,
     "pthread_rwlock_timedrdlock": _LOCK, "pthread_rwlock_timedwrlock": _LOCK,
-    "pthread_cond_wait": "wait for another task with rip_chan_recv or rip_wg_wait",
-    "pthread_cond_timedwait": "wait for another task with rip_chan_recv or rip_wg_wait "
-                              "(rip_set_deadline bounds fd waits)",
+    "pthread_cond_wait": "use rip_cond_wait(c, m) with a rip_cond and a rip_mutex, or wait "
+                         "for another task with rip_chan_recv or rip_wg_wait",
+    "pthread_cond_timedwait": "use rip_cond_wait(c, m) under rip_set_deadline (ETIMEDOUT, the "
+                              "mutex held again), or rip_chan_recv or rip_wg_wait",
     "pthread_join": _WAIT_TASK, "pthread_barrier_wait": _WAIT_TASK,
     "sem_wait": "wait for another task with rip_chan_recv (a channel of capacity N counts "
                 "like a semaphore)",

@@ -247,6 +247,48 @@ def test_a_wait_group_of_another_worker_aborts_with_a_message(tmp_path, ripcc, b
                     r"used by worker 1", r.stderr.decode().strip().splitlines()[-1]), r.stderr
 
 
+MUTEX_OF_ANOTHER_WORKER = {
+    "lock": "rip_mutex_lock(m);",
+    "trylock": "rip_mutex_trylock(m);",
+    "unlock": "rip_mutex_unlock(m);",
+    "cond_wait": "rip_cond_wait(c, m);",
+    "cond_signal": "rip_cond_signal(c);",
+    "cond_broadcast": "rip_cond_broadcast(c);",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", sorted(MUTEX_OF_ANOTHER_WORKER))
+def test_a_mutex_or_cond_of_another_worker_aborts_with_a_message(tmp_path, ripcc, backend, op):
+    """A mutex and condition variable made on worker 0 and used by worker
+    1: the channels' message and SIGABRT on every backend."""
+    r = used_by_worker_1(tmp_path / ("foreign_mutex_%s.c" % op), ripcc, backend,
+                         "rip_mutex *m; static rip_cond *c",
+                         "m = rip_mutex_new(RIP_MUTEX_ERRORCHECK); c = rip_cond_new();",
+                         MUTEX_OF_ANOTHER_WORKER[op])
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert re.match(r"rip: (a (mutex|condition variable) made by another worker|"
+                    r"(mutex|condition variable) made by worker 0) used by worker 1",
+                    r.stderr.decode().strip().splitlines()[-1]), r.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_normal_mutex_unlocked_by_a_task_not_holding_it_aborts_with_a_message(
+        tmp_path, ripcc, backend):
+    """POSIX leaves it undefined; here it is a clear message and SIGABRT."""
+    src = tmp_path / "unlock_not_held.c"
+    src.write_text('#include "rip.h"\nstatic rip_mutex *m;\n'
+                   "static void other(void *arg) { (void)arg; rip_mutex_unlock(m); }\n"
+                   "static void task(void *arg) { (void)arg; rip_mutex_lock(m);"
+                   " rip_spawn(other, 0); rip_sleep_ms(200); rip_mutex_unlock(m); }\n"
+                   "int main(void) { m = rip_mutex_new(RIP_MUTEX_NORMAL);"
+                   " return rip_run(task, 0); }\n")
+    r = run([ripcc(str(src), backend)], timeout=20)
+    assert r.returncode == -signal.SIGABRT, r.stderr.decode()
+    assert r.stderr.decode().strip().splitlines()[-1] == \
+        "rip: rip_mutex_unlock: the mutex is not held by the calling task"
+
+
 @pytest.mark.skipif(not SAN, reason="AddressSanitizer only (make test SAN=1)")
 def test_a_freed_frame_is_poisoned_under_asan(tmp_path, ripcc):
     """The frame pool hides frees from ASan; it poisons the blocks it holds."""
