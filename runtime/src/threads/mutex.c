@@ -8,13 +8,24 @@
  * to the longest waiter as on the other backends.  A cond wait parks on
  * the condition variable's queue, then relocks the mutex itself, without
  * the deadline (as pthread_cond_timedwait's relock).  The holder is named
- * by the address of a thread-local: one thread per task. */
+ * by a number each task (one thread per task) draws once and no other
+ * task ever gets: a thread-local's address could come back with a new
+ * thread, which would then pass for a holder that ended. */
 #include <errno.h>
+#include <stdint.h>
 
 #include "threads.h"
 
-static __thread char self_mark;    /* its address names the calling task */
-#define SELF ((void *)&self_mark)
+static uintptr_t task_numbers;     /* numbers drawn so far, by every task */
+static __thread uintptr_t self_number; /* the calling task's, 0 until drawn */
+
+/* The calling task's number, as the holder and waiter fields keep it. */
+static void *self(void) {
+    if (self_number == 0)
+        self_number = __atomic_add_fetch(&task_numbers, 1, __ATOMIC_RELAXED);
+    return (void *)self_number;
+}
+#define SELF self()
 
 struct rip_mutex {
     pthread_mutex_t mu;            /* guards every field below */
