@@ -5,11 +5,13 @@
 
 static rip_mutex *mu;               /* errorcheck: unlock tells whether we hold it */
 static rip_cond *cv;
+static volatile int hogs_started;   /* hogs that began */
 static volatile int hog_holds;      /* the hog has locked mu */
 static volatile int root_unlocked;  /* the hog has unlocked mu */
 
 static void hog(void *arg) {
     (void)arg;
+    hogs_started++;
     rip_mutex_lock(mu);             /* root waits on cv; we take mu */
     hog_holds = 1;
     rip_sleep_ms(80);               /* past root's deadline */
@@ -41,6 +43,9 @@ static void root(void *arg) {
 
     rip_mutex_lock(mu);
     rip_spawn(hog, NULL);
+    while (hogs_started < 2)        /* one yield on rip and ucontext */
+        rip_yield();
+    rip_sleep_ms(10);               /* threads: the hog waits on mu, and gets it from our unlock */
     rip_set_deadline(rip_now_ms() + 30);
     r = rip_cond_wait(cv, mu);      /* the hog takes mu and keeps it past the deadline */
     e = errno;
