@@ -27,7 +27,7 @@ RT       := runtime/src
 RT_INC   := -Iruntime/include -I$(RT)/core -I$(RT)/rip
 CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
-RT_HDRS  := runtime/include/rip.h $(wildcard $(RT)/*/*.h)
+RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*/*.h)
 
 .PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples

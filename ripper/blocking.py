@@ -101,6 +101,16 @@ for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfs
         __isoc99_vscanf __isoc99_vfscanf __isoc23_scanf __isoc23_fscanf __isoc23_vscanf
         __isoc23_vfscanf""".split():
     HINT_OF[_name] = _STDIO_IN
+# The calls POSIX mode (ripper --posix, ripcc --posix; issue 22, point 1)
+# makes resume points, each with its system call's contract: ripped code
+# calls rip_posix_NAME (runtime/include/rip_posix.h) for NAME; the ucontext
+# backend links with -Wl,--wrap=NAME for each; threads calls NAME itself.
+# The other names of HINT_OF are not handled yet: --posix still warns there.
+POSIX_CALLS = ("read", "write", "recv", "send", "recvfrom", "sendto", "accept", "accept4",
+               "connect", "sleep", "usleep", "nanosleep")
+POSIX_PREFIX = "rip_posix_"
+
+
 # The clause every hint ends with once ripper has a POSIX mode (issue 22,
 # point 1), where these calls are ripped as they are: "or rip the program
 # with --posix".  None while there is no such mode.

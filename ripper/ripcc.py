@@ -91,7 +91,7 @@ VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlink
 DEPENDENCY_FLAGS = ("-MD", "-MMD", "-MP", "-MG")
 DEPENDENCY_VALUE_FLAGS = ("-MF", "-MT", "-MQ")
 # ripcc's own options (a misspelling of one is an error, not a flag for cc).
-RIPCC_OPTIONS = ("--backend", "--all-async", "--equiv", "--print-include-dir", "--cflags",
+RIPCC_OPTIONS = ("--backend", "--all-async", "--posix", "--equiv", "--print-include-dir", "--cflags",
                  "--libs", "--help-ripcc", "--timeout")
 # Questions for the compiler, not a compilation: asked of cc as they are.
 QUERIES = ("-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs", "-print-",
@@ -103,6 +103,7 @@ class Command:
 
     def __init__(self, argv):
         self.backend, self.all_async = "rip", False
+        self.posix = False          # --posix: the program's blocking POSIX calls suspend (blocking.POSIX_CALLS)
         self.timeout = None         # --timeout's value (text), None if not given
         self.args = []              # cc's arguments in order, inputs included, -o not
         self.output = None          # -o's value
@@ -121,6 +122,8 @@ class Command:
                 self.backend = next(it, "")
             elif a == "--all-async":
                 self.all_async = True
+            elif a == "--posix":
+                self.posix = True
             elif a in blocking.FLAGS:
                 warnings.append(a)
             elif a.startswith("--timeout="):
@@ -325,7 +328,7 @@ def build(cmd):
         # one runtime (one scheduler) per process
         runtime_lib = [] if "-shared" in cmd.args else [library]
         link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out"] + \
-            runtime_lib + ["-pthread"]
+            runtime_lib + ["-pthread"] + posix_link_flags(cmd)
         if cmd.verbose:
             print("ripcc: " + " ".join(link), file=sys.stderr)
         r = children.run(link, stderr=subprocess.PIPE)
@@ -344,6 +347,20 @@ class _Symbols:
     def __init__(self):
         self.backends = {}          # object (as the user named it) -> the backend it was built for
         self.ripped = {}            # name of an async function -> where it is defined
+
+
+def posix_link_flags(cmd):
+    """--posix on ucontext: the link sends the program's blocking calls and
+    main to the runtime's wrappers (runtime/src/ucontext/posix.c), which
+    suspend the task inside one and call the C library outside.
+
+        posix_link_flags(<ripcc --posix --backend=ucontext t.c>)
+        -> ["-Wl,--wrap=read", ..., "-Wl,--wrap=main"]
+    """
+    if not cmd.posix or cmd.backend != "ucontext":
+        return []
+    names = list(blocking.POSIX_CALLS) + ([] if "-shared" in cmd.args else ["main"])
+    return ["-Wl,--wrap=" + name for name in names]
 
 
 def _symbols(files, names):

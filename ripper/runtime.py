@@ -112,7 +112,7 @@ def _stale(lib, backend):
     except FileNotFoundError:
         return True
     files = sources(backend)[0] + glob.glob(os.path.join(DIR, "src", "*", "*.h")) + \
-        [os.path.join(INCLUDE, "rip.h")]
+        [os.path.join(INCLUDE, "rip.h"), os.path.join(INCLUDE, "rip_posix.h")]
     return any(os.stat(f).st_mtime > built for f in files)
 
 
@@ -133,7 +133,7 @@ def _cached_library(backend, compiler):
             compiler + CFLAGS + flags:
         key.update(part.encode() + b"\0")
     for f in sorted(glob.glob(os.path.join(DIR, "src", "*", "*.[ch]"))) + \
-            [os.path.join(INCLUDE, "rip.h")]:
+            [os.path.join(INCLUDE, "rip.h"), os.path.join(INCLUDE, "rip_posix.h")]:
         with open(f, "rb") as fh:
             key.update(os.path.relpath(f, DIR).encode() + b"\0" + fh.read())
     folder = os.path.join(cache_root(), key.hexdigest()[:20])

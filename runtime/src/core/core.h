@@ -252,4 +252,28 @@ typedef struct {
 } rip_pollop;
 int rip__poll_step(rip_pollop *op);          /* 1 done (result, err set), 0 queued: wait */
 
+/* The POSIX calls of rip_posix.h (posix.c), stepped like an fd call. */
+enum { RIP_PX_READ, RIP_PX_WRITE, RIP_PX_RECV, RIP_PX_SEND, RIP_PX_ACCEPT, RIP_PX_CONNECT };
+#define RIP_PX_OFFLOAD 2            /* rip__px_step: run rip__px_blocking(op) on the offload pool */
+typedef struct {
+    int kind;                       /* RIP_PX_* */
+    int fd;                         /* the fd */
+    void *buf;                      /* read into / write from */
+    size_t len;                     /* bytes asked for */
+    int flags;                      /* recv/send flags; accept4 flags */
+    struct sockaddr *addr;          /* recvfrom source, accept peer: out */
+    socklen_t *addrlen;             /* its length in/out */
+    const struct sockaddr *daddr;   /* sendto destination, connect address */
+    socklen_t daddrlen;             /* its length */
+    size_t done;                    /* bytes moved so far (a blocking write, MSG_WAITALL) */
+    int how;                        /* how the fd is tried (posix.c), 0 before the first try */
+    int connecting;                 /* connect: EINPROGRESS seen, the outcome comes in SO_ERROR */
+    int waited;                     /* queued on the fd: the next step begins by ending that wait */
+    ssize_t result;                 /* when done: the call's result */
+    int err;                        /* when done: its errno (when result is -1) */
+} rip_pxop;
+int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD */
+void *rip__px_blocking(void *op);             /* the call done blocking (an offload job): sets result, err */
+int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg); /* kind 0 sleep(seconds), 1 usleep(usec), 2 nanosleep(req): *ms to sleep, or -1 and errno */
+
 #endif /* RIP_CORE_H */

@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include "core.h"
+#include "../shared/sys.h"
 
 #define DEFAULT_THREADS 4
 
@@ -48,7 +49,7 @@ static void finished(rip_job *job) {
     h->tail = job;
     /* Written under the lock: the scheduler cannot drain, finish and close
      * efd before this write is done. */
-    while (write(h->efd, &one, sizeof one) == -1 && errno == EINTR)
+    while (rip__sys_write(h->efd, &one, sizeof one) == -1 && errno == EINTR)
         ;
     pthread_mutex_unlock(&h->mu);
 }
@@ -171,7 +172,7 @@ static void drain(int fd, unsigned events, void *data) {
     rip_job *job = home->head;
     home->head = home->tail = NULL;
     ssize_t n;
-    while ((n = read(home->efd, &count, sizeof count)) == -1 && errno == EINTR)
+    while ((n = rip__sys_read(home->efd, &count, sizeof count)) == -1 && errno == EINTR)
         ;
     if (n == -1 && errno != EAGAIN)
         rip__fatal("eventfd read: %s", strerror(errno));

@@ -33,6 +33,7 @@
  * A source that awaits events while no task waits on an fd holds the loop
  * (rip__loop_hold), so that it polls rather than ends or sleeps blind. */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -158,7 +159,27 @@ void rip__fd_renew(int fd) {
         drop(&P.fds[fd]);
 }
 
+static void after_fork_in_child(void);
+
+static void register_atfork(void) {
+    pthread_atfork(NULL, NULL, after_fork_in_child);
+}
+
+/* A child of fork(2) shares its parent's epoll instance, so the events
+ * of either could end up in the other: the child forks off a set of its
+ * own, empty, and every fd it waits on is added to it again. */
+static void after_fork_in_child(void) {
+    if (!P.open)
+        return;
+    close(P.epfd);
+    P.open = 0;
+    for (int fd = 0; fd < P.nfds; fd++)
+        P.fds[fd].flags = 0;
+}
+
 int rip__poll_begin(void) {
+    static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+    pthread_once(&atfork_once, register_atfork);
     if (!P.open) {
         if ((P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
             return -1;

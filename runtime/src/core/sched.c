@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <time.h>
 #include "core.h"
+#include "../shared/sys.h"
 
 #define RIP_TIMER_CHECK 64          /* task runs in a row between two looks at fds and the clock */
 
@@ -179,7 +180,7 @@ static void sleep_until(int64_t deadline_ms) {
     if (ms <= 0)
         return;
     struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-    while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+    while (rip__sys_nanosleep(&ts, &ts) == -1 && errno == EINTR)
         ;
 }
 

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "sys.h"
 
 /* Put fd in O_NONBLOCK mode (a no-op if it is already): 0, or -1 and errno. */
 static inline int rip__set_nonblocking(int fd) {
@@ -25,28 +26,28 @@ static inline int rip__set_nonblocking(int fd) {
 
 /* read(2) that fails with EAGAIN rather than wait. */
 static inline ssize_t rip__try_read(int fd, void *buf, size_t len) {
-    ssize_t n = recv(fd, buf, len, MSG_DONTWAIT);
+    ssize_t n = rip__sys_recvfrom(fd, buf, len, MSG_DONTWAIT, NULL, NULL);
     if (n != -1 || errno != ENOTSOCK)
         return n;
-    return rip__set_nonblocking(fd) == -1 ? -1 : read(fd, buf, len);
+    return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_read(fd, buf, len);
 }
 
 /* write(2) that fails with EAGAIN rather than wait. */
 static inline ssize_t rip__try_write(int fd, const void *buf, size_t len) {
-    ssize_t n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+    ssize_t n = rip__sys_sendto(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL, NULL, 0);
     if (n != -1 || errno != ENOTSOCK)
         return n;
-    return rip__set_nonblocking(fd) == -1 ? -1 : write(fd, buf, len);
+    return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_write(fd, buf, len);
 }
 
 /* accept(2) that fails with EAGAIN rather than wait. */
 static inline int rip__try_accept(int fd, struct sockaddr *addr, socklen_t *len) {
-    return rip__set_nonblocking(fd) == -1 ? -1 : accept(fd, addr, len);
+    return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_accept4(fd, addr, len, 0);
 }
 
 /* connect(2) that is EINPROGRESS rather than wait. */
 static inline int rip__try_connect(int fd, const struct sockaddr *addr, socklen_t len) {
-    return rip__set_nonblocking(fd) == -1 ? -1 : connect(fd, addr, len);
+    return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_connect(fd, addr, len);
 }
 
 #endif

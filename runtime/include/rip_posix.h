@@ -1,0 +1,53 @@
+/* rip_posix.h -- the POSIX calls of `ripper --posix`, for ripped code and
+ * the runtime's link-time wrappers only: not the user API (that is rip.h).
+ *
+ * Each rip_posix_NAME has libc's NAME's exact signature and contract, the
+ * waiting done by suspending the calling task instead of its thread:
+ * the same results, short counts, errno values and EOF as the system call;
+ * an fd the program put in O_NONBLOCK itself, or a MSG_DONTWAIT call, never
+ * waits (EAGAIN, as from the kernel); no file status flag of the program's
+ * fds is changed (connect excepted, for the one system call: see there).
+ * `ripper --posix` calls them for the program's read, write... ; on the
+ * ucontext backend the linker sends the program's calls to __wrap_NAME,
+ * which is rip_posix_NAME inside a task and the real call outside one; on
+ * threads they are the real calls.
+ *
+ * Differences from the system calls, all documented in README ("POSIX
+ * mode"): a signal does not interrupt a waiting call (as if every handler
+ * had SA_RESTART; sleep returns 0, nanosleep never fails with EINTR);
+ * sleeps are rounded up to whole milliseconds; the task's rip.h deadline,
+ * if it set one, limits the waits (ETIMEDOUT); SO_RCVTIMEO/SO_SNDTIMEO are
+ * not honoured yet. */
+#ifndef RIP_POSIX_H
+#define RIP_POSIX_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+#include "rip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+RIP_ASYNC ssize_t rip_posix_read(int fd, void *buf, size_t count);        /* read(2) */
+RIP_ASYNC ssize_t rip_posix_write(int fd, const void *buf, size_t count); /* write(2): a blocking fd gets every byte (or the count written before an error) */
+RIP_ASYNC ssize_t rip_posix_recv(int fd, void *buf, size_t len, int flags);       /* recv(2), MSG_WAITALL too */
+RIP_ASYNC ssize_t rip_posix_send(int fd, const void *buf, size_t len, int flags); /* send(2) */
+RIP_ASYNC ssize_t rip_posix_recvfrom(int fd, void *buf, size_t len, int flags,
+                                     struct sockaddr *src, socklen_t *srclen);   /* recvfrom(2) */
+RIP_ASYNC ssize_t rip_posix_sendto(int fd, const void *buf, size_t len, int flags,
+                                   const struct sockaddr *dest, socklen_t destlen); /* sendto(2) */
+RIP_ASYNC int rip_posix_accept(int fd, struct sockaddr *addr, socklen_t *addrlen);  /* accept(2) */
+RIP_ASYNC int rip_posix_accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags); /* accept4(2): the new fd gets exactly `flags` */
+RIP_ASYNC int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen); /* connect(2): a blocking socket is put in O_NONBLOCK for the connect(2) call alone */
+RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
+RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */
+RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem); /* nanosleep(2): 0, or -1 and EINVAL (bad req) or EFAULT (NULL req) */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RIP_POSIX_H */

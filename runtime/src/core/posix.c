@@ -1,0 +1,288 @@
+/* posix.c -- the fd calls of rip_posix.h on the rip and ucontext backends:
+ * each with its system call's contract, the task waiting instead of the
+ * thread, and no file status flag of the program's fds changed.
+ *
+ * One attempt never blocks the scheduler thread:
+ *   - a socket is asked with MSG_DONTWAIT per call (read and write on a
+ *     socket are recv and send with flags 0: the same meaning, SIGPIPE
+ *     included);
+ *   - a pipe, FIFO, eventfd or terminal with preadv2/pwritev2(RWF_NOWAIT),
+ *     which Linux honours on pipes and eventfds (a write of at most
+ *     PIPE_BUF bytes stays atomic); where the kernel refuses the flag
+ *     (EOPNOTSUPP: a terminal; ENOSYS, EINVAL: an old kernel) by poll(2)
+ *     with timeout 0, then the call.  The race: another process (or a
+ *     thread outside the runtime) reading the same pipe between the poll
+ *     and the read leaves the read blocking the scheduler until bytes
+ *     come, as it would block a thread;
+ *   - a regular file, block device or directory directly: epoll cannot
+ *     watch them, and a read of one does not wait for a peer (a slow disk
+ *     is the offload pool's case, not yet routed there);
+ *   - accept: poll with timeout 0, then accept4 (the same race, with
+ *     another process accepting on the same listener).
+ * When the attempt says EAGAIN, the program's own O_NONBLOCK (F_GETFL,
+ * asked only then) decides: set, the call returns EAGAIN as the kernel
+ * would; not set, the task waits on the fd (poll.c) and tries again.
+ *
+ * connect on a blocking socket has no per-call form: the socket is put in
+ * O_NONBLOCK for the connect(2) call alone and restored at once; then
+ * EINPROGRESS waits until writable and SO_ERROR (and getpeername) tell.
+ * A Unix socket whose listener's backlog is full (EAGAIN) would block: the
+ * real connect runs on the offload pool.
+ *
+ * A signal does not interrupt a waiting call (the handler runs, the wait
+ * goes on: as if SA_RESTART), and an attempt's own EINTR is retried. */
+#define _GNU_SOURCE                 /* preadv2, RWF_NOWAIT, accept4 */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "core.h"
+#include "../shared/sys.h"
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008
+#endif
+
+enum {
+    HOW_UNKNOWN,                    /* not tried yet */
+    HOW_SOCKET,                     /* recv/send with MSG_DONTWAIT */
+    HOW_NOWAIT,                     /* preadv2/pwritev2 with RWF_NOWAIT */
+    HOW_POLL,                       /* poll(fd, 0), then the call */
+    HOW_DIRECT                      /* the call itself: a file epoll cannot watch */
+};
+
+#define OFFLOAD (-2)                /* attempt: the call must run blocking, on the offload pool */
+#define OWN_ERROR (-3)              /* attempt: -1 and errno that the program's own O_NONBLOCK gave */
+
+static int nowait_missing;          /* the kernel has no preadv2 or RWF_NOWAIT: never ask again (a race is harmless) */
+
+static int program_nonblocking(int fd) {
+    int fl = fcntl(fd, F_GETFL);
+    return fl != -1 && (fl & O_NONBLOCK);
+}
+
+/* How to try a non-socket fd. */
+static int classify_file(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)))
+        return HOW_DIRECT;
+    return nowait_missing ? HOW_POLL : HOW_NOWAIT;
+}
+
+/* poll(fd, events, 0): 1 ready (or an error poll reports, which the call
+ * will report), 0 it would wait. */
+static int ready_now(int fd, short events) {
+    struct pollfd p = { .fd = fd, .events = events };
+    int n;
+    while ((n = poll(&p, 1, 0)) == -1 && errno == EINTR)
+        ;
+    return n != 0;
+}
+
+/* One try of a read or write on a non-socket: the count, or -1 and errno
+ * (EAGAIN: it would wait). */
+static ssize_t try_file(rip_pxop *op, int writing) {
+    char *at = (char *)op->buf + op->done;
+    size_t left = op->len - op->done;
+    if (op->how == HOW_NOWAIT) {
+        struct iovec v = { at, left };
+        ssize_t n = writing ? pwritev2(op->fd, &v, 1, -1, RWF_NOWAIT)
+                            : preadv2(op->fd, &v, 1, -1, RWF_NOWAIT);
+        if (n != -1 || (errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL))
+            return n;
+        if (errno != EOPNOTSUPP)
+            nowait_missing = 1;
+        op->how = HOW_POLL;         /* this file refuses the flag: poll, then the call */
+    }
+    if (op->how == HOW_POLL && !program_nonblocking(op->fd) &&
+            !ready_now(op->fd, writing ? POLLOUT : POLLIN)) {
+        errno = EAGAIN;
+        return -1;
+    }
+    return writing ? rip__sys_write(op->fd, at, left) : rip__sys_read(op->fd, at, left);
+}
+
+static int is_read(const rip_pxop *op) {
+    return op->kind == RIP_PX_READ || op->kind == RIP_PX_RECV || op->kind == RIP_PX_ACCEPT;
+}
+
+/* One attempt of the call that never blocks the thread: its result, or
+ * -1 and errno (EAGAIN: it would wait), OFFLOAD or OWN_ERROR. */
+static ssize_t attempt(rip_pxop *op) {
+    char *at = (char *)op->buf + op->done;
+    size_t left = op->len - op->done;
+    switch (op->kind) {
+    case RIP_PX_READ:
+    case RIP_PX_WRITE:
+        if (op->how == HOW_UNKNOWN || op->how == HOW_SOCKET) {
+            ssize_t n = op->kind == RIP_PX_READ ? rip__sys_recvfrom(op->fd, at, left, MSG_DONTWAIT, NULL, NULL)
+                                                : rip__sys_sendto(op->fd, at, left, MSG_DONTWAIT, NULL, 0);
+            if (n != -1 || errno != ENOTSOCK) {
+                op->how = HOW_SOCKET;
+                return n;
+            }
+            op->how = classify_file(op->fd);
+        }
+        if (op->how == HOW_DIRECT)
+            return op->kind == RIP_PX_READ ? rip__sys_read(op->fd, at, left) : rip__sys_write(op->fd, at, left);
+        return try_file(op, op->kind == RIP_PX_WRITE);
+    case RIP_PX_RECV:
+        return rip__sys_recvfrom(op->fd, at, left, op->flags | MSG_DONTWAIT, op->addr, op->addrlen);
+    case RIP_PX_SEND:
+        return rip__sys_sendto(op->fd, at, left, op->flags | MSG_DONTWAIT, op->daddr, op->daddrlen);
+    case RIP_PX_ACCEPT:
+        if (!program_nonblocking(op->fd) && !ready_now(op->fd, POLLIN)) {
+            errno = EAGAIN;
+            return -1;
+        }
+        return rip__sys_accept4(op->fd, op->addr, op->addrlen, op->flags);
+    case RIP_PX_CONNECT: {
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (op->connecting) {       /* woken writable: SO_ERROR has the outcome */
+            if (getsockopt(op->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+                return -1;
+            if (err) {
+                errno = err;
+                return -1;
+            }
+            struct sockaddr_storage peer;
+            len = sizeof peer;
+            if (getpeername(op->fd, (struct sockaddr *)&peer, &len) == 0)
+                return 0;
+            if (errno == ENOTCONN)
+                errno = EAGAIN;     /* a wake before the outcome: wait again */
+            return -1;
+        }
+        int fl = fcntl(op->fd, F_GETFL);
+        if (fl == -1)
+            return -1;
+        if (fl & O_NONBLOCK)        /* the program's own: EINPROGRESS is its answer */
+            return rip__sys_connect(op->fd, op->daddr, op->daddrlen) == -1 ? OWN_ERROR : 0;
+        if (fcntl(op->fd, F_SETFL, fl | O_NONBLOCK) == -1)
+            return -1;
+        int r = rip__sys_connect(op->fd, op->daddr, op->daddrlen);
+        int saved = errno;
+        fcntl(op->fd, F_SETFL, fl);
+        errno = saved;
+        if (r == -1 && errno == EINPROGRESS) {
+            op->connecting = 1;
+            errno = EAGAIN;
+        } else if (r == -1 && errno == EAGAIN) {
+            return OFFLOAD;         /* a full Unix backlog: no event will come */
+        }
+        return r;
+    }
+    }
+    errno = EINVAL;
+    return -1;
+}
+
+static int finish(rip_pxop *op, ssize_t result, int err) {
+    op->result = result;
+    op->err = err;
+    return 1;
+}
+
+/* An error after some bytes moved: the count, as the system call. */
+static int finish_error(rip_pxop *op, int err) {
+    return op->done ? finish(op, (ssize_t)op->done, 0) : finish(op, -1, err);
+}
+
+/* Does the call go on until all bytes moved (a blocking write or send, or
+ * MSG_WAITALL)? */
+static int wants_all(const rip_pxop *op) {
+    if (op->kind == RIP_PX_WRITE || op->kind == RIP_PX_SEND)
+        return 1;
+    return op->kind == RIP_PX_RECV && (op->flags & MSG_WAITALL) && !(op->flags & MSG_PEEK);
+}
+
+/* Queue w until the fd is ready; 1 when the call is finished instead, 0
+ * when w waits, -1 to try again now (epoll cannot watch the file). */
+static int wait_ready(rip_pxop *op, rip_waiter *w) {
+    int dir = is_read(op) ? RIP_FD_READ : RIP_FD_WRITE;
+    if (rip__deadline_passed())
+        return finish_error(op, ETIMEDOUT);
+    if (rip__fd_flags(op->fd) & RIP_FD_REGISTERED)
+        rip__fd_set_flags(op->fd, dir == RIP_FD_READ ? RIP_FD_RDEMPTY : RIP_FD_WRFULL);
+    if (rip__fd_wait(op->fd, dir, w, NULL) == -1) {
+        if (errno == EPERM) {
+            rip__fd_renew(op->fd);
+            op->how = HOW_DIRECT;   /* epoll cannot watch it: it never waits */
+            return -1;
+        }
+        return finish_error(op, errno);
+    }
+    rip__wait_limit(w, rip__fd_cancel, NULL, op->fd << 1 | dir);
+    op->waited = 1;
+    return 0;
+}
+
+int rip__px_step(rip_pxop *op, rip_waiter *w) {
+    if (op->waited) {
+        rip__wait_ended(w);
+        op->waited = 0;
+        if (w->status)              /* closed while we waited (EBADF), or the deadline */
+            return finish_error(op, w->status);
+    }
+    int dontwait = (op->kind == RIP_PX_RECV || op->kind == RIP_PX_SEND) && (op->flags & MSG_DONTWAIT);
+    for (;;) {
+        ssize_t n = attempt(op);
+        if (n == -1 && errno == EINTR)
+            continue;
+        if (n == OFFLOAD)
+            return RIP_PX_OFFLOAD;
+        if (n == OWN_ERROR)
+            return finish(op, -1, errno);
+        if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (dontwait || (op->kind != RIP_PX_CONNECT && program_nonblocking(op->fd)))
+                return finish_error(op, errno);
+            int r = wait_ready(op, w);
+            if (r >= 0)
+                return r;
+            continue;
+        }
+        if (n == -1)
+            return finish_error(op, errno);
+        if (op->kind == RIP_PX_ACCEPT) {
+            rip__fd_renew((int)n);  /* forget whatever had this number before */
+            return finish(op, n, 0);
+        }
+        if (op->kind == RIP_PX_CONNECT)
+            return finish(op, 0, 0);
+        op->done += (size_t)n;
+        if (wants_all(op) && !dontwait && n > 0 && op->done < op->len)
+            continue;               /* the next try says EAGAIN if it must wait */
+        return finish(op, (ssize_t)op->done, 0);
+    }
+}
+
+void *rip__px_blocking(void *arg) {
+    rip_pxop *op = arg;
+    int r;
+    while ((r = rip__sys_connect(op->fd, op->daddr, op->daddrlen)) == -1 && errno == EINTR)
+        ;
+    finish(op, r, r == -1 ? errno : 0);
+    return op;
+}
+
+int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg) {
+    if (kind == 0) {
+        *ms = (int64_t)*(const unsigned *)arg * 1000;
+    } else if (kind == 1) {
+        *ms = ((int64_t)*(const useconds_t *)arg + 999) / 1000;
+    } else {
+        const struct timespec *req = arg;
+        if (!req) {
+            errno = EFAULT;
+            return -1;
+        }
+        if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999) {
+            errno = EINVAL;
+            return -1;
+        }
+        *ms = (int64_t)req->tv_sec * 1000 + (req->tv_nsec + 999999) / 1000000;
+    }
+    return 0;
+}

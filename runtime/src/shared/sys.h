@@ -1,0 +1,48 @@
+/* sys.h -- the system calls the runtime itself makes, by number.
+ *
+ * A program built with `ripcc --posix --backend=ucontext` is linked with
+ * -Wl,--wrap=read (and the other calls of rip_posix.h), which sends every
+ * reference to read in every object, the runtime's own included, to
+ * __wrap_read: a task's call would come back to the runtime and loop.  So
+ * the runtime never names those functions: it calls these. */
+#ifndef RIP_SYS_H
+#define RIP_SYS_H
+
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+long syscall(long number, ...);     /* unistd.h declares it only under _GNU_SOURCE or _DEFAULT_SOURCE */
+
+static inline ssize_t rip__sys_read(int fd, void *buf, size_t len) {
+    return syscall(SYS_read, fd, buf, len);
+}
+
+static inline ssize_t rip__sys_write(int fd, const void *buf, size_t len) {
+    return syscall(SYS_write, fd, buf, len);
+}
+
+static inline ssize_t rip__sys_recvfrom(int fd, void *buf, size_t len, int flags,
+                                        struct sockaddr *addr, socklen_t *addrlen) {
+    return syscall(SYS_recvfrom, fd, buf, len, flags, addr, addrlen);
+}
+
+static inline ssize_t rip__sys_sendto(int fd, const void *buf, size_t len, int flags,
+                                      const struct sockaddr *addr, socklen_t addrlen) {
+    return syscall(SYS_sendto, fd, buf, len, flags, addr, addrlen);
+}
+
+static inline int rip__sys_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
+    return (int)syscall(SYS_accept4, fd, addr, len, flags);
+}
+
+static inline int rip__sys_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    return (int)syscall(SYS_connect, fd, addr, len);
+}
+
+static inline int rip__sys_nanosleep(const struct timespec *req, struct timespec *rem) {
+    return (int)syscall(SYS_nanosleep, req, rem);
+}
+
+#endif

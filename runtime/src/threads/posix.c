@@ -1,0 +1,32 @@
+/* posix.c -- the calls of rip_posix.h on the threads backend: each task is
+ * a thread, so each is the system call itself. */
+#define _GNU_SOURCE                 /* accept4 */
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "rip_posix.h"
+
+ssize_t rip_posix_read(int fd, void *buf, size_t count) { return read(fd, buf, count); }
+ssize_t rip_posix_write(int fd, const void *buf, size_t count) { return write(fd, buf, count); }
+ssize_t rip_posix_recv(int fd, void *buf, size_t len, int flags) { return recv(fd, buf, len, flags); }
+ssize_t rip_posix_send(int fd, const void *buf, size_t len, int flags) { return send(fd, buf, len, flags); }
+ssize_t rip_posix_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *src,
+                           socklen_t *srclen) {
+    return recvfrom(fd, buf, len, flags, src, srclen);
+}
+ssize_t rip_posix_sendto(int fd, const void *buf, size_t len, int flags,
+                         const struct sockaddr *dest, socklen_t destlen) {
+    return sendto(fd, buf, len, flags, dest, destlen);
+}
+int rip_posix_accept(int fd, struct sockaddr *addr, socklen_t *addrlen) {
+    return accept(fd, addr, addrlen);
+}
+int rip_posix_accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags) {
+    return accept4(fd, addr, addrlen, flags);
+}
+int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen) {
+    return connect(fd, addr, addrlen);
+}
+unsigned int rip_posix_sleep(unsigned int seconds) { return sleep(seconds); }
+int rip_posix_usleep(useconds_t usec) { return usleep(usec); }
+int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) { return nanosleep(req, rem); }

@@ -1,0 +1,217 @@
+/* posix.c -- the calls of rip_posix.h on the ucontext backend, and the
+ * link-time wrappers of `ripcc --posix --backend=ucontext`.
+ *
+ * The program is compiled as written and linked with -Wl,--wrap=NAME for
+ * each call and for main: its calls to read go to __wrap_read, which is
+ * rip_posix_read inside a task and the real read (__real_read) anywhere
+ * else (before the first task, after the last, on an offload thread);
+ * __wrap_main runs the program's main (__real_main) as the first task and
+ * returns its value.  The runtime itself calls the system by number
+ * (shared/sys.h), so no wrapper ever catches it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include "core.h"
+#include "uc.h"
+#include "rip_posix.h"
+#include "../shared/sys.h"
+
+/* An fd call of a task: step, parking between. */
+static ssize_t px(rip_pxop *op) {
+    rip_waiter w;
+    int r;
+    while ((r = rip__px_step(op, &w)) != 1) {
+        if (r == RIP_PX_OFFLOAD) {
+            if (!rip_offload(rip__px_blocking, op))
+                return -1;          /* the deadline came first: errno ETIMEDOUT */
+            break;
+        }
+        rip__uc_park();
+    }
+    if (op->result < 0)
+        errno = op->err;
+    return op->result;
+}
+
+static int px_sleep(int kind, const void *arg) {
+    int64_t ms;
+    if (rip__px_sleep_ms(&ms, kind, arg) == -1)
+        return -1;
+    rip_sleep_ms(ms);
+    return 0;
+}
+
+/* Outside a task: the call itself (the wrappers' __real_ functions are
+ * only there when the program is linked with --wrap). */
+#define IN_TASK (rip__current() != NULL)
+
+ssize_t rip_posix_read(int fd, void *buf, size_t count) {
+    if (!IN_TASK)
+        return rip__sys_read(fd, buf, count);
+    return px(&(rip_pxop){ .kind = RIP_PX_READ, .fd = fd, .buf = buf, .len = count });
+}
+
+ssize_t rip_posix_write(int fd, const void *buf, size_t count) {
+    if (!IN_TASK)
+        return rip__sys_write(fd, buf, count);
+    return px(&(rip_pxop){ .kind = RIP_PX_WRITE, .fd = fd, .buf = (void *)buf, .len = count });
+}
+
+ssize_t rip_posix_recvfrom(int fd, void *buf, size_t len, int flags,
+                           struct sockaddr *src, socklen_t *srclen) {
+    if (!IN_TASK)
+        return rip__sys_recvfrom(fd, buf, len, flags, src, srclen);
+    return px(&(rip_pxop){ .kind = RIP_PX_RECV, .fd = fd, .buf = buf, .len = len,
+                           .flags = flags, .addr = src, .addrlen = srclen });
+}
+
+ssize_t rip_posix_sendto(int fd, const void *buf, size_t len, int flags,
+                         const struct sockaddr *dest, socklen_t destlen) {
+    if (!IN_TASK)
+        return rip__sys_sendto(fd, buf, len, flags, dest, destlen);
+    return px(&(rip_pxop){ .kind = RIP_PX_SEND, .fd = fd, .buf = (void *)buf, .len = len,
+                           .flags = flags, .daddr = dest, .daddrlen = destlen });
+}
+
+ssize_t rip_posix_recv(int fd, void *buf, size_t len, int flags) {
+    return rip_posix_recvfrom(fd, buf, len, flags, NULL, NULL);
+}
+
+ssize_t rip_posix_send(int fd, const void *buf, size_t len, int flags) {
+    return rip_posix_sendto(fd, buf, len, flags, NULL, 0);
+}
+
+int rip_posix_accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags) {
+    if (!IN_TASK)
+        return rip__sys_accept4(fd, addr, addrlen, flags);
+    return (int)px(&(rip_pxop){ .kind = RIP_PX_ACCEPT, .fd = fd, .addr = addr,
+                                .addrlen = addrlen, .flags = flags });
+}
+
+int rip_posix_accept(int fd, struct sockaddr *addr, socklen_t *addrlen) {
+    return rip_posix_accept4(fd, addr, addrlen, 0);
+}
+
+int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen) {
+    if (!IN_TASK)
+        return rip__sys_connect(fd, addr, addrlen);
+    return (int)px(&(rip_pxop){ .kind = RIP_PX_CONNECT, .fd = fd, .daddr = addr,
+                                .daddrlen = addrlen });
+}
+
+unsigned int rip_posix_sleep(unsigned int seconds) {
+    if (!IN_TASK) {
+        struct timespec ts = { seconds, 0 };
+        while (rip__sys_nanosleep(&ts, &ts) == -1 && errno == EINTR)
+            ;
+        return 0;
+    }
+    px_sleep(0, &seconds);
+    return 0;
+}
+
+int rip_posix_usleep(useconds_t usec) {
+    if (!IN_TASK) {
+        struct timespec ts = { usec / 1000000, (long)(usec % 1000000) * 1000 };
+        return rip__sys_nanosleep(&ts, NULL);
+    }
+    return px_sleep(1, &usec);
+}
+
+int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) {
+    if (!IN_TASK)
+        return rip__sys_nanosleep(req, rem);
+    return px_sleep(2, req);
+}
+
+/* The wrappers.  __real_NAME is the C library's NAME, resolved by the
+ * linker under --wrap=NAME; the program is linked with all of them or
+ * none (ripcc --posix), so a wrapper is pulled in only with its real. */
+ssize_t __real_read(int, void *, size_t);
+ssize_t __real_write(int, const void *, size_t);
+ssize_t __real_recv(int, void *, size_t, int);
+ssize_t __real_send(int, const void *, size_t, int);
+ssize_t __real_recvfrom(int, void *, size_t, int, struct sockaddr *, socklen_t *);
+ssize_t __real_sendto(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
+int __real_accept(int, struct sockaddr *, socklen_t *);
+int __real_accept4(int, struct sockaddr *, socklen_t *, int);
+int __real_connect(int, const struct sockaddr *, socklen_t);
+unsigned int __real_sleep(unsigned int);
+int __real_usleep(useconds_t);
+int __real_nanosleep(const struct timespec *, struct timespec *);
+int __real_main(int, char **, char **);
+
+ssize_t __wrap_read(int fd, void *buf, size_t n) {
+    return IN_TASK ? rip_posix_read(fd, buf, n) : __real_read(fd, buf, n);
+}
+
+ssize_t __wrap_write(int fd, const void *buf, size_t n) {
+    return IN_TASK ? rip_posix_write(fd, buf, n) : __real_write(fd, buf, n);
+}
+
+ssize_t __wrap_recv(int fd, void *buf, size_t n, int flags) {
+    return IN_TASK ? rip_posix_recv(fd, buf, n, flags) : __real_recv(fd, buf, n, flags);
+}
+
+ssize_t __wrap_send(int fd, const void *buf, size_t n, int flags) {
+    return IN_TASK ? rip_posix_send(fd, buf, n, flags) : __real_send(fd, buf, n, flags);
+}
+
+ssize_t __wrap_recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *a, socklen_t *l) {
+    return IN_TASK ? rip_posix_recvfrom(fd, buf, n, flags, a, l)
+                   : __real_recvfrom(fd, buf, n, flags, a, l);
+}
+
+ssize_t __wrap_sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *a,
+                      socklen_t l) {
+    return IN_TASK ? rip_posix_sendto(fd, buf, n, flags, a, l)
+                   : __real_sendto(fd, buf, n, flags, a, l);
+}
+
+int __wrap_accept(int fd, struct sockaddr *a, socklen_t *l) {
+    return IN_TASK ? rip_posix_accept(fd, a, l) : __real_accept(fd, a, l);
+}
+
+int __wrap_accept4(int fd, struct sockaddr *a, socklen_t *l, int flags) {
+    return IN_TASK ? rip_posix_accept4(fd, a, l, flags) : __real_accept4(fd, a, l, flags);
+}
+
+int __wrap_connect(int fd, const struct sockaddr *a, socklen_t l) {
+    return IN_TASK ? rip_posix_connect(fd, a, l) : __real_connect(fd, a, l);
+}
+
+unsigned int __wrap_sleep(unsigned int s) {
+    return IN_TASK ? rip_posix_sleep(s) : __real_sleep(s);
+}
+
+int __wrap_usleep(useconds_t us) {
+    return IN_TASK ? rip_posix_usleep(us) : __real_usleep(us);
+}
+
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem) {
+    return IN_TASK ? rip_posix_nanosleep(req, rem) : __real_nanosleep(req, rem);
+}
+
+/* main as the first task. */
+static struct {
+    int argc;                       /* main's arguments */
+    char **argv;
+    char **envp;
+    int result;                     /* its value */
+} main_call;
+
+#define MAIN_STACK (8u << 20)       /* main's stack, as a thread's default (the pages come as used) */
+
+static void main_task(void *arg) {
+    rip_set_stack_size(*(size_t *)arg); /* tasks after main get the usual size */
+    main_call.result = __real_main(main_call.argc, main_call.argv, main_call.envp);
+}
+
+int __wrap_main(int argc, char **argv, char **envp) {
+    main_call.argc = argc;
+    main_call.argv = argv;
+    main_call.envp = envp;
+    size_t usual = rip_set_stack_size(MAIN_STACK);
+    if (rip_run(main_task, &usual) == -1)
+        return 1;                   /* every task blocked for good: rip_run said so on stderr */
+    return main_call.result;
+}
