@@ -8,6 +8,14 @@ value of an async function type (rip_task_fn for rip_spawn, a handler
 table...).  Calls C never evaluates (sizeof f()) do not count.  `main` is
 never async: it starts tasks, it is not one.
 
+With --posix (POSIX mode, issue 22) the C library's blocking calls that
+the runtime has cooperative forms of (blocking.POSIX_CALLS: read, write,
+accept, sleep...) are async too -- the library's, declared in a system
+header and not defined in the user's files -- and so is `main`, which
+runs as the first task:
+
+    int main(void) { char b[9]; return read(0, b, 9) < 0; }   -> main async (calls 'read')
+
     RIP_ASYNC void rip_yield(void);
     static void helper(void) { rip_yield(); }       -> async (calls one)
     static void task(void *a) { helper(); }         -> async (calls helper)
@@ -20,7 +28,7 @@ files is ripped as well, except those that cannot be, each with the reason
 ripped function: plain callers call the plain one.
 """
 
-from . import abi, tree as T
+from . import abi, blocking, tree as T
 from .evaluation import callee_name, calls
 
 JMP_HINT = "a suspension would leave the saved stack behind; restructure with return codes"
@@ -242,9 +250,10 @@ class Analysis:
     """The async functions of a unit, and for --all-async the reasons the
     others stay plain."""
 
-    def __init__(self, unit, all_async=False):
+    def __init__(self, unit, all_async=False, posix=False):
         self.unit = unit
         self.all_async = all_async
+        self.posix = posix          # --posix: the C library's blocking calls are async, and main
         self.functions = {}         # name -> Function: its definition if any, else a declaration
         for f in unit.functions:
             if f.definition or f.name not in self.functions:
@@ -252,12 +261,26 @@ class Analysis:
         self.defined = {f.name: f for f in unit.functions
                         if f.definition and not f.system and f.body is not None}
         self.plain = {}             # --all-async: name -> why it stays plain
+        self.posix_calls = self.library_posix_calls() if posix else set()
         self.names = self.find()
 
     def make_plain(self, name, why):
         """--all-async: `name` cannot be ripped after all; it stays plain."""
         self.plain[name] = why
         self.names.discard(name)
+
+    def library_posix_calls(self):
+        """--posix: the names of blocking.POSIX_CALLS the user's functions
+        call (or name) that are the C library's: declared in a system
+        header, defined nowhere in the user's files."""
+        system = {f.name for f in self.unit.functions if f.system}
+        out = set()
+        for f in self.defined.values():
+            for n in f.body.nodes():
+                if isinstance(n, T.Ref) and n.what == "fn" and n.name in blocking.POSIX_CALLS \
+                        and n.name in system and n.name not in self.defined:
+                    out.add(n.name)
+        return out
 
     def find(self):
         """The async names, each with the reason in `self.why`."""
@@ -270,7 +293,12 @@ class Analysis:
             if name == unit.path:
                 return "line %d" % line
             return "%s:%d" % (name.rsplit("/", 1)[-1], line)
-        result = set()
+        result = set(self.posix_calls)
+        for name in self.posix_calls:
+            why[name] = "a blocking call of the C library (--posix)"
+        if self.posix and "main" in self.defined:
+            result.add("main")
+            why["main"] = "runs as the first task (--posix)"
         for f in unit.functions:
             if f.marked_async:
                 result.add(f.name)
@@ -300,7 +328,7 @@ class Analysis:
             made = calls(f.body)
             callees[name] = [(callee_name(c), c) for c in made if callee_name(c) is not None]
             through = [c for c in made if callee_name(c) is None and is_async_call(c, result)]
-            if through and name != "main":
+            if through and (name != "main" or self.posix):
                 result.add(name)
                 why.setdefault(name, "calls through a pointer of an async type (%s)"
                                % at(through[0]))
@@ -308,7 +336,7 @@ class Analysis:
         while changed:
             changed = False
             for name, made in callees.items():
-                if name in result or name == "main":
+                if name in result or (name == "main" and not self.posix):
                     continue
                 call = next((c for callee, c in made if callee in result), None)
                 if call is not None:

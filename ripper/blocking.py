@@ -111,10 +111,9 @@ POSIX_CALLS = ("read", "write", "recv", "send", "recvfrom", "sendto", "accept", 
 POSIX_PREFIX = "rip_posix_"
 
 
-# The clause every hint ends with once ripper has a POSIX mode (issue 22,
-# point 1), where these calls are ripped as they are: "or rip the program
-# with --posix".  None while there is no such mode.
-POSIX_CLAUSE = None
+# The clause the hint of each of POSIX_CALLS ends with: POSIX mode rips
+# them as they are written.
+POSIX_CLAUSE = "or rip the program with --posix, which makes '%s' suspend as written"
 # fcntl waits only when it takes a lock and waits for it (F_SETLKW); a
 # socket call told MSG_DONTWAIT never waits.  Both as the user wrote them
 # on the call's lines (a macro's value is gone from the expanded text).
@@ -123,13 +122,17 @@ _DONTWAIT = re.compile(rb"\bMSG_DONTWAIT\b")
 _TAKE_FLAGS = frozenset("recv send recvfrom sendto recvmsg sendmsg recvmmsg sendmmsg".split())
 
 
-def hint(name):
-    """What to do instead of blocking call `name`.
+def hint(name, posix=False):
+    """What to do instead of blocking call `name` (`posix`: under --posix,
+    which handles POSIX_CALLS itself, so the call named is not one).
 
-        hint("sleep") -> "use rip_sleep_ms(milliseconds): it suspends only this task"
+        hint("sleep") -> "use rip_sleep_ms(milliseconds): it suspends only this task; or
+                          rip the program with --posix, which makes 'sleep' suspend as written"
     """
     text = HINT_OF[name]
-    return text + "; " + POSIX_CLAUSE if POSIX_CLAUSE else text
+    if posix:
+        return "--posix does not handle '%s' yet: %s" % (name, text)
+    return text + "; " + POSIX_CLAUSE % name if name in POSIX_CALLS else text
 
 
 def mode(flags, default="warn"):
@@ -177,13 +180,14 @@ def check(unit, analysis, how="warn"):
             continue
         for call in calls(f.body):
             callee = callee_name(call)
-            if callee not in HINT_OF or callee not in system or callee in analysis.defined:
+            if callee not in HINT_OF or callee not in system or callee in analysis.defined or \
+                    callee in analysis.posix_calls:
                 continue
             if callee == "fcntl" and not _written_on_its_lines(unit, call, _FCNTL_WAITS):
                 continue
             if callee in _TAKE_FLAGS and _written_on_its_lines(unit, call, _DONTWAIT):
                 continue
-            d = _diagnostic(unit, call, callee, name, how)
+            d = _diagnostic(unit, call, callee, name, how, analysis.posix)
             d.why = "'%s' is async: %s" % (name, analysis.chain(name))
             key = (d.path, d.line, d.col, d.message)
             if key not in seen:         # two calls at one place (one macro): one message
@@ -192,7 +196,7 @@ def check(unit, analysis, how="warn"):
     return found
 
 
-def _diagnostic(unit, call, callee, function, how):
+def _diagnostic(unit, call, callee, function, how, posix=False):
     lines = unit.lines
     offset = call.callee.start
     path, line, _ = lines.where(offset)
@@ -200,7 +204,7 @@ def _diagnostic(unit, call, callee, function, how):
     what = "'%s'" % callee if macro is None else \
         "'%s' (in the expansion of macro '%s')" % (callee, macro)
     return Diagnostic(path, line, col, "%s blocks the whole scheduler in async function '%s'"
-                      % (what, function), hint(callee),
+                      % (what, function), hint(callee, posix),
                       severity="error" if how == "error" else "warning", option=OPTION)
 
 

@@ -98,18 +98,18 @@ def dialect_flags(flags):
 
 
 def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
-               notes=None, depend=(), blocking_mode="warn", warnings=None):
+               notes=None, depend=(), blocking_mode="warn", warnings=None, posix=False):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `flags`:
     the compiler flags it is built with; `stats`, a list, receives a
     FrameStats per async function, `notes` lines to tell the user
     (--all-async: what stayed plain) and `warnings` Diagnostics (blocking.py,
     whose `blocking_mode` "warn", "error" or "off" says what it does);
-    `parse_alarm`: see parse."""
+    `parse_alarm`: see parse; `posix`: POSIX mode (--posix, analysis.py)."""
     gc.disable()                # 10^5 tree nodes: the collector would walk them again and again
     frozen = gc.get_freeze_count()
     try:
         return _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend,
-                    blocking_mode, warnings)
+                    blocking_mode, warnings, posix)
     finally:
         if not frozen:
             gc.unfreeze()       # _rip's tree: collectable again, once nothing holds it
@@ -117,14 +117,14 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
 
 
 def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, blocking_mode,
-         warnings):
+         warnings, posix=False):
     preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend)
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower
     from .parse import parse
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     gc.freeze()                 # the tree lives to the end: collections skip it (lower.py)
-    analysis = Analysis(unit, all_async)
+    analysis = Analysis(unit, all_async, posix)
     blocked = blocking.check(unit, analysis, blocking_mode)
     try:
         rw = lower(unit, analysis, all_async, stats, keep=False)
@@ -251,7 +251,7 @@ def compile_commands_flags(build_dir, source):
 
 # ripper's own options: those taking a value, and the rest.
 RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout")
-RIPPER_OPTIONS = ("--all-async", "--stats", "--version", "-h", "--help")
+RIPPER_OPTIONS = ("--all-async", "--posix", "--stats", "--version", "-h", "--help")
 
 
 def split_compiler_flags(argv):
@@ -315,6 +315,12 @@ def ripper_main(argv=None):
                     help="testing mode: every function defined in the input is async and "
                          "yields once on entry, and main runs as the first task; any valid "
                          "C program must behave exactly as before")
+    ap.add_argument("--posix", action="store_true",
+                    help="POSIX mode (in progress): the program's blocking calls of the C "
+                         "library (read, write, recv, send, recvfrom, sendto, accept, accept4, "
+                         "connect, sleep, usleep, nanosleep) suspend only the calling task, "
+                         "each with its system call's contract, and main runs as the first "
+                         "task; the rest of its blocking calls are -Wblocking warnings")
     ap.add_argument("--stage", choices=STAGES,
                     help="stop after this pass and write what it made: the preprocessed "
                          "text, the tree, which functions are async and why, each async "
@@ -366,11 +372,13 @@ def ripper_main(argv=None):
             flags += clang_args
             from . import stages
             write_atomically(args.output, stages.run(args.stage, path, source, flags,
-                                                     dialect_flags(flags), args.all_async))
+                                                     dialect_flags(flags), args.all_async,
+                                                     args.posix))
             return 0
         stats, notes, warnings = [], [], []
         out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
-                                   notes, seconds=seconds, blocking_mode=how, warnings=warnings)
+                                   notes, seconds=seconds, blocking_mode=how, warnings=warnings,
+                                   posix=args.posix)
         print_warnings(warnings, flags + clang_args)
         write_atomically(args.output, out)
         for line in notes:
@@ -402,7 +410,8 @@ def print_stats(stats):
 
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,
-                         depend=(), seconds=None, blocking_mode="warn", warnings=None):
+                         depend=(), seconds=None, blocking_mode="warn", warnings=None,
+                         posix=False):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
@@ -413,7 +422,8 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
     time limit, a signal) ends the whole group, no preprocessor left."""
     if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats, notes=notes,
-                          depend=depend, blocking_mode=blocking_mode, warnings=warnings)
+                          depend=depend, blocking_mode=blocking_mode, warnings=warnings,
+                          posix=posix)
     limit = time_limit(source, seconds)
     reap_children()
     rfd, wfd = os.pipe()
@@ -427,7 +437,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             status = 0
             try:
                 outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend, limit,
-                                            blocking_mode)
+                                            blocking_mode, posix)
                 with os.fdopen(wfd, "wb") as f:
                     pickle.dump(outcome, f)
             except BaseException:
@@ -588,7 +598,8 @@ def special_kind(path):
     return children.special_kind(path)
 
 
-def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocking_mode):
+def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocking_mode,
+                      posix=False):
     """rip_source on a thread with a large stack, libclang parsing on it
     too (not on its own 8 MiB thread): ("ok", (text, stats, notes,
     warnings)), ("diagnostics", [Diagnostic.fields()...]) or ("bug", text)."""
@@ -598,7 +609,7 @@ def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocki
         stats, notes, warnings = [], [], []
         try:
             out = rip_source(path, source, clang_args, all_async, stats, limit, notes, depend,
-                             blocking_mode, warnings)
+                             blocking_mode, warnings, posix)
             outcome.append(("ok", (out, stats, notes, [w.fields() for w in warnings])))
         except Diagnostic as d:
             outcome.append(("diagnostics", [e.fields() for e in [d] + d.others]))

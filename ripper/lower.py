@@ -21,7 +21,7 @@ import gc
 import os
 import re
 
-from . import __version__, abi, runtime
+from . import __version__, abi, blocking, runtime
 from . import tree as T
 from .analysis import function_values, is_async_call, unrippable, value_destination
 from .diag import Diagnostic
@@ -175,6 +175,17 @@ class _Lowering:
 
     # -- names ----------------------------------------------------------------
 
+    def constructor(self, name):
+        """The frame constructor a call of async function `name` calls: its
+        own, or under --posix for the C library's read (and the other
+        blocking.POSIX_CALLS) the runtime's rip_posix_read's.
+
+            constructor("f") -> "rip__new_f";  constructor("read") -> "rip__new_rip_posix_read"
+        """
+        if name in self.analysis.posix_calls:
+            name = blocking.POSIX_PREFIX + name
+        return abi.constructor(name)
+
     def check_names(self):
         """The names ripper generates must not be the user's: they start
         `rip__`, which rip.h reserves, and a user's name there is refused.
@@ -268,7 +279,7 @@ class _Lowering:
         params = self.params_text(f)
         out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
-        out.append("%s%s *%s%s;" % (static, abi.FRAME_T, abi.constructor(f.name), params))
+        out.append("%s%s *%s%s;" % (static, abi.FRAME_T, self.constructor(f.name), params))
         if not block_scope:
             self.declared.add(f.name)
         return " ".join(out)
@@ -398,7 +409,7 @@ class _Lowering:
             if isinstance(d, T.FuncDecl) and d.name in self.names:
                 f = self.functions.get(d.name)
                 if f is not None:
-                    out.append("%s *%s%s;" % (abi.FRAME_T, abi.constructor(d.name),
+                    out.append("%s *%s%s;" % (abi.FRAME_T, self.constructor(d.name),
                                                              self.params_text(f, d)))
         return " ".join(out)
 
@@ -407,9 +418,14 @@ class _Lowering:
         leave it; raise when it goes where a plain pointer is expected."""
         name = ref.name
         dest = value_destination(ref, self.functions)
+        if name in self.analysis.posix_calls:
+            raise self.error(ref, "'%s' taken as a function pointer under --posix: a call "
+                             "through it could not suspend" % name,
+                             hint="call '%s' by name, or through a function of your own that "
+                             "calls it (one whose pointer type is RIP_ASYNC_FN)" % name)
         if name in self.names:
             if dest is not None and dest.async_fn:
-                return abi.constructor(name)
+                return self.constructor(name)
             if self.all_async and name in self.analysis.defined:
                 return None         # the plain definition stays
             if dest is None:
@@ -603,7 +619,7 @@ class _Lowering:
             abi.result_access("int")
         self.rw.insert(len(self.text), [("\n".join([
             "",
-            "/* --all-async: the program's main runs as the first task. */",
+            "/* --all-async or --posix: the program's main runs as the first task. */",
             " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
                       "static char **%senvp;" % m][:len(args)]),
             "static int %sstatus;" % m,

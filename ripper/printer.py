@@ -737,7 +737,7 @@ class Printer:
             return
         callee = callee_name(n.call)
         if callee is not None:
-            start = "%s(%s)" % (abi.constructor(callee), ", ".join(args))
+            start = "%s(%s)" % (fn.lw.constructor(callee), ", ".join(args))
         else:
             start = "(%s)(%s)" % (self.as_text(n.callee), ", ".join(args))
         self.gen("{ " + abi.resume_point(point, start))

@@ -34,9 +34,9 @@ from .cli import (BACKENDS, PATH_FLAGS, compile_flags, print_warnings, rip_sourc
 from .diag import Diagnostic, wants_color
 from .preprocess import compiler
 
-USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--timeout=SECONDS]
-             [cc flags and files...]
-       ripcc --equiv [cc flags] files... [-- program args]
+USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--posix]
+             [--timeout=SECONDS] [cc flags and files...]
+       ripcc --equiv [--posix] [cc flags] files... [-- program args]
        ripcc --print-include-dir | --cflags | --libs [--backend=...]
 
 Compile C written in blocking style against the ripper runtime, taking
@@ -58,6 +58,16 @@ Exit 0 when equivalent, 1 when not.
 --all-async (a testing mode, rip backend) rips every function defined in
 the files into an async one that yields once on entry, with main as the
 first task: any valid C program must behave exactly as before.
+
+--posix (POSIX mode, in progress): a program written against plain POSIX
+is built unchanged: its blocking calls of the C library (read, write,
+recv, send, recvfrom, sendto, accept, accept4, connect, sleep, usleep,
+nanosleep) suspend only the calling task, each with its system call's
+contract, and main runs as the first task.  rip: ripper makes each caller
+async; ucontext: the link wraps the calls and main (-Wl,--wrap=NAME);
+threads: the real calls.  Its other blocking calls are -Wblocking
+warnings.  With --equiv, the program's plain build (cc -pthread) is
+compared too.
 
 -Wno-blocking, -Werror=blocking (and -Wblocking, -Wno-error=blocking) are
 ripcc's, never passed to cc: whether a plain blocking call in an async
@@ -453,13 +463,14 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     if cmd.verbose:
         print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
             lib_flags + compile_flags(cmd.args) + depend +
-            [f for f in [blocking.flag_of(cmd.blocking)] if f]),
+            [f for f in [blocking.flag_of(cmd.blocking)] if f] + (["--posix"] if cmd.posix else [])),
             name), file=sys.stderr)
     warnings = []
     ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
                                   cmd.all_async, notes=notes, depend=depend,
                                   seconds=getattr(cmd, "seconds", None),
-                                  blocking_mode=cmd.blocking, warnings=warnings)
+                                  blocking_mode=cmd.blocking, warnings=warnings,
+                                  posix=cmd.posix)
     print_warnings(warnings, cmd.args)
     for line in notes:
         print(line, file=sys.stderr)

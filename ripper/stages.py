@@ -20,7 +20,7 @@ from .parse import parse
 from .preprocess import preprocess
 
 
-def run(stage, path, source, flags, dialect, all_async=False):
+def run(stage, path, source, flags, dialect, all_async=False, posix=False):
     """The text stage `stage` shows for `source`."""
     pre = preprocess(path, source, flags)
     if stage == "preprocess":
@@ -29,7 +29,7 @@ def run(stage, path, source, flags, dialect, all_async=False):
     if stage == "parse":
         return "".join(_tree(unit, f) for f in unit.functions
                        if f.definition and not f.system and f.body is not None).encode()
-    analysis = Analysis(unit, all_async)
+    analysis = Analysis(unit, all_async, posix)
     if stage == "analysis":
         out = ["async %s: %s\n" % (name, analysis.why.get(name, ""))
                for name in sorted(analysis.names) if name in analysis.defined]

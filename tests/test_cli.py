@@ -553,7 +553,8 @@ def test_a_blocking_call_in_an_async_function_is_a_warning_with_its_line_caret_a
     assert lines[at + 1] == "    7 |     ssize_t n = read(0, buf, sizeof buf);"
     assert lines[at + 2] == "      |                 ^"
     assert lines[at + 3] == "%s:7:17: note: use rip_read(fd, buf, len) (like read(2)): it " \
-        "suspends only this task" % src
+        "suspends only this task; or rip the program with --posix, which makes 'read' " \
+        "suspend as written" % src
 
 
 def test_a_blocking_call_a_macro_expands_to_is_a_warning_at_each_use_of_the_macro(tmp_path):

@@ -17,8 +17,7 @@ import pytest
 from conftest import ROOT, run
 
 POSIX_PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "tests", "posix", "*.c")))
-# The backends `ripcc --posix` builds for so far (rip: ripper --posix, next).
-POSIX_BACKENDS = ("ucontext", "threads")
+POSIX_BACKENDS = ("rip", "ucontext", "threads")
 
 
 @pytest.fixture(scope="session")
@@ -88,12 +87,13 @@ int main(void) {
 """
 
 
-def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc):
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend):
     """main waits 200 ms in read() on a pipe; the task it spawned ticks
     meanwhile (a read that blocked the thread would print the ticks after)."""
     src = tmp_path / "suspends.c"
     src.write_text(SUSPENDS)
-    exe = ripcc(str(src), "ucontext", extra=["--posix"])
+    exe = ripcc(str(src), backend, extra=["--posix"])
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\nread 4\n"
@@ -111,3 +111,62 @@ def test_posix_links_the_wrappers_only_for_ucontext(tmp_path):
                 if line.startswith("ripcc: ") and " -o " + str(tmp_path) in line][-1]
         assert ("-Wl,--wrap=read" in link and "-Wl,--wrap=main" in link) == wrapped, link
         assert subprocess.run([str(tmp_path / backend)]).returncode == 0
+
+
+def ripper_posix(tmp_path, source, *flags):
+    """ripper --posix on `source`: (exit status, ripped text, stderr)."""
+    from conftest import RIPPER
+    src = tmp_path / "p.c"
+    src.write_text(source)
+    out = tmp_path / "p.rip.c"
+    r = run([RIPPER, "--posix"] + list(flags) + [str(src), "-o", str(out)])
+    return r.returncode, out.read_text() if out.exists() else "", r.stderr.decode()
+
+
+def test_ripper_posix_makes_callers_of_libc_calls_async(tmp_path):
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <unistd.h>\n"
+        "static int get(int fd, char *b) { return (int)read(fd, b, 4); }\n"
+        "int main(void) { char b[8]; sleep(0); return get(0, b); }\n"))
+    assert status == 0, err
+    assert err == ""                # no -Wblocking for the calls --posix handles
+    assert "rip__new_rip_posix_read(rip__F->fd" in text and "rip__new_rip_posix_sleep(0)" in text
+    assert "rip__new_get(" in text and "rip_run(rip__main_task" in text
+
+
+def test_ripper_posix_leaves_a_users_own_read_alone(tmp_path):
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <stddef.h>\n"
+        "static long read(int fd, void *b, size_t n) { (void)fd; (void)b; return (long)n; }\n"
+        "int main(void) { char b[4]; return (int)read(0, b, 4); }\n"))
+    assert status == 0, err
+    assert "rip_posix_read" not in text and "read(0, " in text
+
+
+def test_ripper_posix_warns_at_blocking_calls_it_does_not_handle_yet(tmp_path):
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <poll.h>\n#include <unistd.h>\n"
+        "int main(void) { struct pollfd p = { 0, POLLIN, 0 }; sleep(0); return poll(&p, 1, 0); }\n"))
+    assert status == 0, err
+    assert "p.c:3:71: warning: 'poll' blocks the whole scheduler in async function 'main'" in err
+    assert "--posix does not handle 'poll' yet" in err and "'sleep'" not in err
+
+
+def test_blocking_hint_names_posix_mode_for_the_calls_it_handles(tmp_path):
+    from conftest import RIPPER
+    src = tmp_path / "w.c"
+    src.write_text('#include <unistd.h>\n#include "rip.h"\n'
+                   "RIP_ASYNC void task(void *a) { (void)a; sleep(1); }\n")
+    r = run([RIPPER, str(src), "-o", str(tmp_path / "w.rip.c")])
+    assert r.returncode == 0
+    assert "or rip the program with --posix, which makes 'sleep' suspend as written" in \
+        r.stderr.decode()
+
+
+def test_ripper_posix_refuses_a_libc_call_taken_as_a_pointer(tmp_path):
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <unistd.h>\n"
+        "typedef ssize_t (*reader)(int, void *, size_t);\n"
+        "int main(void) { char b[4]; reader r = read; return (int)r(0, b, 4); }\n"))
+    assert status == 1
+    assert "p.c:3:40: error: 'read' taken as a function pointer under --posix" in err
