@@ -53,7 +53,8 @@ be a build's CC); ripper preprocesses with the same flags.
 program args, and compares standard output and exit status: rip and
 ucontext must match byte for byte; threads may print the same lines in
 another order (it keeps the meaning of every call, not the order).
-Exit 0 when equivalent, 1 when not.
+With --posix the program's plain build (cc -pthread, no ripcc) is a
+fourth, compared as threads is.  Exit 0 when equivalent, 1 when not.
 
 --all-async (a testing mode, rip backend) rips every function defined in
 the files into an async one that yields once on entry, with main as the
@@ -560,16 +561,21 @@ def _usage_error(message):
 # -- --equiv ------------------------------------------------------------------
 
 def equiv_verdicts(results):
-    """Verdict per backend from {backend: (exit status, stdout bytes)}."""
+    """Verdict per backend from {backend: (exit status, stdout bytes)}; a
+    "plain" entry (--posix: the program built by cc alone) is judged as
+    threads is."""
     ref_status, ref_out = results["rip"]
     verdicts = {"rip": "reference"}
-    for backend in ("ucontext", "threads"):
+    for backend in ("ucontext", "threads", "plain"):
+        if backend not in results:
+            continue
         status, out = results[backend]
         if status != ref_status:
             verdicts[backend] = "DIFFERENT exit status"
         elif out == ref_out:
             verdicts[backend] = "same"
-        elif backend == "threads" and sorted(out.splitlines()) == sorted(ref_out.splitlines()):
+        elif backend in ("threads", "plain") and \
+                sorted(out.splitlines()) == sorted(ref_out.splitlines()):
             verdicts[backend] = "same lines, other order"
         else:
             verdicts[backend] = "DIFFERENT output"
@@ -586,10 +592,15 @@ def equiv_main(argv):
         print("ripcc: error: --equiv picks the backends and outputs itself", file=sys.stderr)
         return 2
     results = {}
+    builds = BACKENDS + (("plain",) if "--posix" in argv else ())
     with children.temporary_folder("ripcc-equiv-") as tmp:
-        for backend in BACKENDS:
+        for backend in builds:
             exe = os.path.join(tmp, backend)
-            status = main(["--backend=" + backend] + argv + ["-o", exe])
+            if backend == "plain":      # the program as its author builds it
+                status = _run_cc(blocking.without_flags(
+                    [a for a in argv if a != "--posix"]) + ["-pthread", "-o", exe])
+            else:
+                status = main(["--backend=" + backend] + argv + ["-o", exe])
             if status != 0:
                 print("ripcc: error: the %s build failed" % backend, file=sys.stderr)
                 return 1
@@ -602,7 +613,7 @@ def equiv_main(argv):
             results[backend] = (r.returncode, r.stdout)
     verdicts = equiv_verdicts(results)
     print("%-9s %6s %12s  %s" % ("backend", "exit", "stdout bytes", "verdict"))
-    for backend in BACKENDS:
+    for backend in builds:
         status, out = results[backend]
         print("%-9s %6d %12d  %s" % (backend, status, len(out), verdicts[backend]))
     ok = not any(v.startswith("DIFFERENT") for v in verdicts.values())

@@ -170,3 +170,22 @@ def test_ripper_posix_refuses_a_libc_call_taken_as_a_pointer(tmp_path):
         "int main(void) { char b[4]; reader r = read; return (int)r(0, b, 4); }\n"))
     assert status == 1
     assert "p.c:3:40: error: 'read' taken as a function pointer under --posix" in err
+
+
+def test_equiv_posix_compares_the_plain_build_too(tmp_path):
+    from conftest import RIPCC
+    r = run([RIPCC, "--equiv", "--posix", "-O2", os.path.join(ROOT, "tests", "posix", "socket.c")],
+            timeout=300)
+    out = r.stdout.decode()
+    assert r.returncode == 0, out + r.stderr.decode()
+    assert [line.split()[-1] for line in out.splitlines()[1:5]] == \
+        ["reference", "same", "same", "same"]
+    assert out.splitlines()[4].startswith("plain ")
+    src = tmp_path / "which.c"      # a program that tells ripcc's builds from its plain one
+    src.write_text("#include <stdio.h>\n#include <unistd.h>\nint main(void) {\n"
+                   "#if defined(RIP_RIPPED) || defined(RIP_BACKEND_UCONTEXT) || "
+                   "defined(RIP_BACKEND_THREADS)\n    puts(\"ripcc\");\n#else\n"
+                   "    puts(\"plain\");\n#endif\n    return sleep(0);\n}\n")
+    r = run([RIPCC, "--equiv", "--posix", str(src)], timeout=300)
+    out = r.stdout.decode()
+    assert r.returncode == 1 and "plain          0            6  DIFFERENT output" in out, out
