@@ -16,6 +16,11 @@ runs as the first task:
 
     int main(void) { char b[9]; return read(0, b, 9) < 0; }   -> main async (calls 'read')
 
+A function used as a plain function pointer (a signal handler, a
+pthread_create start routine, a qsort comparator) does not become async
+through those calls: it stays plain and they stay the C library's (in a
+handler or another thread they block only that), `pinned` says where.
+
     RIP_ASYNC void rip_yield(void);
     static void helper(void) { rip_yield(); }       -> async (calls one)
     static void task(void *a) { helper(); }         -> async (calls helper)
@@ -262,6 +267,7 @@ class Analysis:
                         if f.definition and not f.system and f.body is not None}
         self.plain = {}             # --all-async: name -> why it stays plain
         self.posix_calls = self.library_posix_calls() if posix else set()
+        self.pinned = {}            # --posix: function -> where it is used as a plain pointer
         self.names = self.find()
 
     def make_plain(self, name, why):
@@ -319,6 +325,9 @@ class Analysis:
         for body in bodies:
             for ref in function_values(body):
                 dest = value_destination(ref, self.functions)
+                if self.posix and dest is not None and not dest.async_fn and \
+                        ref.name in self.defined:
+                    self.pinned.setdefault(ref.name, at(ref))
                 if dest is not None and dest.async_fn and ref.name in self.defined:
                     result.add(ref.name)
                     why.setdefault(ref.name, "used as a value of async type '%s' (%s)"
@@ -338,7 +347,8 @@ class Analysis:
             for name, made in callees.items():
                 if name in result or (name == "main" and not self.posix):
                     continue
-                call = next((c for callee, c in made if callee in result), None)
+                call = next((c for callee, c in made if callee in result and
+                             not (name in self.pinned and callee in self.posix_calls)), None)
                 if call is not None:
                     result.add(name)
                     why[name] = "calls async '%s' (%s)" % (callee_name(call), at(call))

@@ -189,3 +189,18 @@ def test_equiv_posix_compares_the_plain_build_too(tmp_path):
     r = run([RIPCC, "--equiv", "--posix", str(src)], timeout=300)
     out = r.stdout.decode()
     assert r.returncode == 1 and "plain          0            6  DIFFERENT output" in out, out
+
+
+def test_ripper_posix_keeps_a_function_used_as_a_plain_pointer_plain(tmp_path):
+    """A signal handler or a thread's start routine is called by code that
+    cannot resume it: it stays plain, its write and read the library's."""
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n#include <signal.h>\n#include <unistd.h>\n"
+        "static void on_int(int sig) { (void)sig; write(2, \"int\\n\", 4); }\n"
+        "static void *reader(void *a) { char b[4]; return (void *)read(*(int *)a, b, 4); }\n"
+        "int main(void) { pthread_t t; int fd = 0; signal(SIGINT, on_int);\n"
+        "  pthread_create(&t, 0, reader, &fd); pthread_join(t, 0); return (int)sleep(0); }\n"))
+    assert status == 0, err
+    assert 'static void on_int(int sig) { (void)sig; write(2, "int\\n", 4); }' in text
+    assert "return (void *)read(*(int *)a, b, 4); }" in text
+    assert "rip__new_rip_posix_sleep(0)" in text
