@@ -370,7 +370,8 @@ def posix_link_flags(cmd):
     """
     if not cmd.posix or cmd.backend != "ucontext":
         return []
-    names = list(blocking.POSIX_CALLS) + ([] if "-shared" in cmd.args else ["main"])
+    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED) + \
+        ([] if "-shared" in cmd.args else ["main"])
     return ["-Wl,--wrap=" + name for name in names]
 
 

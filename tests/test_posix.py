@@ -204,3 +204,19 @@ def test_ripper_posix_keeps_a_function_used_as_a_plain_pointer_plain(tmp_path):
     assert 'static void on_int(int sig) { (void)sig; write(2, "int\\n", 4); }' in text
     assert "return (void *)read(*(int *)a, b, 4); }" in text
     assert "rip__new_rip_posix_sleep(0)" in text
+
+
+def test_fortified_reads_go_to_the_wrappers_on_ucontext(tmp_path, ripcc):
+    """-D_FORTIFY_SOURCE turns read and recv into __read_chk and __recv_chk
+    where it cannot prove the buffer big enough: the link wraps them too."""
+    src = tmp_path / "fort.c"
+    src.write_text("#include <stdio.h>\n#include <unistd.h>\n#include <sys/socket.h>\n"
+                   "static ssize_t rd(int fd, char *b, size_t n) { return read(fd, b, n); }\n"
+                   "int main(int argc, char **argv) { char b[16]; (void)argv;\n"
+                   "  ssize_t n = rd(0, b, (size_t)argc * 4), m = recv(0, b, (size_t)argc, 0);\n"
+                   "  printf(\"%zd %zd\\n\", n, m); return 0; }\n")
+    exe = ripcc(str(src), "ucontext", extra=["--posix", "-D_FORTIFY_SOURCE=2"])
+    undefined = run(["nm", "-u", exe]).stdout.decode()
+    assert "__read_chk" not in undefined and "__recv_chk" not in undefined, undefined
+    r = run([exe], input=b"hi\n")
+    assert r.stdout == b"3 -1\n"
