@@ -330,6 +330,11 @@ def build(cmd):
         names = {objects[i]: cmd.args[i] for i in objects}     # an object -> its source
         symbols = _symbols([a for i, a in enumerate(args) if cmd.is_input(i) and
                             a.endswith((".o", ".a"))], names)
+        if symbols.posix and cmd.backend == "ucontext" and not cmd.posix:
+            raise Diagnostic("", 0, 0, "%s %s compiled with --posix: link with ripcc --posix "
+                             "too (its blocking calls become the runtime's at the link)"
+                             % (", ".join(sorted(symbols.posix)),
+                                "was" if len(symbols.posix) == 1 else "were"))
         wrong = sorted((f, b) for f, b in symbols.backends.items() if b != cmd.backend)
         if wrong:
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
@@ -358,6 +363,10 @@ class _Symbols:
     def __init__(self):
         self.backends = {}          # object (as the user named it) -> the backend it was built for
         self.ripped = {}            # name of an async function -> where it is defined
+        self.posix = set()          # objects compiled by ripcc --posix for ucontext
+
+
+POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
 
 
 def posix_link_flags(cmd):
@@ -389,7 +398,9 @@ def _symbols(files, names):
         if m is None:
             continue
         where, kind, name = names.get(m.group(1), m.group(1)), m.group(2), m.group(3)
-        if name.startswith("rip__built_for_"):
+        if name == "rip__built_posix":
+            out.posix.add(where)
+        elif name.startswith("rip__built_for_"):
             out.backends[where] = name[len("rip__built_for_"):]
         elif kind == "T" and abi.constructed(name):
             out.ripped[abi.constructed(name)] = where
@@ -454,7 +465,9 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     lang = ["-x", "c"] if src == "-" or not src.endswith(".c") else []
     if cmd.backend != "rip":
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
-        return _run(cmd, cc + include + flags + depend + stop + lang + [src, "-o", out])
+        marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
+        return _run(cmd, cc + include + flags + depend + marked + stop + lang +
+                    [src, "-o", out])
     notes = []
     try:
         text = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()

@@ -220,3 +220,18 @@ def test_fortified_reads_go_to_the_wrappers_on_ucontext(tmp_path, ripcc):
     assert "__read_chk" not in undefined and "__recv_chk" not in undefined, undefined
     r = run([exe], input=b"hi\n")
     assert r.stdout == b"3 -1\n"
+
+
+def test_a_posix_ucontext_object_linked_without_posix_is_refused(tmp_path):
+    """Its calls become the runtime's only at a --posix link: without it
+    they would block the scheduler, so the link says so instead."""
+    from conftest import RIPCC
+    src = tmp_path / "s.c"
+    src.write_text("#include <unistd.h>\nint main(void) { return (int)sleep(0); }\n")
+    obj = str(tmp_path / "s.o")
+    assert run([RIPCC, "--posix", "--backend=ucontext", "-c", str(src), "-o", obj]).returncode == 0
+    r = run([RIPCC, "--backend=ucontext", obj, "-o", str(tmp_path / "s")])
+    assert r.returncode == 1
+    assert "s.o was compiled with --posix: link with ripcc --posix too" in r.stderr.decode()
+    r = run([RIPCC, "--posix", "--backend=ucontext", obj, "-o", str(tmp_path / "s")])
+    assert r.returncode == 0 and run([str(tmp_path / "s")]).returncode == 0
