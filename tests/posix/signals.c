@@ -2,11 +2,14 @@
  * that calls write(2) stays a plain function whose write is the C
  * library's (ripper --posix leaves functions used as plain pointers
  * plain); write to a pipe with no reader kills with SIGPIPE unless it is
- * ignored (then EPIPE).  The output must be the same built plainly and
+ * ignored (then EPIPE); a blocking send the peer leaves in the middle
+ * returns the count sent, without SIGPIPE.  The output must be the same built plainly and
  * ripped (tests/test_posix.py). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +34,29 @@ int main(void) {
     int status;
     wait(&status);
     printf("killed by SIGPIPE: %d\n", WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE);
+    fflush(stdout);
+    if (fork() == 0) {              /* a blocking send cut short by the peer leaving: the count sent, no SIGPIPE */
+        int sv[2];
+        size_t big = 8 << 20, got = 0;
+        char *buf = calloc(1, big);
+        socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+        if (fork() == 0) {
+            close(sv[0]);
+            while (got < 100000) {
+                ssize_t r = read(sv[1], buf, 65536);
+                if (r <= 0)
+                    _exit(1);
+                got += (size_t)r;
+            }
+            _exit(0);
+        }
+        close(sv[1]);
+        ssize_t n = send(sv[0], buf, big, 0);
+        _exit(n > 0 && (size_t)n < big ? 7 : 8);
+    }
+    wait(&status);
+    printf("short send, no SIGPIPE: %d\n", WIFEXITED(status) && WEXITSTATUS(status) == 7);
+    wait(&status);
     signal(SIGPIPE, SIG_IGN);
     pipe(p);
     close(p[0]);

@@ -103,6 +103,13 @@ static ssize_t try_file(rip_pxop *op, int writing) {
     return writing ? rip__sys_write(op->fd, at, left) : rip__sys_read(op->fd, at, left);
 }
 
+/* MSG_NOSIGNAL for a send after some bytes went: the kernel's blocking
+ * send returns that count then, without SIGPIPE (a pipe's pwritev2 has no
+ * such flag: a write to a pipe whose reader left mid-way gets SIGPIPE). */
+static int later(const rip_pxop *op) {
+    return op->done ? MSG_NOSIGNAL : 0;
+}
+
 static int is_read(const rip_pxop *op) {
     return op->kind == RIP_PX_READ || op->kind == RIP_PX_RECV || op->kind == RIP_PX_ACCEPT;
 }
@@ -117,7 +124,7 @@ static ssize_t attempt(rip_pxop *op) {
     case RIP_PX_WRITE:
         if (op->how == HOW_UNKNOWN || op->how == HOW_SOCKET) {
             ssize_t n = op->kind == RIP_PX_READ ? rip__sys_recvfrom(op->fd, at, left, MSG_DONTWAIT, NULL, NULL)
-                                                : rip__sys_sendto(op->fd, at, left, MSG_DONTWAIT, NULL, 0);
+                                                : rip__sys_sendto(op->fd, at, left, MSG_DONTWAIT | later(op), NULL, 0);
             if (n != -1 || errno != ENOTSOCK) {
                 op->how = HOW_SOCKET;
                 return n;
@@ -130,7 +137,8 @@ static ssize_t attempt(rip_pxop *op) {
     case RIP_PX_RECV:
         return rip__sys_recvfrom(op->fd, at, left, op->flags | MSG_DONTWAIT, op->addr, op->addrlen);
     case RIP_PX_SEND:
-        return rip__sys_sendto(op->fd, at, left, op->flags | MSG_DONTWAIT, op->daddr, op->daddrlen);
+        return rip__sys_sendto(op->fd, at, left, op->flags | MSG_DONTWAIT | later(op),
+                               op->daddr, op->daddrlen);
     case RIP_PX_ACCEPT:
         if (!program_nonblocking(op->fd) && !ready_now(op->fd, POLLIN)) {
             errno = EAGAIN;
