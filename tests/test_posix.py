@@ -235,3 +235,15 @@ def test_a_posix_ucontext_object_linked_without_posix_is_refused(tmp_path):
     assert "s.o was compiled with --posix: link with ripcc --posix too" in r.stderr.decode()
     r = run([RIPCC, "--posix", "--backend=ucontext", obj, "-o", str(tmp_path / "s")])
     assert r.returncode == 0 and run([str(tmp_path / "s")]).returncode == 0
+
+
+def test_ripper_posix_says_pthread_create_starts_a_thread_not_a_task(tmp_path):
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n#include <unistd.h>\n"
+        "static void *run(void *a) { char b[4]; return (void *)read(*(int *)a, b, 4); }\n"
+        "static void start(pthread_t *t, int *fd) { pthread_create(t, 0, run, fd); }\n"
+        "int main(void) { pthread_t t; int fd = 0; start(&t, &fd); return (int)sleep(0); }\n"))
+    assert status == 0, err
+    assert "p.c:4:44: warning: 'pthread_create' in 'start' starts a thread, not a task " \
+        "[-Wblocking]" in err
+    assert "--posix does not make threads tasks yet" in err
