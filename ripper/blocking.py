@@ -107,7 +107,7 @@ for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfs
 # backend links with -Wl,--wrap=NAME for each; threads calls NAME itself.
 # The other names of HINT_OF are not handled yet: --posix still warns there.
 POSIX_CALLS = ("read", "write", "recv", "send", "recvfrom", "sendto", "accept", "accept4",
-               "connect", "sleep", "usleep", "nanosleep")
+               "connect", "poll", "sleep", "usleep", "nanosleep")
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.

@@ -39,7 +39,7 @@ def plain_build(build_dir):
 
 def test_there_are_posix_programs():
     names = {os.path.basename(p)[:-2] for p in POSIX_PROGRAMS}
-    assert {"pipe", "socket", "accept", "sleep", "signals", "echo_server"} <= names
+    assert {"pipe", "socket", "accept", "poll", "sleep", "signals", "echo_server"} <= names
 
 
 @pytest.mark.parametrize("backend", POSIX_BACKENDS)
@@ -56,6 +56,7 @@ def test_posix_program_behaves_as_its_plain_build(source, backend, ripcc, plain_
 
 
 SUSPENDS = r"""
+#include <poll.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -79,6 +80,11 @@ int main(void) {
         _exit(write(p[1], "late", 4) != 4);
     }
     rip_spawn(ticker, NULL);
+#ifdef USE_POLL
+    struct pollfd f = { p[0], POLLIN, 0 };
+    int ready = poll(&f, 1, 5000);
+    printf("poll %d ", ready);
+#endif
     ssize_t n = read(p[0], buf, sizeof buf);
     printf("read %zd\n", n);
     wait(NULL);
@@ -87,16 +93,19 @@ int main(void) {
 """
 
 
+@pytest.mark.parametrize("call", ("read", "poll"))
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
-def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend):
-    """main waits 200 ms in read() on a pipe; the task it spawned ticks
-    meanwhile (a read that blocked the thread would print the ticks after)."""
+def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
+    """main waits 200 ms in read() (or poll()) on a pipe; the task it
+    spawned ticks meanwhile (a call that blocked the thread would print the
+    ticks after)."""
     src = tmp_path / "suspends.c"
     src.write_text(SUSPENDS)
-    exe = ripcc(str(src), backend, extra=["--posix"])
+    exe = ripcc(str(src), backend, extra=["--posix"] + (["-DUSE_POLL"] if call == "poll" else []))
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
-    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\nread 4\n"
+    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + \
+        ("poll 1 read 4\n" if call == "poll" else "read 4\n")
 
 
 def test_posix_links_the_wrappers_only_for_ucontext(tmp_path):
@@ -145,11 +154,11 @@ def test_ripper_posix_leaves_a_users_own_read_alone(tmp_path):
 
 def test_ripper_posix_warns_at_blocking_calls_it_does_not_handle_yet(tmp_path):
     status, _, err = ripper_posix(tmp_path, (
-        "#include <poll.h>\n#include <unistd.h>\n"
-        "int main(void) { struct pollfd p = { 0, POLLIN, 0 }; sleep(0); return poll(&p, 1, 0); }\n"))
+        "#define _GNU_SOURCE\n#include <poll.h>\n#include <unistd.h>\n"
+        "int main(void) { struct pollfd p = { 0, POLLIN, 0 }; sleep(0); return ppoll(&p, 1, 0, 0); }\n"))
     assert status == 0, err
-    assert "p.c:3:71: warning: 'poll' blocks the whole scheduler in async function 'main'" in err
-    assert "--posix does not handle 'poll' yet" in err and "'sleep'" not in err
+    assert "p.c:4:71: warning: 'ppoll' blocks the whole scheduler in async function 'main'" in err
+    assert "--posix does not handle 'ppoll' yet" in err and "'sleep'" not in err
 
 
 def test_blocking_hint_names_posix_mode_for_the_calls_it_handles(tmp_path):

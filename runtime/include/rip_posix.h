@@ -21,6 +21,7 @@
 #ifndef RIP_POSIX_H
 #define RIP_POSIX_H
 
+#include <poll.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -43,6 +44,7 @@ RIP_ASYNC ssize_t rip_posix_sendto(int fd, const void *buf, size_t len, int flag
 RIP_ASYNC int rip_posix_accept(int fd, struct sockaddr *addr, socklen_t *addrlen);  /* accept(2) */
 RIP_ASYNC int rip_posix_accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags); /* accept4(2): the new fd gets exactly `flags` */
 RIP_ASYNC int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen); /* connect(2): a blocking socket is put in O_NONBLOCK for the connect(2) call alone */
+RIP_ASYNC int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout); /* poll(2): rip_poll without a deadline */
 RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
 RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */
 RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem); /* nanosleep(2): 0, or -1 and EINVAL (bad req) or EFAULT (NULL req) */

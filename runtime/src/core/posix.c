@@ -75,7 +75,7 @@ static int classify_file(int fd) {
 static int ready_now(int fd, short events) {
     struct pollfd p = { .fd = fd, .events = events };
     int n;
-    while ((n = poll(&p, 1, 0)) == -1 && errno == EINTR)
+    while ((n = rip__sys_poll_now(&p, 1)) == -1 && errno == EINTR)
         ;
     return n != 0;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <poll.h>
 #include "core.h"
+#include "../shared/sys.h"
 
 static int finish(rip_pollop *op, int result, int err) {
     op->result = result;
@@ -95,14 +96,14 @@ int rip__poll_step(rip_pollop *op) {
         if (op->timer.w)            /* woken before the timer */
             rip__timer_cancel(&op->timer);
         if (op->timeout.status == ETIMEDOUT) {
-            int n = poll(op->fds, op->n, 0); /* ready at the last moment still counts */
+            int n = rip__sys_poll_now(op->fds, op->n); /* ready at the last moment still counts */
             if (n != 0)
                 return finish(op, n, n < 0 ? errno : 0);
             return op->by_deadline ? finish(op, -1, ETIMEDOUT) : finish(op, 0, 0);
         }
     }
     for (;;) {
-        int n = poll(op->fds, op->n, 0);
+        int n = rip__sys_poll_now(op->fds, op->n);
         if (n == -1 && errno == EINTR)
             continue;
         if (n != 0 || op->timeout_ms == 0)

@@ -108,6 +108,10 @@ rip_frame *rip__new_rip_posix_connect(int fd, const struct sockaddr *addr, sockl
                                 .daddrlen = addrlen });
 }
 
+rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
+    return rip__new_rip_poll(fds, nfds, timeout);   /* poll(2)'s meaning already */
+}
+
 /* The sleeps: a timer, then 0 (sleep: 0 unslept seconds). */
 struct sleep_frame {
     rip_frame hdr;

@@ -8,6 +8,7 @@
 #ifndef RIP_SYS_H
 #define RIP_SYS_H
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -39,6 +40,18 @@ static inline int rip__sys_accept4(int fd, struct sockaddr *addr, socklen_t *len
 
 static inline int rip__sys_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return (int)syscall(SYS_connect, fd, addr, len);
+}
+
+/* poll(2) with timeout 0, by ppoll (which every architecture has). */
+static inline int rip__sys_poll_now(struct pollfd *fds, nfds_t n) {
+    struct timespec zero = { 0, 0 };
+    return (int)syscall(SYS_ppoll, fds, n, &zero, NULL, (size_t)8);
+}
+
+/* poll(2) itself (timeout in ms, negative: none). */
+static inline int rip__sys_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
+    struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
+    return (int)syscall(SYS_ppoll, fds, n, timeout_ms < 0 ? NULL : &ts, NULL, (size_t)8);
 }
 
 static inline int rip__sys_nanosleep(const struct timespec *req, struct timespec *rem) {

@@ -27,6 +27,7 @@ int rip_posix_accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int fla
 int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen) {
     return connect(fd, addr, addrlen);
 }
+int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) { return poll(fds, nfds, timeout); }
 unsigned int rip_posix_sleep(unsigned int seconds) { return sleep(seconds); }
 int rip_posix_usleep(useconds_t usec) { return usleep(usec); }
 int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) { return nanosleep(req, rem); }

@@ -40,6 +40,8 @@ static int px_sleep(int kind, const void *arg) {
     return 0;
 }
 
+int __real_poll(struct pollfd *, nfds_t, int);
+
 /* Outside a task: the call itself (the wrappers' __real_ functions are
  * only there when the program is linked with --wrap). */
 #define IN_TASK (rip__current() != NULL)
@@ -96,6 +98,12 @@ int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen) {
         return rip__sys_connect(fd, addr, addrlen);
     return (int)px(&(rip_pxop){ .kind = RIP_PX_CONNECT, .fd = fd, .daddr = addr,
                                 .daddrlen = addrlen });
+}
+
+int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
+    if (!IN_TASK)
+        return rip__sys_poll(fds, nfds, timeout);
+    return rip_poll(fds, nfds, timeout);
 }
 
 unsigned int rip_posix_sleep(unsigned int seconds) {
@@ -177,6 +185,10 @@ int __wrap_accept4(int fd, struct sockaddr *a, socklen_t *l, int flags) {
 
 int __wrap_connect(int fd, const struct sockaddr *a, socklen_t l) {
     return IN_TASK ? rip_posix_connect(fd, a, l) : __real_connect(fd, a, l);
+}
+
+int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout) {
+    return IN_TASK ? rip_posix_poll(fds, n, timeout) : __real_poll(fds, n, timeout);
 }
 
 unsigned int __wrap_sleep(unsigned int s) {
