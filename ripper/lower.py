@@ -104,6 +104,8 @@ class _Lowering:
 
     def run(self):
         self.check_names()
+        if self.analysis.posix:
+            self.refuse_rip_run()
         for start, name_at, annotations in self.unit.async_typedefs:
             self.async_typedef(start, name_at, annotations)
         groups = _declaration_groups(self.unit.functions)
@@ -347,6 +349,17 @@ class _Lowering:
         self.rw.replace(ret_start, ret_end, [(" %s *" % abi.FRAME_T, None)])
 
     # -- plain functions ----------------------------------------------------
+
+    def refuse_rip_run(self):
+        """--posix: main is the first task; a rip_run in the program would
+        start a scheduler inside it."""
+        for f in self.analysis.defined.values():
+            for call in calls(f.body):
+                if callee_name(call) in ("rip_run", "rip_run_workers"):
+                    raise self.error(call, "'%s' under --posix, where main runs as the first "
+                                     "task already" % callee_name(call),
+                                     hint="call the task's function directly, or start it "
+                                     "with rip_spawn")
 
     def plain_definition(self, f):
         self.remove_annotations(f.annotations)

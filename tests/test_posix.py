@@ -256,3 +256,23 @@ def test_ripper_posix_says_pthread_create_starts_a_thread_not_a_task(tmp_path):
     assert "p.c:4:44: warning: 'pthread_create' in 'start' starts a thread, not a task " \
         "[-Wblocking]" in err
     assert "--posix does not make threads tasks yet" in err
+
+
+RIP_RUN_IN_MAIN = ('#include <unistd.h>\n#include "rip.h"\n'
+                   'static void task(void *a) { (void)a; sleep(0); }\n'
+                   'int main(void) { return rip_run(task, 0); }\n')
+
+
+def test_ripper_posix_refuses_rip_run_in_a_program(tmp_path):
+    status, _, err = ripper_posix(tmp_path, RIP_RUN_IN_MAIN)
+    assert status == 1
+    assert "p.c:4:25: error: 'rip_run' under --posix, where main runs as the first task " \
+        "already" in err
+
+
+def test_rip_run_inside_a_task_is_a_clear_fatal_error_on_ucontext(tmp_path, ripcc):
+    src = tmp_path / "runs.c"
+    src.write_text(RIP_RUN_IN_MAIN)
+    r = run([ripcc(str(src), "ucontext", extra=["--posix"])], timeout=20)
+    assert r.returncode == -6
+    assert b"rip: rip_run called inside a task" in r.stderr

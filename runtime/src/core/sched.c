@@ -202,7 +202,9 @@ static int sched_end(int status) {
 }
 
 int rip__sched_loop(void) {
-    rip_assert(Q.current == NULL); /* rip_run inside a task */
+    if (Q.current)                  /* a task's own scheduler would stop it in the middle */
+        rip__fatal("rip_run called inside a task (a program built with --posix runs main "
+                   "as the first task already: start other tasks with rip_spawn)");
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
     rip__slow(0);                   /* the inline channel paths may run */
     for (;;) {
