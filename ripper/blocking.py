@@ -106,8 +106,9 @@ for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfs
 # calls rip_posix_NAME (runtime/include/rip_posix.h) for NAME; the ucontext
 # backend links with -Wl,--wrap=NAME for each; threads calls NAME itself.
 # The other names of HINT_OF are not handled yet: --posix still warns there.
-POSIX_CALLS = ("read", "write", "recv", "send", "recvfrom", "sendto", "accept", "accept4",
-               "connect", "poll", "sleep", "usleep", "nanosleep")
+POSIX_CALLS = ("read", "write", "readv", "writev", "recv", "send", "recvfrom", "sendto",
+               "recvmsg", "sendmsg", "accept", "accept4", "connect", "poll", "sleep", "usleep",
+               "nanosleep")
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.

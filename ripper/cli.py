@@ -317,8 +317,9 @@ def ripper_main(argv=None):
                          "C program must behave exactly as before")
     ap.add_argument("--posix", action="store_true",
                     help="POSIX mode (in progress): the program's blocking calls of the C "
-                         "library (read, write, recv, send, recvfrom, sendto, accept, accept4, "
-                         "connect, poll, sleep, usleep, nanosleep) suspend only the calling task, "
+                         "library (read, write, readv, writev, recv, send, recvfrom, sendto, "
+                         "recvmsg, sendmsg, accept, accept4, connect, poll, sleep, usleep, "
+                         "nanosleep) suspend only the calling task, "
                          "each with its system call's contract, and main runs as the first "
                          "task; the rest of its blocking calls are -Wblocking warnings")
     ap.add_argument("--stage", choices=STAGES,

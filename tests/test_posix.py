@@ -39,7 +39,8 @@ def plain_build(build_dir):
 
 def test_there_are_posix_programs():
     names = {os.path.basename(p)[:-2] for p in POSIX_PROGRAMS}
-    assert {"pipe", "socket", "accept", "poll", "sleep", "signals", "echo_server"} <= names
+    assert {"pipe", "socket", "vector", "accept", "poll", "sleep", "signals",
+            "echo_server"} <= names
 
 
 @pytest.mark.parametrize("backend", POSIX_BACKENDS)
@@ -59,6 +60,7 @@ SUSPENDS = r"""
 #include <poll.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include "rip.h"
 
@@ -85,7 +87,12 @@ int main(void) {
     int ready = poll(&f, 1, 5000);
     printf("poll %d ", ready);
 #endif
+#ifdef USE_READV
+    struct iovec v = { buf, sizeof buf };
+    ssize_t n = readv(p[0], &v, 1);
+#else
     ssize_t n = read(p[0], buf, sizeof buf);
+#endif
     printf("read %zd\n", n);
     wait(NULL);
     return 0;
@@ -93,7 +100,7 @@ int main(void) {
 """
 
 
-@pytest.mark.parametrize("call", ("read", "poll"))
+@pytest.mark.parametrize("call", ("read", "poll", "readv"))
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
 def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     """main waits 200 ms in read() (or poll()) on a pipe; the task it
@@ -101,7 +108,8 @@ def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     ticks after)."""
     src = tmp_path / "suspends.c"
     src.write_text(SUSPENDS)
-    exe = ripcc(str(src), backend, extra=["--posix"] + (["-DUSE_POLL"] if call == "poll" else []))
+    exe = ripcc(str(src), backend, extra=["--posix"] + {"read": [], "poll": ["-DUSE_POLL"],
+                                                        "readv": ["-DUSE_READV"]}[call])
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + \

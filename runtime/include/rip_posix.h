@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "rip.h"
@@ -44,6 +45,10 @@ RIP_ASYNC ssize_t rip_posix_sendto(int fd, const void *buf, size_t len, int flag
 RIP_ASYNC int rip_posix_accept(int fd, struct sockaddr *addr, socklen_t *addrlen);  /* accept(2) */
 RIP_ASYNC int rip_posix_accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags); /* accept4(2): the new fd gets exactly `flags` */
 RIP_ASYNC int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen); /* connect(2): a blocking socket is put in O_NONBLOCK for the connect(2) call alone */
+RIP_ASYNC ssize_t rip_posix_readv(int fd, const struct iovec *iov, int iovcnt);  /* readv(2) */
+RIP_ASYNC ssize_t rip_posix_writev(int fd, const struct iovec *iov, int iovcnt); /* writev(2): a blocking fd gets every byte */
+RIP_ASYNC ssize_t rip_posix_recvmsg(int fd, struct msghdr *msg, int flags);       /* recvmsg(2), MSG_WAITALL too */
+RIP_ASYNC ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags); /* sendmsg(2): control data with the first bytes */
 RIP_ASYNC int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout); /* poll(2): rip_poll without a deadline */
 RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
 RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */

@@ -253,7 +253,8 @@ typedef struct {
 int rip__poll_step(rip_pollop *op);          /* 1 done (result, err set), 0 queued: wait */
 
 /* The POSIX calls of rip_posix.h (posix.c), stepped like an fd call. */
-enum { RIP_PX_READ, RIP_PX_WRITE, RIP_PX_RECV, RIP_PX_SEND, RIP_PX_ACCEPT, RIP_PX_CONNECT };
+enum { RIP_PX_READ, RIP_PX_WRITE, RIP_PX_RECV, RIP_PX_SEND, RIP_PX_ACCEPT, RIP_PX_CONNECT,
+       RIP_PX_READV, RIP_PX_WRITEV, RIP_PX_RECVMSG, RIP_PX_SENDMSG };
 #define RIP_PX_OFFLOAD 2            /* rip__px_step: run rip__px_blocking(op) on the offload pool */
 typedef struct {
     int kind;                       /* RIP_PX_* */
@@ -265,8 +266,13 @@ typedef struct {
     socklen_t *addrlen;             /* its length in/out */
     const struct sockaddr *daddr;   /* sendto destination, connect address */
     socklen_t daddrlen;             /* its length */
+    const struct iovec *iov;        /* readv, writev: the vector */
+    int iovcnt;                     /* its entries */
+    struct msghdr *msg;             /* recvmsg, sendmsg: the message (iov, iovcnt its vector) */
+    struct iovec *rest;             /* the vector less the `done` bytes, once some moved (malloc'd) */
     size_t done;                    /* bytes moved so far (a blocking write, MSG_WAITALL) */
     int how;                        /* how the fd is tried (posix.c), 0 before the first try */
+    int started;                    /* the first step ran (a vector was checked) */
     int connecting;                 /* connect: EINPROGRESS seen, the outcome comes in SO_ERROR */
     int waited;                     /* queued on the fd: the next step begins by ending that wait */
     ssize_t result;                 /* when done: the call's result */

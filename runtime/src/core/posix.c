@@ -34,6 +34,7 @@
 #define _GNU_SOURCE                 /* preadv2, RWF_NOWAIT, accept4 */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -80,15 +81,56 @@ static int ready_now(int fd, short events) {
     return n != 0;
 }
 
-/* One try of a read or write on a non-socket: the count, or -1 and errno
- * (EAGAIN: it would wait). */
-static ssize_t try_file(rip_pxop *op, int writing) {
-    char *at = (char *)op->buf + op->done;
-    size_t left = op->len - op->done;
+/* readv...: check the vector and set op->len, its total: 0, or -1 and
+ * errno (EINVAL, as the system call). */
+static int check_vector(rip_pxop *op) {
+    if (op->iovcnt < 0 || op->iovcnt > IOV_MAX) {
+        errno = op->kind >= RIP_PX_RECVMSG ? EMSGSIZE : EINVAL;  /* as the kernel says */
+        return -1;
+    }
+    op->len = 0;
+    for (int i = 0; i < op->iovcnt; i++) {
+        if (op->iov[i].iov_len > (size_t)SSIZE_MAX - op->len) {
+            errno = EINVAL;         /* the total would not fit the result */
+            return -1;
+        }
+        op->len += op->iov[i].iov_len;
+    }
+    return 0;
+}
+
+/* The vector still to move: the caller's, or once `done` bytes moved, a
+ * copy that skips them (op->rest).  0, or -1 and ENOMEM. */
+static int rest_of(rip_pxop *op, const struct iovec **iov, int *cnt) {
+    if (!op->done) {
+        *iov = op->iov;
+        *cnt = op->iovcnt;
+        return 0;
+    }
+    if (!op->rest && !(op->rest = malloc((size_t)(op->iovcnt ? op->iovcnt : 1) * sizeof *op->rest)))
+        return -1;
+    size_t skip = op->done;
+    int n = 0;
+    for (int i = 0; i < op->iovcnt; i++) {
+        if (skip >= op->iov[i].iov_len) {
+            skip -= op->iov[i].iov_len;
+            continue;
+        }
+        op->rest[n].iov_base = (char *)op->iov[i].iov_base + skip;
+        op->rest[n++].iov_len = op->iov[i].iov_len - skip;
+        skip = 0;
+    }
+    *iov = op->rest;
+    *cnt = n;
+    return 0;
+}
+
+/* One try of a read or write of vector `v` on a non-socket: the count,
+ * or -1 and errno (EAGAIN: it would wait). */
+static ssize_t try_file(rip_pxop *op, int writing, const struct iovec *v, int cnt) {
     if (op->how == HOW_NOWAIT) {
-        struct iovec v = { at, left };
-        ssize_t n = writing ? pwritev2(op->fd, &v, 1, -1, RWF_NOWAIT)
-                            : preadv2(op->fd, &v, 1, -1, RWF_NOWAIT);
+        ssize_t n = writing ? pwritev2(op->fd, v, cnt, -1, RWF_NOWAIT)
+                            : preadv2(op->fd, v, cnt, -1, RWF_NOWAIT);
         if (n != -1 || (errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL))
             return n;
         if (errno != EOPNOTSUPP)
@@ -100,7 +142,7 @@ static ssize_t try_file(rip_pxop *op, int writing) {
         errno = EAGAIN;
         return -1;
     }
-    return writing ? rip__sys_write(op->fd, at, left) : rip__sys_read(op->fd, at, left);
+    return writing ? rip__sys_writev(op->fd, v, cnt) : rip__sys_readv(op->fd, v, cnt);
 }
 
 /* MSG_NOSIGNAL for a send after some bytes went: the kernel's blocking
@@ -111,7 +153,55 @@ static int later(const rip_pxop *op) {
 }
 
 static int is_read(const rip_pxop *op) {
-    return op->kind == RIP_PX_READ || op->kind == RIP_PX_RECV || op->kind == RIP_PX_ACCEPT;
+    return op->kind == RIP_PX_READ || op->kind == RIP_PX_RECV || op->kind == RIP_PX_ACCEPT ||
+        op->kind == RIP_PX_READV || op->kind == RIP_PX_RECVMSG;
+}
+
+/* One try of readv or writev. */
+static ssize_t attempt_vector(rip_pxop *op, int writing) {
+    const struct iovec *v;
+    int cnt;
+    if (rest_of(op, &v, &cnt) == -1)
+        return -1;
+    if (op->how == HOW_UNKNOWN || op->how == HOW_SOCKET) {
+        struct msghdr m = { .msg_iov = (struct iovec *)v, .msg_iovlen = (size_t)cnt };
+        ssize_t n = writing ? rip__sys_sendmsg(op->fd, &m, MSG_DONTWAIT | later(op))
+                            : rip__sys_recvmsg(op->fd, &m, MSG_DONTWAIT);
+        if (n != -1 || errno != ENOTSOCK) {
+            op->how = HOW_SOCKET;
+            return n;
+        }
+        op->how = classify_file(op->fd);
+    }
+    if (op->how == HOW_DIRECT)
+        return writing ? rip__sys_writev(op->fd, v, cnt) : rip__sys_readv(op->fd, v, cnt);
+    return try_file(op, writing, v, cnt);
+}
+
+/* One try of recvmsg or sendmsg: the caller's message first; once some
+ * bytes moved (MSG_WAITALL, a blocking stream send), the rest of its
+ * vector with no control data (that went with the first bytes). */
+static ssize_t attempt_message(rip_pxop *op, int sending) {
+    struct msghdr copy, *m = op->msg;
+    int flags = op->flags | MSG_DONTWAIT;
+    if (op->done) {
+        const struct iovec *v;
+        int cnt;
+        if (rest_of(op, &v, &cnt) == -1)
+            return -1;
+        copy = *op->msg;
+        copy.msg_iov = (struct iovec *)v;
+        copy.msg_iovlen = (size_t)cnt;
+        copy.msg_control = NULL;
+        copy.msg_controllen = 0;
+        if (!sending) {
+            copy.msg_name = NULL;   /* the first receive said who */
+            copy.msg_namelen = 0;
+        }
+        m = &copy;
+        flags |= later(op);
+    }
+    return sending ? rip__sys_sendmsg(op->fd, m, flags) : rip__sys_recvmsg(op->fd, m, flags);
 }
 
 /* One attempt of the call that never blocks the thread: its result, or
@@ -121,7 +211,7 @@ static ssize_t attempt(rip_pxop *op) {
     size_t left = op->len - op->done;
     switch (op->kind) {
     case RIP_PX_READ:
-    case RIP_PX_WRITE:
+    case RIP_PX_WRITE: {
         if (op->how == HOW_UNKNOWN || op->how == HOW_SOCKET) {
             ssize_t n = op->kind == RIP_PX_READ ? rip__sys_recvfrom(op->fd, at, left, MSG_DONTWAIT, NULL, NULL)
                                                 : rip__sys_sendto(op->fd, at, left, MSG_DONTWAIT | later(op), NULL, 0);
@@ -133,7 +223,15 @@ static ssize_t attempt(rip_pxop *op) {
         }
         if (op->how == HOW_DIRECT)
             return op->kind == RIP_PX_READ ? rip__sys_read(op->fd, at, left) : rip__sys_write(op->fd, at, left);
-        return try_file(op, op->kind == RIP_PX_WRITE);
+        struct iovec one = { at, left };
+        return try_file(op, op->kind == RIP_PX_WRITE, &one, 1);
+    }
+    case RIP_PX_READV:
+    case RIP_PX_WRITEV:
+        return attempt_vector(op, op->kind == RIP_PX_WRITEV);
+    case RIP_PX_RECVMSG:
+    case RIP_PX_SENDMSG:
+        return attempt_message(op, op->kind == RIP_PX_SENDMSG);
     case RIP_PX_RECV:
         return rip__sys_recvfrom(op->fd, at, left, op->flags | MSG_DONTWAIT, op->addr, op->addrlen);
     case RIP_PX_SEND:
@@ -190,6 +288,8 @@ static ssize_t attempt(rip_pxop *op) {
 static int finish(rip_pxop *op, ssize_t result, int err) {
     op->result = result;
     op->err = err;
+    free(op->rest);
+    op->rest = NULL;
     return 1;
 }
 
@@ -201,9 +301,11 @@ static int finish_error(rip_pxop *op, int err) {
 /* Does the call go on until all bytes moved (a blocking write or send, or
  * MSG_WAITALL)? */
 static int wants_all(const rip_pxop *op) {
-    if (op->kind == RIP_PX_WRITE || op->kind == RIP_PX_SEND)
+    if (op->kind == RIP_PX_WRITE || op->kind == RIP_PX_SEND || op->kind == RIP_PX_WRITEV ||
+            op->kind == RIP_PX_SENDMSG)
         return 1;
-    return op->kind == RIP_PX_RECV && (op->flags & MSG_WAITALL) && !(op->flags & MSG_PEEK);
+    return (op->kind == RIP_PX_RECV || op->kind == RIP_PX_RECVMSG) &&
+        (op->flags & MSG_WAITALL) && !(op->flags & MSG_PEEK);
 }
 
 /* Queue w until the fd is ready; 1 when the call is finished instead, 0
@@ -228,13 +330,23 @@ static int wait_ready(rip_pxop *op, rip_waiter *w) {
 }
 
 int rip__px_step(rip_pxop *op, rip_waiter *w) {
+    if (!op->started) {
+        op->started = 1;
+        if (op->kind == RIP_PX_RECVMSG || op->kind == RIP_PX_SENDMSG) {
+            op->iov = op->msg->msg_iov;
+            op->iovcnt = op->msg->msg_iovlen > (size_t)IOV_MAX ? -1 : (int)op->msg->msg_iovlen;
+        }
+        if (op->kind >= RIP_PX_READV && check_vector(op) == -1)
+            return finish(op, -1, errno);
+    }
     if (op->waited) {
         rip__wait_ended(w);
         op->waited = 0;
         if (w->status)              /* closed while we waited (EBADF), or the deadline */
             return finish_error(op, w->status);
     }
-    int dontwait = (op->kind == RIP_PX_RECV || op->kind == RIP_PX_SEND) && (op->flags & MSG_DONTWAIT);
+    int dontwait = (op->kind == RIP_PX_RECV || op->kind == RIP_PX_SEND || op->kind == RIP_PX_RECVMSG ||
+                    op->kind == RIP_PX_SENDMSG) && (op->flags & MSG_DONTWAIT);
     for (;;) {
         ssize_t n = attempt(op);
         if (n == -1 && errno == EINTR)

@@ -108,6 +108,23 @@ rip_frame *rip__new_rip_posix_connect(int fd, const struct sockaddr *addr, sockl
                                 .daddrlen = addrlen });
 }
 
+rip_frame *rip__new_rip_posix_readv(int fd, const struct iovec *iov, int iovcnt) {
+    return px_frame((rip_pxop){ .kind = RIP_PX_READV, .fd = fd, .iov = iov, .iovcnt = iovcnt });
+}
+
+rip_frame *rip__new_rip_posix_writev(int fd, const struct iovec *iov, int iovcnt) {
+    return px_frame((rip_pxop){ .kind = RIP_PX_WRITEV, .fd = fd, .iov = iov, .iovcnt = iovcnt });
+}
+
+rip_frame *rip__new_rip_posix_recvmsg(int fd, struct msghdr *msg, int flags) {
+    return px_frame((rip_pxop){ .kind = RIP_PX_RECVMSG, .fd = fd, .msg = msg, .flags = flags });
+}
+
+rip_frame *rip__new_rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) {
+    return px_frame((rip_pxop){ .kind = RIP_PX_SENDMSG, .fd = fd, .msg = (struct msghdr *)msg,
+                                .flags = flags });
+}
+
 rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
     return rip__new_rip_poll(fds, nfds, timeout);   /* poll(2)'s meaning already */
 }

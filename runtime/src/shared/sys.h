@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,22 @@ static inline int rip__sys_accept4(int fd, struct sockaddr *addr, socklen_t *len
 
 static inline int rip__sys_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     return (int)syscall(SYS_connect, fd, addr, len);
+}
+
+static inline ssize_t rip__sys_readv(int fd, const struct iovec *iov, int n) {
+    return syscall(SYS_readv, fd, iov, n);
+}
+
+static inline ssize_t rip__sys_writev(int fd, const struct iovec *iov, int n) {
+    return syscall(SYS_writev, fd, iov, n);
+}
+
+static inline ssize_t rip__sys_recvmsg(int fd, struct msghdr *msg, int flags) {
+    return syscall(SYS_recvmsg, fd, msg, flags);
+}
+
+static inline ssize_t rip__sys_sendmsg(int fd, const struct msghdr *msg, int flags) {
+    return syscall(SYS_sendmsg, fd, msg, flags);
 }
 
 /* poll(2) with timeout 0, by ppoll (which every architecture has). */

@@ -41,6 +41,10 @@ static int px_sleep(int kind, const void *arg) {
 }
 
 int __real_poll(struct pollfd *, nfds_t, int);
+ssize_t __real_readv(int, const struct iovec *, int);
+ssize_t __real_writev(int, const struct iovec *, int);
+ssize_t __real_recvmsg(int, struct msghdr *, int);
+ssize_t __real_sendmsg(int, const struct msghdr *, int);
 
 /* Outside a task: the call itself (the wrappers' __real_ functions are
  * only there when the program is linked with --wrap). */
@@ -98,6 +102,31 @@ int rip_posix_connect(int fd, const struct sockaddr *addr, socklen_t addrlen) {
         return rip__sys_connect(fd, addr, addrlen);
     return (int)px(&(rip_pxop){ .kind = RIP_PX_CONNECT, .fd = fd, .daddr = addr,
                                 .daddrlen = addrlen });
+}
+
+ssize_t rip_posix_readv(int fd, const struct iovec *iov, int iovcnt) {
+    if (!IN_TASK)
+        return rip__sys_readv(fd, iov, iovcnt);
+    return px(&(rip_pxop){ .kind = RIP_PX_READV, .fd = fd, .iov = iov, .iovcnt = iovcnt });
+}
+
+ssize_t rip_posix_writev(int fd, const struct iovec *iov, int iovcnt) {
+    if (!IN_TASK)
+        return rip__sys_writev(fd, iov, iovcnt);
+    return px(&(rip_pxop){ .kind = RIP_PX_WRITEV, .fd = fd, .iov = iov, .iovcnt = iovcnt });
+}
+
+ssize_t rip_posix_recvmsg(int fd, struct msghdr *msg, int flags) {
+    if (!IN_TASK)
+        return rip__sys_recvmsg(fd, msg, flags);
+    return px(&(rip_pxop){ .kind = RIP_PX_RECVMSG, .fd = fd, .msg = msg, .flags = flags });
+}
+
+ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) {
+    if (!IN_TASK)
+        return rip__sys_sendmsg(fd, msg, flags);
+    return px(&(rip_pxop){ .kind = RIP_PX_SENDMSG, .fd = fd, .msg = (struct msghdr *)msg,
+                           .flags = flags });
 }
 
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
@@ -185,6 +214,22 @@ int __wrap_accept4(int fd, struct sockaddr *a, socklen_t *l, int flags) {
 
 int __wrap_connect(int fd, const struct sockaddr *a, socklen_t l) {
     return IN_TASK ? rip_posix_connect(fd, a, l) : __real_connect(fd, a, l);
+}
+
+ssize_t __wrap_readv(int fd, const struct iovec *iov, int n) {
+    return IN_TASK ? rip_posix_readv(fd, iov, n) : __real_readv(fd, iov, n);
+}
+
+ssize_t __wrap_writev(int fd, const struct iovec *iov, int n) {
+    return IN_TASK ? rip_posix_writev(fd, iov, n) : __real_writev(fd, iov, n);
+}
+
+ssize_t __wrap_recvmsg(int fd, struct msghdr *msg, int flags) {
+    return IN_TASK ? rip_posix_recvmsg(fd, msg, flags) : __real_recvmsg(fd, msg, flags);
+}
+
+ssize_t __wrap_sendmsg(int fd, const struct msghdr *msg, int flags) {
+    return IN_TASK ? rip_posix_sendmsg(fd, msg, flags) : __real_sendmsg(fd, msg, flags);
 }
 
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout) {
