@@ -39,7 +39,7 @@ def plain_build(build_dir):
 
 def test_there_are_posix_programs():
     names = {os.path.basename(p)[:-2] for p in POSIX_PROGRAMS}
-    assert {"pipe", "socket", "vector", "accept", "poll", "sleep", "signals",
+    assert {"pipe", "socket", "vector", "accept", "unix_backlog", "poll", "sleep", "signals",
             "echo_server"} <= names
 
 
