@@ -318,7 +318,7 @@ def ripper_main(argv=None):
     ap.add_argument("--posix", action="store_true",
                     help="POSIX mode (in progress): the program's blocking calls of the C "
                          "library (read, write, readv, writev, recv, send, recvfrom, sendto, "
-                         "recvmsg, sendmsg, accept, accept4, connect, poll, sleep, usleep, "
+                         "recvmsg, sendmsg, accept, accept4, connect, poll, select, sleep, usleep, "
                          "nanosleep) suspend only the calling task, "
                          "each with its system call's contract, and main runs as the first "
                          "task; the rest of its blocking calls are -Wblocking warnings")

@@ -39,8 +39,8 @@ def plain_build(build_dir):
 
 def test_there_are_posix_programs():
     names = {os.path.basename(p)[:-2] for p in POSIX_PROGRAMS}
-    assert {"pipe", "socket", "vector", "accept", "unix_backlog", "poll", "sleep", "signals",
-            "echo_server"} <= names
+    assert {"pipe", "socket", "vector", "accept", "unix_backlog", "poll", "select", "sleep",
+            "signals", "echo_server"} <= names
 
 
 @pytest.mark.parametrize("backend", POSIX_BACKENDS)
@@ -60,6 +60,7 @@ SUSPENDS = r"""
 #include <poll.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/select.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include "rip.h"
@@ -87,6 +88,12 @@ int main(void) {
     int ready = poll(&f, 1, 5000);
     printf("poll %d ", ready);
 #endif
+#ifdef USE_SELECT
+    fd_set r;
+    FD_ZERO(&r);
+    FD_SET(p[0], &r);
+    printf("select %d ", select(p[0] + 1, &r, NULL, NULL, NULL));
+#endif
 #ifdef USE_READV
     struct iovec v = { buf, sizeof buf };
     ssize_t n = readv(p[0], &v, 1);
@@ -100,7 +107,7 @@ int main(void) {
 """
 
 
-@pytest.mark.parametrize("call", ("read", "poll", "readv"))
+@pytest.mark.parametrize("call", ("read", "poll", "select", "readv"))
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
 def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     """main waits 200 ms in read() (or poll()) on a pipe; the task it
@@ -108,12 +115,13 @@ def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     ticks after)."""
     src = tmp_path / "suspends.c"
     src.write_text(SUSPENDS)
-    exe = ripcc(str(src), backend, extra=["--posix"] + {"read": [], "poll": ["-DUSE_POLL"],
-                                                        "readv": ["-DUSE_READV"]}[call])
+    exe = ripcc(str(src), backend, extra=["--posix"] + {
+        "read": [], "poll": ["-DUSE_POLL"], "select": ["-DUSE_SELECT"],
+        "readv": ["-DUSE_READV"]}[call])
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + \
-        ("poll 1 read 4\n" if call == "poll" else "read 4\n")
+        {"poll": "poll 1 ", "select": "select 1 "}.get(call, "") + "read 4\n"
 
 
 def test_posix_links_the_wrappers_only_for_ucontext(tmp_path):

@@ -11,6 +11,7 @@
 
 #include <poll.h>
 #include <stdint.h>
+#include <sys/select.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "rip.h"                    /* first: these objects are built for no one backend */
@@ -280,6 +281,20 @@ typedef struct {
 } rip_pxop;
 int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD */
 void *rip__px_blocking(void *op);             /* the call done blocking (an offload job): sets result, err */
-int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg); /* kind 0 sleep(seconds), 1 usleep(usec), 2 nanosleep(req): *ms to sleep, or -1 and errno */
+int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg);
+
+/* select(2) as a poll (posix.c): begin converts the sets into poll.fds,
+ * the caller steps poll (rip__poll_step) to its end, end converts back. */
+typedef struct {
+    int nfds;                       /* select's arguments */
+    fd_set *readfds, *writefds, *exceptfds;
+    struct timeval *timeout;        /* updated to the time not slept, as Linux does */
+    int64_t begun_ms;               /* rip_now_ms() at the start */
+    rip_pollop poll;                /* the wait (its fds malloc'd) */
+    int result;                     /* when done: select's result */
+    int err;                        /* when done: its errno (when result is -1) */
+} rip_pxselect;
+int  rip__px_select_begin(rip_pxselect *s);   /* 0: step s->poll; 1: done already (an error) */
+void rip__px_select_end(rip_pxselect *s);     /* poll is done: the sets, the result, the timeout */ /* kind 0 sleep(seconds), 1 usleep(usec), 2 nanosleep(req): *ms to sleep, or -1 and errno */
 
 #endif /* RIP_CORE_H */

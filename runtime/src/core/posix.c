@@ -387,6 +387,74 @@ void *rip__px_blocking(void *arg) {
     return op;
 }
 
+/* Linux's select(2) sets, in poll(2)'s bits. */
+#define SELECT_IN (POLLIN | POLLRDNORM | POLLRDBAND | POLLHUP | POLLERR)
+#define SELECT_OUT (POLLOUT | POLLWRNORM | POLLWRBAND | POLLERR)
+#define SELECT_EX POLLPRI
+
+int rip__px_select_begin(rip_pxselect *s) {
+    int timeout_ms = -1;
+    s->begun_ms = rip_now_ms();
+    if (s->nfds < 0 || s->nfds > FD_SETSIZE)
+        return s->result = -1, s->err = EINVAL, 1;
+    if (s->timeout) {
+        if (s->timeout->tv_sec < 0 || s->timeout->tv_usec < 0)   /* a million or more us: Linux carries them */
+            return s->result = -1, s->err = EINVAL, 1;
+        int64_t ms = ((int64_t)s->timeout->tv_sec + s->timeout->tv_usec / 1000000) * 1000 +
+                     (s->timeout->tv_usec % 1000000 + 999) / 1000;
+        timeout_ms = ms > INT_MAX ? INT_MAX : (int)ms;
+    }
+    struct pollfd *fds = malloc((size_t)(s->nfds ? s->nfds : 1) * sizeof *fds);
+    if (!fds)
+        return s->result = -1, s->err = ENOMEM, 1;
+    nfds_t n = 0;
+    for (int fd = 0; fd < s->nfds; fd++) {
+        short ev = (short)((s->readfds && FD_ISSET(fd, s->readfds) ? POLLIN : 0) |
+                           (s->writefds && FD_ISSET(fd, s->writefds) ? POLLOUT : 0) |
+                           (s->exceptfds && FD_ISSET(fd, s->exceptfds) ? POLLPRI : 0));
+        if (ev)
+            fds[n++] = (struct pollfd){ .fd = fd, .events = ev };
+    }
+    s->poll = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    return 0;
+}
+
+void rip__px_select_end(rip_pxselect *s) {
+    struct pollfd *fds = s->poll.fds;
+    int count = 0;
+    s->result = s->poll.result;
+    s->err = s->poll.err;
+    for (nfds_t i = 0; s->result >= 0 && i < s->poll.n; i++)
+        if (fds[i].revents & POLLNVAL)
+            s->result = -1, s->err = EBADF;     /* select refuses a closed fd */
+    if (s->result >= 0) {
+        for (nfds_t i = 0; i < s->poll.n; i++) {   /* only the fds asked about were set */
+            int fd = fds[i].fd;
+            short got = fds[i].revents;
+            if (s->readfds && FD_ISSET(fd, s->readfds) && !(got & SELECT_IN))
+                FD_CLR(fd, s->readfds);
+            if (s->writefds && FD_ISSET(fd, s->writefds) && !(got & SELECT_OUT))
+                FD_CLR(fd, s->writefds);
+            if (s->exceptfds && FD_ISSET(fd, s->exceptfds) && !(got & SELECT_EX))
+                FD_CLR(fd, s->exceptfds);
+            count += (s->readfds && FD_ISSET(fd, s->readfds)) +
+                     (s->writefds && FD_ISSET(fd, s->writefds)) +
+                     (s->exceptfds && FD_ISSET(fd, s->exceptfds));
+        }
+        s->result = count;
+    }
+    if (s->timeout && (s->result >= 0 || s->err != EINVAL)) {
+        int64_t left = (int64_t)s->timeout->tv_sec * 1000000 + (int64_t)s->timeout->tv_usec -
+                       (rip_now_ms() - s->begun_ms) * 1000;
+        if (left < 0 || (s->result == 0))
+            left = 0;               /* ran out: Linux says 0 */
+        s->timeout->tv_sec = left / 1000000;
+        s->timeout->tv_usec = left % 1000000;
+    }
+    free(fds);
+    s->poll.fds = NULL;
+}
+
 int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg) {
     if (kind == 0) {
         *ms = (int64_t)*(const unsigned *)arg * 1000;

@@ -129,6 +129,40 @@ rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout)
     return rip__new_rip_poll(fds, nfds, timeout);   /* poll(2)'s meaning already */
 }
 
+/* select: the sets as a poll, stepped as rip_poll. */
+struct select_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_pxselect s;                 /* the call in progress */
+};
+
+static int select_resume(rip_frame *f, rip_frame *done) {
+    struct select_frame *F = (struct select_frame *)f;
+    (void)done;
+    if (f->state == 0 && rip__px_select_begin(&F->s)) {
+        F->result = -1;
+        errno = F->s.err;
+        return 1;
+    }
+    if (!rip__poll_step(&F->s.poll)) {
+        suspend(f, 1);
+        return 0;
+    }
+    rip__px_select_end(&F->s);
+    F->result = F->s.result;
+    if (F->result < 0)
+        errno = F->s.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds,
+                                     fd_set *exceptfds, struct timeval *timeout) {
+    struct select_frame *F = rip__frame_alloc(sizeof *F, select_resume);
+    F->s = (rip_pxselect){ .nfds = nfds, .readfds = readfds, .writefds = writefds,
+                           .exceptfds = exceptfds, .timeout = timeout };
+    return &F->hdr;
+}
+
 /* The sleeps: a timer, then 0 (sleep: 0 unslept seconds). */
 struct sleep_frame {
     rip_frame hdr;

@@ -31,6 +31,9 @@ ssize_t rip_posix_readv(int fd, const struct iovec *iov, int n) { return readv(f
 ssize_t rip_posix_writev(int fd, const struct iovec *iov, int n) { return writev(fd, iov, n); }
 ssize_t rip_posix_recvmsg(int fd, struct msghdr *msg, int flags) { return recvmsg(fd, msg, flags); }
 ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) { return sendmsg(fd, msg, flags); }
+int rip_posix_select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t) {
+    return select(n, r, w, e, t);
+}
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) { return poll(fds, nfds, timeout); }
 unsigned int rip_posix_sleep(unsigned int seconds) { return sleep(seconds); }
 int rip_posix_usleep(useconds_t usec) { return usleep(usec); }

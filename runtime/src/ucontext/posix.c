@@ -41,6 +41,7 @@ static int px_sleep(int kind, const void *arg) {
 }
 
 int __real_poll(struct pollfd *, nfds_t, int);
+int __real_select(int, fd_set *, fd_set *, fd_set *, struct timeval *);
 ssize_t __real_readv(int, const struct iovec *, int);
 ssize_t __real_writev(int, const struct iovec *, int);
 ssize_t __real_recvmsg(int, struct msghdr *, int);
@@ -127,6 +128,22 @@ ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) {
         return rip__sys_sendmsg(fd, msg, flags);
     return px(&(rip_pxop){ .kind = RIP_PX_SENDMSG, .fd = fd, .msg = (struct msghdr *)msg,
                            .flags = flags });
+}
+
+int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds,
+                     struct timeval *timeout) {
+    if (!IN_TASK)
+        return __real_select(nfds, readfds, writefds, exceptfds, timeout);
+    rip_pxselect s = { .nfds = nfds, .readfds = readfds, .writefds = writefds,
+                       .exceptfds = exceptfds, .timeout = timeout };
+    if (!rip__px_select_begin(&s)) {
+        while (!rip__poll_step(&s.poll))
+            rip__uc_park();
+        rip__px_select_end(&s);
+    }
+    if (s.result < 0)
+        errno = s.err;
+    return s.result;
 }
 
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
@@ -230,6 +247,10 @@ ssize_t __wrap_recvmsg(int fd, struct msghdr *msg, int flags) {
 
 ssize_t __wrap_sendmsg(int fd, const struct msghdr *msg, int flags) {
     return IN_TASK ? rip_posix_sendmsg(fd, msg, flags) : __real_sendmsg(fd, msg, flags);
+}
+
+int __wrap_select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t) {
+    return IN_TASK ? rip_posix_select(n, r, w, e, t) : __real_select(n, r, w, e, t);
 }
 
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout) {
