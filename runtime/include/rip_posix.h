@@ -15,9 +15,10 @@
  * Differences from the system calls, all documented in README ("POSIX
  * mode"): a signal does not interrupt a waiting call (as if every handler
  * had SA_RESTART; sleep returns 0, nanosleep never fails with EINTR);
- * sleeps are rounded up to whole milliseconds; the task's rip.h deadline,
- * if it set one, limits the waits (ETIMEDOUT); SO_RCVTIMEO/SO_SNDTIMEO are
- * not honoured yet. */
+ * timeouts (sleeps, poll, select, SO_RCVTIMEO/SO_SNDTIMEO) are rounded up
+ * to whole milliseconds, plus one (the runtime's clock counts whole
+ * milliseconds: never shorter than asked); the task's rip.h deadline, if it set one, limits the
+ * waits (ETIMEDOUT). */
 #ifndef RIP_POSIX_H
 #define RIP_POSIX_H
 

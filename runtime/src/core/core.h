@@ -274,6 +274,10 @@ typedef struct {
     size_t done;                    /* bytes moved so far (a blocking write, MSG_WAITALL) */
     int how;                        /* how the fd is tried (posix.c), 0 before the first try */
     int started;                    /* the first step ran (a vector was checked) */
+    int timeo_asked;                /* SO_RCVTIMEO/SO_SNDTIMEO was asked (at the first wait) */
+    int64_t until;                  /* rip_now_ms() at which that timeout ends the call; -1 none */
+    rip_timer timer;                /* armed at `until` while the task waits */
+    int armed;                      /* the timer is (or was, if timer.w is NULL) armed for this wait */
     int connecting;                 /* connect: EINPROGRESS seen, the outcome comes in SO_ERROR */
     int waited;                     /* queued on the fd: the next step begins by ending that wait */
     ssize_t result;                 /* when done: the call's result */
@@ -282,6 +286,7 @@ typedef struct {
 int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD */
 void *rip__px_blocking(void *op);             /* the call done blocking (an offload job): sets result, err */
 int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg);
+int64_t rip__px_ms_at_least(int64_t ms);      /* a POSIX timeout of ms > 0 as a timer's: ms + 1 (rip_now_ms counts whole milliseconds, so a timer at now + ms may end up to 1 ms early) */
 
 /* select(2) as a poll (posix.c): begin converts the sets into poll.fds,
  * the caller steps poll (rip__poll_step) to its end, end converts back. */

@@ -29,6 +29,11 @@
  * A Unix socket whose listener's backlog is full (EAGAIN) would block: the
  * real connect runs on the offload pool.
  *
+ * A socket's SO_RCVTIMEO (reads, accept) or SO_SNDTIMEO (writes,
+ * connect), asked at the call's first wait, ends the call as the kernel's
+ * would: a timer at its end cancels the wait; the call says EAGAIN (or the
+ * count moved so far; connect: EINPROGRESS).
+ *
  * A signal does not interrupt a waiting call (the handler runs, the wait
  * goes on: as if SA_RESTART), and an attempt's own EINTR is retried. */
 #define _GNU_SOURCE                 /* preadv2, RWF_NOWAIT, accept4 */
@@ -308,12 +313,36 @@ static int wants_all(const rip_pxop *op) {
         (op->flags & MSG_WAITALL) && !(op->flags & MSG_PEEK);
 }
 
+/* What the system call says when the socket's SO_RCVTIMEO/SO_SNDTIMEO
+ * ran out: the count moved so far, else EAGAIN (connect: EINPROGRESS). */
+static int timed_out(rip_pxop *op) {
+    return finish_error(op, op->kind == RIP_PX_CONNECT ? EINPROGRESS : EAGAIN);
+}
+
+/* At the call's first wait: the end SO_RCVTIMEO (reads, accept) or
+ * SO_SNDTIMEO (writes, connect) puts on it, the kernel's blocking call's
+ * limit; -1 for none (0, or not a socket). */
+static void ask_timeout(rip_pxop *op) {
+    struct timeval tv = { 0, 0 };
+    socklen_t len = sizeof tv;
+    op->timeo_asked = 1;
+    op->until = -1;
+    if (getsockopt(op->fd, SOL_SOCKET, is_read(op) ? SO_RCVTIMEO : SO_SNDTIMEO, &tv, &len) == 0 &&
+            (tv.tv_sec || tv.tv_usec))
+        op->until = rip_now_ms() + rip__px_ms_at_least((int64_t)tv.tv_sec * 1000 +
+                                                       (tv.tv_usec + 999) / 1000);
+}
+
 /* Queue w until the fd is ready; 1 when the call is finished instead, 0
  * when w waits, -1 to try again now (epoll cannot watch the file). */
 static int wait_ready(rip_pxop *op, rip_waiter *w) {
     int dir = is_read(op) ? RIP_FD_READ : RIP_FD_WRITE;
     if (rip__deadline_passed())
         return finish_error(op, ETIMEDOUT);
+    if (!op->timeo_asked)
+        ask_timeout(op);
+    if (op->until >= 0 && rip_now_ms() >= op->until)
+        return timed_out(op);
     if (rip__fd_flags(op->fd) & RIP_FD_REGISTERED)
         rip__fd_set_flags(op->fd, dir == RIP_FD_READ ? RIP_FD_RDEMPTY : RIP_FD_WRFULL);
     if (rip__fd_wait(op->fd, dir, w, NULL) == -1) {
@@ -325,6 +354,14 @@ static int wait_ready(rip_pxop *op, rip_waiter *w) {
         return finish_error(op, errno);
     }
     rip__wait_limit(w, rip__fd_cancel, NULL, op->fd << 1 | dir);
+    if (op->until >= 0) {           /* the socket's own timeout: its timer ends the wait too */
+        op->timer.w = w;
+        op->timer.cancel = rip__fd_cancel;
+        op->timer.on = NULL;
+        op->timer.key = op->fd << 1 | dir;
+        rip__timer_start(&op->timer, op->until);
+        op->armed = 1;
+    }
     op->waited = 1;
     return 0;
 }
@@ -340,8 +377,18 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
             return finish(op, -1, errno);
     }
     if (op->waited) {
+        int by_timeo = 0;
         rip__wait_ended(w);
         op->waited = 0;
+        if (op->armed) {
+            op->armed = 0;
+            if (op->timer.w)        /* woken before it: off the heap */
+                rip__timer_cancel(&op->timer);
+            else
+                by_timeo = w->status == ETIMEDOUT;
+        }
+        if (by_timeo)
+            return timed_out(op);
         if (w->status)              /* closed while we waited (EBADF), or the deadline */
             return finish_error(op, w->status);
     }
@@ -402,6 +449,7 @@ int rip__px_select_begin(rip_pxselect *s) {
             return s->result = -1, s->err = EINVAL, 1;
         int64_t ms = ((int64_t)s->timeout->tv_sec + s->timeout->tv_usec / 1000000) * 1000 +
                      (s->timeout->tv_usec % 1000000 + 999) / 1000;
+        ms = rip__px_ms_at_least(ms);
         timeout_ms = ms > INT_MAX ? INT_MAX : (int)ms;
     }
     struct pollfd *fds = malloc((size_t)(s->nfds ? s->nfds : 1) * sizeof *fds);
@@ -455,6 +503,10 @@ void rip__px_select_end(rip_pxselect *s) {
     s->poll.fds = NULL;
 }
 
+int64_t rip__px_ms_at_least(int64_t ms) {
+    return ms > 0 ? ms + 1 : ms;
+}
+
 int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg) {
     if (kind == 0) {
         *ms = (int64_t)*(const unsigned *)arg * 1000;
@@ -472,5 +524,6 @@ int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg) {
         }
         *ms = (int64_t)req->tv_sec * 1000 + (req->tv_nsec + 999999) / 1000000;
     }
+    *ms = rip__px_ms_at_least(*ms);
     return 0;
 }

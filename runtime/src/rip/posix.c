@@ -5,6 +5,7 @@
  * the sleeps are timers. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include "rip_private.h"
 #include "core.h"
 #include "rip_posix.h"
@@ -126,7 +127,8 @@ rip_frame *rip__new_rip_posix_sendmsg(int fd, const struct msghdr *msg, int flag
 }
 
 rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
-    return rip__new_rip_poll(fds, nfds, timeout);   /* poll(2)'s meaning already */
+    int64_t ms = rip__px_ms_at_least(timeout);      /* else poll(2)'s meaning already */
+    return rip__new_rip_poll(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
 /* select: the sets as a poll, stepped as rip_poll. */

@@ -10,6 +10,7 @@
  * (shared/sys.h), so no wrapper ever catches it. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include "core.h"
 #include "uc.h"
 #include "rip_posix.h"
@@ -149,7 +150,8 @@ int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *except
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
     if (!IN_TASK)
         return rip__sys_poll(fds, nfds, timeout);
-    return rip_poll(fds, nfds, timeout);
+    int64_t ms = rip__px_ms_at_least(timeout);
+    return rip_poll(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
 unsigned int rip_posix_sleep(unsigned int seconds) {
