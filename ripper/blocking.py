@@ -107,8 +107,8 @@ for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfs
 # backend links with -Wl,--wrap=NAME for each; threads calls NAME itself.
 # The other names of HINT_OF are not handled yet: --posix still warns there.
 POSIX_CALLS = ("read", "write", "readv", "writev", "recv", "send", "recvfrom", "sendto",
-               "recvmsg", "sendmsg", "accept", "accept4", "connect", "poll", "select", "sleep",
-               "usleep", "nanosleep")
+               "recvmsg", "sendmsg", "accept", "accept4", "connect", "poll", "select",
+               "epoll_wait", "sleep", "usleep", "nanosleep")
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.

@@ -318,10 +318,10 @@ def ripper_main(argv=None):
     ap.add_argument("--posix", action="store_true",
                     help="POSIX mode (in progress): the program's blocking calls of the C "
                          "library (read, write, readv, writev, recv, send, recvfrom, sendto, "
-                         "recvmsg, sendmsg, accept, accept4, connect, poll, select, sleep, usleep, "
-                         "nanosleep) suspend only the calling task, "
-                         "each with its system call's contract, and main runs as the first "
-                         "task; the rest of its blocking calls are -Wblocking warnings")
+                         "recvmsg, sendmsg, accept, accept4, connect, poll, select, "
+                         "epoll_wait, sleep, usleep, nanosleep) suspend only the calling "
+                         "task, each with its system call's contract, and main runs as the "
+                         "first task; the rest of its blocking calls are -Wblocking warnings")
     ap.add_argument("--stage", choices=STAGES,
                     help="stop after this pass and write what it made: the preprocessed "
                          "text, the tree, which functions are async and why, each async "

@@ -63,8 +63,8 @@ first task: any valid C program must behave exactly as before.
 --posix (POSIX mode, in progress): a program written against plain POSIX
 is built unchanged: its blocking calls of the C library (read, write,
 readv, writev, recv, send, recvfrom, sendto, recvmsg, sendmsg, accept,
-accept4, connect, poll, select, sleep, usleep, nanosleep) suspend only the
-calling task, each with its system call's contract, and main runs as the
+accept4, connect, poll, select, epoll_wait, sleep, usleep, nanosleep)
+suspend only the calling task, each with its system call's contract, and main runs as the
 first task.  rip: ripper makes each caller
 async; ucontext: the link wraps the calls and main (-Wl,--wrap=NAME);
 threads: the real calls.  Its other blocking calls are -Wblocking

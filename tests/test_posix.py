@@ -39,8 +39,8 @@ def plain_build(build_dir):
 
 def test_there_are_posix_programs():
     names = {os.path.basename(p)[:-2] for p in POSIX_PROGRAMS}
-    assert {"pipe", "socket", "vector", "accept", "unix_backlog", "poll", "select", "sleep",
-            "timeo", "signals", "echo_server"} <= names
+    assert {"pipe", "socket", "vector", "accept", "unix_backlog", "poll", "select", "epoll",
+            "sleep", "timeo", "signals", "echo_server"} <= names
 
 
 @pytest.mark.parametrize("backend", POSIX_BACKENDS)
@@ -60,6 +60,7 @@ SUSPENDS = r"""
 #include <poll.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -94,6 +95,12 @@ int main(void) {
     FD_SET(p[0], &r);
     printf("select %d ", select(p[0] + 1, &r, NULL, NULL, NULL));
 #endif
+#ifdef USE_EPOLL
+    struct epoll_event ev = { .events = EPOLLIN }, got;
+    int ep = epoll_create1(0);
+    epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev);
+    printf("epoll_wait %d ", epoll_wait(ep, &got, 1, -1));
+#endif
 #ifdef USE_READV
     struct iovec v = { buf, sizeof buf };
     ssize_t n = readv(p[0], &v, 1);
@@ -107,7 +114,7 @@ int main(void) {
 """
 
 
-@pytest.mark.parametrize("call", ("read", "poll", "select", "readv"))
+@pytest.mark.parametrize("call", ("read", "poll", "select", "epoll_wait", "readv"))
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
 def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     """main waits 200 ms in read() (or poll()) on a pipe; the task it
@@ -117,11 +124,12 @@ def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     src.write_text(SUSPENDS)
     exe = ripcc(str(src), backend, extra=["--posix"] + {
         "read": [], "poll": ["-DUSE_POLL"], "select": ["-DUSE_SELECT"],
-        "readv": ["-DUSE_READV"]}[call])
+        "epoll_wait": ["-DUSE_EPOLL"], "readv": ["-DUSE_READV"]}[call])
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + \
-        {"poll": "poll 1 ", "select": "select 1 "}.get(call, "") + "read 4\n"
+        {"poll": "poll 1 ", "select": "select 1 ", "epoll_wait": "epoll_wait 1 "}.get(call, "") + \
+        "read 4\n"
 
 
 def test_posix_links_the_wrappers_only_for_ucontext(tmp_path):

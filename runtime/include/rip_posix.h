@@ -24,6 +24,7 @@
 
 #include <poll.h>
 #include <stddef.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -53,6 +54,8 @@ RIP_ASYNC ssize_t rip_posix_recvmsg(int fd, struct msghdr *msg, int flags);     
 RIP_ASYNC ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags); /* sendmsg(2): control data with the first bytes */
 RIP_ASYNC int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds,
                                struct timeval *timeout); /* select(2): a poll; timeout updated to the time not slept (milliseconds), as Linux does */
+RIP_ASYNC int rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents,
+                                   int timeout);                          /* epoll_wait(2) */
 RIP_ASYNC int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout); /* poll(2): rip_poll without a deadline */
 RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
 RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */

@@ -11,6 +11,7 @@
 
 #include <poll.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +300,22 @@ typedef struct {
     int result;                     /* when done: select's result */
     int err;                        /* when done: its errno (when result is -1) */
 } rip_pxselect;
+/* epoll_wait(2) (posix.c): the epoll fd polled for readable, then asked
+ * with timeout 0, until events come or the timeout ends. */
+typedef struct {
+    int epfd;                       /* epoll_wait's arguments */
+    struct epoll_event *events;
+    int maxevents;
+    int timeout_ms;
+    int started;                    /* `until` is set */
+    int64_t until;                  /* rip_now_ms() at which the timeout ends; -1 never */
+    struct pollfd pfd;              /* the epoll fd, for readable */
+    rip_pollop poll;                /* the wait on it, while `polling` */
+    int polling;                    /* a wait is in progress */
+    int result;                     /* when done: the call's result */
+    int err;                        /* when done: its errno (when result is -1) */
+} rip_pxepoll;
+int  rip__px_epoll_step(rip_pxepoll *e);      /* 1 done (result, err set), 0 queued: wait */
 int  rip__px_select_begin(rip_pxselect *s);   /* 0: step s->poll; 1: done already (an error) */
 void rip__px_select_end(rip_pxselect *s);     /* poll is done: the sets, the result, the timeout */ /* kind 0 sleep(seconds), 1 usleep(usec), 2 nanosleep(req): *ms to sleep, or -1 and errno */
 

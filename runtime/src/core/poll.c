@@ -38,6 +38,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 #include "core.h"
+#include "../shared/sys.h"
 
 #define VERIFY_POLLS 2              /* polls whose events may end a trusted wait before it is checked */
 #define VERIFY_MS 5                 /* the longest a poll blocks while a check is pending */
@@ -377,7 +378,7 @@ void rip__poll(int timeout_ms) {
         timeout_ms = 0;             /* a check woke a task */
     else if (P.check_len && (timeout_ms < 0 || timeout_ms > VERIFY_MS))
         timeout_ms = VERIFY_MS;     /* a check is due soon */
-    int n = epoll_wait(P.epfd, events, 256, timeout_ms);
+    int n = rip__sys_epoll_wait(P.epfd, events, 256, timeout_ms);
     if (n == -1 && errno != EINTR)
         rip__fatal("epoll_wait: %s", strerror(errno));
     for (int i = 0; i < n; i++) {

@@ -503,6 +503,34 @@ void rip__px_select_end(rip_pxselect *s) {
     s->poll.fds = NULL;
 }
 
+int rip__px_epoll_step(rip_pxepoll *e) {
+    if (!e->started) {
+        e->started = 1;
+        e->until = e->timeout_ms < 0 ? -1 : rip_now_ms() + rip__px_ms_at_least(e->timeout_ms);
+    }
+    for (;;) {
+        if (e->polling) {
+            if (!rip__poll_step(&e->poll))
+                return 0;
+            e->polling = 0;
+            if (e->poll.result < 0)
+                return e->result = -1, e->err = e->poll.err, 1;
+        }
+        int n = rip__sys_epoll_wait(e->epfd, e->events, e->maxevents, 0);
+        if (n == -1 && errno == EINTR)
+            continue;
+        if (n != 0 || e->timeout_ms == 0)
+            return e->result = n, e->err = n < 0 ? errno : 0, 1;
+        int64_t left = e->until < 0 ? -1 : e->until - rip_now_ms();
+        if (e->until >= 0 && left <= 0)
+            return e->result = 0, e->err = 0, 1;
+        e->pfd = (struct pollfd){ .fd = e->epfd, .events = POLLIN };
+        e->poll = (rip_pollop){ .fds = &e->pfd, .n = 1,
+                                .timeout_ms = left > INT_MAX ? INT_MAX : (int)left };
+        e->polling = 1;             /* an epoll fd is readable while it has events */
+    }
+}
+
 int64_t rip__px_ms_at_least(int64_t ms) {
     return ms > 0 ? ms + 1 : ms;
 }

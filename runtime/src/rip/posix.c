@@ -165,6 +165,33 @@ rip_frame *rip__new_rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds
     return &F->hdr;
 }
 
+struct epoll_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    rip_pxepoll e;                  /* the call in progress */
+};
+
+static int epoll_resume(rip_frame *f, rip_frame *done) {
+    struct epoll_frame *F = (struct epoll_frame *)f;
+    (void)done;
+    if (!rip__px_epoll_step(&F->e)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->e.result;
+    if (F->result < 0)
+        errno = F->e.err;
+    return 1;
+}
+
+rip_frame *rip__new_rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents,
+                                         int timeout) {
+    struct epoll_frame *F = rip__frame_alloc(sizeof *F, epoll_resume);
+    F->e = (rip_pxepoll){ .epfd = epfd, .events = events, .maxevents = maxevents,
+                          .timeout_ms = timeout };
+    return &F->hdr;
+}
+
 /* The sleeps: a timer, then 0 (sleep: 0 unslept seconds). */
 struct sleep_frame {
     rip_frame hdr;

@@ -9,6 +9,7 @@
 #define RIP_SYS_H
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -57,6 +58,11 @@ static inline ssize_t rip__sys_recvmsg(int fd, struct msghdr *msg, int flags) {
 
 static inline ssize_t rip__sys_sendmsg(int fd, const struct msghdr *msg, int flags) {
     return syscall(SYS_sendmsg, fd, msg, flags);
+}
+
+/* epoll_wait(2), by epoll_pwait (which every architecture has). */
+static inline int rip__sys_epoll_wait(int epfd, struct epoll_event *events, int max, int timeout_ms) {
+    return (int)syscall(SYS_epoll_pwait, epfd, events, max, timeout_ms, NULL, (size_t)8);
 }
 
 /* poll(2) with timeout 0, by ppoll (which every architecture has). */

@@ -34,6 +34,9 @@ ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) { return 
 int rip_posix_select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t) {
     return select(n, r, w, e, t);
 }
+int rip_posix_epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout) {
+    return epoll_wait(epfd, ev, max, timeout);
+}
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) { return poll(fds, nfds, timeout); }
 unsigned int rip_posix_sleep(unsigned int seconds) { return sleep(seconds); }
 int rip_posix_usleep(useconds_t usec) { return usleep(usec); }

@@ -42,6 +42,7 @@ static int px_sleep(int kind, const void *arg) {
 }
 
 int __real_poll(struct pollfd *, nfds_t, int);
+int __real_epoll_wait(int, struct epoll_event *, int, int);
 int __real_select(int, fd_set *, fd_set *, fd_set *, struct timeval *);
 ssize_t __real_readv(int, const struct iovec *, int);
 ssize_t __real_writev(int, const struct iovec *, int);
@@ -145,6 +146,18 @@ int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *except
     if (s.result < 0)
         errno = s.err;
     return s.result;
+}
+
+int rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
+    if (!IN_TASK)
+        return rip__sys_epoll_wait(epfd, events, maxevents, timeout);
+    rip_pxepoll e = { .epfd = epfd, .events = events, .maxevents = maxevents,
+                      .timeout_ms = timeout };
+    while (!rip__px_epoll_step(&e))
+        rip__uc_park();
+    if (e.result < 0)
+        errno = e.err;
+    return e.result;
 }
 
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
@@ -253,6 +266,11 @@ ssize_t __wrap_sendmsg(int fd, const struct msghdr *msg, int flags) {
 
 int __wrap_select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *t) {
     return IN_TASK ? rip_posix_select(n, r, w, e, t) : __real_select(n, r, w, e, t);
+}
+
+int __wrap_epoll_wait(int epfd, struct epoll_event *events, int max, int timeout) {
+    return IN_TASK ? rip_posix_epoll_wait(epfd, events, max, timeout)
+                   : __real_epoll_wait(epfd, events, max, timeout);
 }
 
 int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout) {
