@@ -72,21 +72,22 @@ int main(void) {
 
     /* sendmsg with an fd: the receiver gets a working copy of it. */
     pipe(p);
-    char cbuf[CMSG_SPACE(sizeof(int))];
-    memset(cbuf, 0, sizeof cbuf);
+    union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } cbuf; /* cmsg(3)'s idiom: aligned */
+    memset(&cbuf, 0, sizeof cbuf);
     struct iovec one = { "F", 1 };
-    struct msghdr s = { .msg_iov = &one, .msg_iovlen = 1, .msg_control = cbuf,
-                        .msg_controllen = sizeof cbuf };
+    struct msghdr s = { .msg_iov = &one, .msg_iovlen = 1, .msg_control = cbuf.buf,
+                        .msg_controllen = sizeof cbuf.buf };
     struct cmsghdr *c = CMSG_FIRSTHDR(&s);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &p[1], sizeof(int));
     printf("sendmsg: %zd\n", sendmsg(sv[0], &s, 0));
-    char got[1], rbuf[CMSG_SPACE(sizeof(int))];
+    char got[1];
+    union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } rbuf;
     struct iovec rone = { got, 1 };
-    struct msghdr r = { .msg_iov = &rone, .msg_iovlen = 1, .msg_control = rbuf,
-                        .msg_controllen = sizeof rbuf };
+    struct msghdr r = { .msg_iov = &rone, .msg_iovlen = 1, .msg_control = rbuf.buf,
+                        .msg_controllen = sizeof rbuf.buf };
     n = recvmsg(sv[1], &r, 0);
     int passed = -1;
     c = CMSG_FIRSTHDR(&r);
