@@ -196,8 +196,8 @@ def check(unit, analysis, how="warn"):
                 found.append(_diagnostic(unit, call, callee, name, how,
                                          note=POSIX_NOT_YET[callee]))
                 continue
-            if name not in analysis.names or callee not in HINT_OF or callee not in system or callee in analysis.defined or \
-                    callee in analysis.posix_calls:
+            if name not in analysis.names or callee not in HINT_OF or callee not in system or \
+                    callee in analysis.defined or callee in analysis.posix_calls:
                 continue
             if callee == "fcntl" and not _written_on_its_lines(unit, call, _FCNTL_WAITS):
                 continue

@@ -103,8 +103,8 @@ VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlink
 DEPENDENCY_FLAGS = ("-MD", "-MMD", "-MP", "-MG")
 DEPENDENCY_VALUE_FLAGS = ("-MF", "-MT", "-MQ")
 # ripcc's own options (a misspelling of one is an error, not a flag for cc).
-RIPCC_OPTIONS = ("--backend", "--all-async", "--posix", "--equiv", "--print-include-dir", "--cflags",
-                 "--libs", "--help-ripcc", "--timeout")
+RIPCC_OPTIONS = ("--backend", "--all-async", "--posix", "--equiv", "--print-include-dir",
+                 "--cflags", "--libs", "--help-ripcc", "--timeout")
 # Questions for the compiler, not a compilation: asked of cc as they are.
 QUERIES = ("-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs", "-print-",
            "--print-", "--help", "--target-help")
@@ -115,7 +115,7 @@ class Command:
 
     def __init__(self, argv):
         self.backend, self.all_async = "rip", False
-        self.posix = False          # --posix: the program's blocking POSIX calls suspend (blocking.POSIX_CALLS)
+        self.posix = False          # --posix: its blocking POSIX calls suspend (blocking.POSIX_CALLS)
         self.timeout = None         # --timeout's value (text), None if not given
         self.args = []              # cc's arguments in order, inputs included, -o not
         self.output = None          # -o's value
@@ -479,7 +479,8 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     if cmd.verbose:
         print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
             lib_flags + compile_flags(cmd.args) + depend +
-            [f for f in [blocking.flag_of(cmd.blocking)] if f] + (["--posix"] if cmd.posix else [])),
+            [f for f in [blocking.flag_of(cmd.blocking)] if f] +
+            (["--posix"] if cmd.posix else [])),
             name), file=sys.stderr)
     warnings = []
     ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
