@@ -41,13 +41,6 @@ static int px_sleep(int kind, const void *arg) {
     return 0;
 }
 
-int __real_poll(struct pollfd *, nfds_t, int);
-int __real_epoll_wait(int, struct epoll_event *, int, int);
-int __real_select(int, fd_set *, fd_set *, fd_set *, struct timeval *);
-ssize_t __real_readv(int, const struct iovec *, int);
-ssize_t __real_writev(int, const struct iovec *, int);
-ssize_t __real_recvmsg(int, struct msghdr *, int);
-ssize_t __real_sendmsg(int, const struct msghdr *, int);
 
 /* Outside a task: the call itself (the wrappers' __real_ functions are
  * only there when the program is linked with --wrap). */
@@ -135,7 +128,7 @@ ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) {
 int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds,
                      struct timeval *timeout) {
     if (!IN_TASK)
-        return __real_select(nfds, readfds, writefds, exceptfds, timeout);
+        return select(nfds, readfds, writefds, exceptfds, timeout); /* the library's: --wrap sends it back here, still outside */
     rip_pxselect s = { .nfds = nfds, .readfds = readfds, .writefds = writefds,
                        .exceptfds = exceptfds, .timeout = timeout };
     if (!rip__px_select_begin(&s)) {
@@ -193,21 +186,30 @@ int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) {
 }
 
 /* The wrappers.  __real_NAME is the C library's NAME, resolved by the
- * linker under --wrap=NAME; the program is linked with all of them or
- * none (ripcc --posix), so a wrapper is pulled in only with its real. */
-ssize_t __real_read(int, void *, size_t);
-ssize_t __real_write(int, const void *, size_t);
-ssize_t __real_recv(int, void *, size_t, int);
-ssize_t __real_send(int, const void *, size_t, int);
-ssize_t __real_recvfrom(int, void *, size_t, int, struct sockaddr *, socklen_t *);
-ssize_t __real_sendto(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
-int __real_accept(int, struct sockaddr *, socklen_t *);
-int __real_accept4(int, struct sockaddr *, socklen_t *, int);
-int __real_connect(int, const struct sockaddr *, socklen_t);
-unsigned int __real_sleep(unsigned int);
-int __real_usleep(useconds_t);
-int __real_nanosleep(const struct timespec *, struct timespec *);
-int __real_main(int, char **, char **);
+ * linker under --wrap=NAME (ripcc --posix links with all of them).  Weak:
+ * the shared library (make install), linked whole with no --wrap, leaves
+ * them unresolved and never calls a wrapper. */
+#define REAL __attribute__((weak))
+REAL ssize_t __real_read(int, void *, size_t);
+REAL ssize_t __real_write(int, const void *, size_t);
+REAL ssize_t __real_recv(int, void *, size_t, int);
+REAL ssize_t __real_send(int, const void *, size_t, int);
+REAL ssize_t __real_recvfrom(int, void *, size_t, int, struct sockaddr *, socklen_t *);
+REAL ssize_t __real_sendto(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
+REAL int __real_accept(int, struct sockaddr *, socklen_t *);
+REAL int __real_accept4(int, struct sockaddr *, socklen_t *, int);
+REAL int __real_connect(int, const struct sockaddr *, socklen_t);
+REAL unsigned int __real_sleep(unsigned int);
+REAL int __real_usleep(useconds_t);
+REAL int __real_nanosleep(const struct timespec *, struct timespec *);
+REAL int __real_main(int, char **, char **);
+REAL int __real_poll(struct pollfd *, nfds_t, int);
+REAL int __real_epoll_wait(int, struct epoll_event *, int, int);
+REAL int __real_select(int, fd_set *, fd_set *, fd_set *, struct timeval *);
+REAL ssize_t __real_readv(int, const struct iovec *, int);
+REAL ssize_t __real_writev(int, const struct iovec *, int);
+REAL ssize_t __real_recvmsg(int, struct msghdr *, int);
+REAL ssize_t __real_sendmsg(int, const struct msghdr *, int);
 
 ssize_t __wrap_read(int fd, void *buf, size_t n) {
     return IN_TASK ? rip_posix_read(fd, buf, n) : __real_read(fd, buf, n);
