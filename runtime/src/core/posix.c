@@ -218,8 +218,8 @@ static ssize_t attempt(rip_pxop *op) {
     case RIP_PX_READ:
     case RIP_PX_WRITE: {
         if (op->how == HOW_UNKNOWN || op->how == HOW_SOCKET) {
-            ssize_t n = op->kind == RIP_PX_READ ? rip__sys_recvfrom(op->fd, at, left, MSG_DONTWAIT, NULL, NULL)
-                                                : rip__sys_sendto(op->fd, at, left, MSG_DONTWAIT | later(op), NULL, 0);
+            ssize_t n = op->kind == RIP_PX_READ ? rip__sys_recv(op->fd, at, left, MSG_DONTWAIT)
+                                                : rip__sys_send(op->fd, at, left, MSG_DONTWAIT | later(op));
             if (n != -1 || errno != ENOTSOCK) {
                 op->how = HOW_SOCKET;
                 return n;

@@ -26,7 +26,7 @@ static inline int rip__set_nonblocking(int fd) {
 
 /* read(2) that fails with EAGAIN rather than wait. */
 static inline ssize_t rip__try_read(int fd, void *buf, size_t len) {
-    ssize_t n = rip__sys_recvfrom(fd, buf, len, MSG_DONTWAIT, NULL, NULL);
+    ssize_t n = rip__sys_recv(fd, buf, len, MSG_DONTWAIT);
     if (n != -1 || errno != ENOTSOCK)
         return n;
     return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_read(fd, buf, len);
@@ -34,7 +34,7 @@ static inline ssize_t rip__try_read(int fd, void *buf, size_t len) {
 
 /* write(2) that fails with EAGAIN rather than wait. */
 static inline ssize_t rip__try_write(int fd, const void *buf, size_t len) {
-    ssize_t n = rip__sys_sendto(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL, NULL, 0);
+    ssize_t n = rip__sys_send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
     if (n != -1 || errno != ENOTSOCK)
         return n;
     return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_write(fd, buf, len);
@@ -42,7 +42,7 @@ static inline ssize_t rip__try_write(int fd, const void *buf, size_t len) {
 
 /* accept(2) that fails with EAGAIN rather than wait. */
 static inline int rip__try_accept(int fd, struct sockaddr *addr, socklen_t *len) {
-    return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_accept4(fd, addr, len, 0);
+    return rip__set_nonblocking(fd) == -1 ? -1 : rip__sys_accept(fd, addr, len);
 }
 
 /* connect(2) that is EINPROGRESS rather than wait. */

@@ -1,84 +1,58 @@
-/* sys.h -- the system calls the runtime itself makes, by number.
+/* sys.h -- the C library calls the runtime itself makes, past the
+ * wrappers of POSIX mode.
  *
  * A program built with `ripcc --posix --backend=ucontext` is linked with
  * -Wl,--wrap=read (and the other calls of rip_posix.h), which sends every
  * reference to read in every object, the runtime's own included, to
  * __wrap_read: a task's call would come back to the runtime and loop.  So
- * the runtime never names those functions: it calls these. */
+ * the runtime calls __real_read, which that link resolves to the library's
+ * read; in any other link __real_read is not there (a weak reference,
+ * NULL) and the runtime calls read itself.  Either way it is the library's
+ * read, which an LD_PRELOAD shim (tests/faults) still reaches. */
 #ifndef RIP_SYS_H
 #define RIP_SYS_H
 
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
-long syscall(long number, ...);     /* unistd.h declares it only under _GNU_SOURCE or _DEFAULT_SOURCE */
+int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags); /* declared only under _GNU_SOURCE */
 
-static inline ssize_t rip__sys_read(int fd, void *buf, size_t len) {
-    return syscall(SYS_read, fd, buf, len);
-}
+/* rip__sys_NAME(args): __real_NAME under --wrap=NAME, else NAME. */
+#define RIP__SYS(ret, name, params, args)                                      \
+    extern ret __real_##name params __attribute__((weak));                     \
+    static inline ret rip__sys_##name params {                                 \
+        return __real_##name ? __real_##name args : name args;                 \
+    }
 
-static inline ssize_t rip__sys_write(int fd, const void *buf, size_t len) {
-    return syscall(SYS_write, fd, buf, len);
-}
+RIP__SYS(ssize_t, read, (int fd, void *buf, size_t len), (fd, buf, len))
+RIP__SYS(ssize_t, write, (int fd, const void *buf, size_t len), (fd, buf, len))
+RIP__SYS(ssize_t, recv, (int fd, void *buf, size_t len, int flags), (fd, buf, len, flags))
+RIP__SYS(ssize_t, send, (int fd, const void *buf, size_t len, int flags), (fd, buf, len, flags))
+RIP__SYS(ssize_t, recvfrom, (int fd, void *buf, size_t len, int flags, struct sockaddr *addr,
+                             socklen_t *addrlen), (fd, buf, len, flags, addr, addrlen))
+RIP__SYS(ssize_t, sendto, (int fd, const void *buf, size_t len, int flags,
+                           const struct sockaddr *addr, socklen_t addrlen),
+         (fd, buf, len, flags, addr, addrlen))
+RIP__SYS(ssize_t, readv, (int fd, const struct iovec *iov, int n), (fd, iov, n))
+RIP__SYS(ssize_t, writev, (int fd, const struct iovec *iov, int n), (fd, iov, n))
+RIP__SYS(ssize_t, recvmsg, (int fd, struct msghdr *msg, int flags), (fd, msg, flags))
+RIP__SYS(ssize_t, sendmsg, (int fd, const struct msghdr *msg, int flags), (fd, msg, flags))
+RIP__SYS(int, accept, (int fd, struct sockaddr *addr, socklen_t *len), (fd, addr, len))
+RIP__SYS(int, accept4, (int fd, struct sockaddr *addr, socklen_t *len, int flags),
+         (fd, addr, len, flags))
+RIP__SYS(int, connect, (int fd, const struct sockaddr *addr, socklen_t len), (fd, addr, len))
+RIP__SYS(int, nanosleep, (const struct timespec *req, struct timespec *rem), (req, rem))
+RIP__SYS(int, poll, (struct pollfd *fds, nfds_t n, int timeout_ms), (fds, n, timeout_ms))
+RIP__SYS(int, epoll_wait, (int epfd, struct epoll_event *events, int max, int timeout_ms),
+         (epfd, events, max, timeout_ms))
 
-static inline ssize_t rip__sys_recvfrom(int fd, void *buf, size_t len, int flags,
-                                        struct sockaddr *addr, socklen_t *addrlen) {
-    return syscall(SYS_recvfrom, fd, buf, len, flags, addr, addrlen);
-}
-
-static inline ssize_t rip__sys_sendto(int fd, const void *buf, size_t len, int flags,
-                                      const struct sockaddr *addr, socklen_t addrlen) {
-    return syscall(SYS_sendto, fd, buf, len, flags, addr, addrlen);
-}
-
-static inline int rip__sys_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
-    return (int)syscall(SYS_accept4, fd, addr, len, flags);
-}
-
-static inline int rip__sys_connect(int fd, const struct sockaddr *addr, socklen_t len) {
-    return (int)syscall(SYS_connect, fd, addr, len);
-}
-
-static inline ssize_t rip__sys_readv(int fd, const struct iovec *iov, int n) {
-    return syscall(SYS_readv, fd, iov, n);
-}
-
-static inline ssize_t rip__sys_writev(int fd, const struct iovec *iov, int n) {
-    return syscall(SYS_writev, fd, iov, n);
-}
-
-static inline ssize_t rip__sys_recvmsg(int fd, struct msghdr *msg, int flags) {
-    return syscall(SYS_recvmsg, fd, msg, flags);
-}
-
-static inline ssize_t rip__sys_sendmsg(int fd, const struct msghdr *msg, int flags) {
-    return syscall(SYS_sendmsg, fd, msg, flags);
-}
-
-/* epoll_wait(2), by epoll_pwait (which every architecture has). */
-static inline int rip__sys_epoll_wait(int epfd, struct epoll_event *events, int max, int timeout_ms) {
-    return (int)syscall(SYS_epoll_pwait, epfd, events, max, timeout_ms, NULL, (size_t)8);
-}
-
-/* poll(2) with timeout 0, by ppoll (which every architecture has). */
+/* poll(2) with timeout 0. */
 static inline int rip__sys_poll_now(struct pollfd *fds, nfds_t n) {
-    struct timespec zero = { 0, 0 };
-    return (int)syscall(SYS_ppoll, fds, n, &zero, NULL, (size_t)8);
-}
-
-/* poll(2) itself (timeout in ms, negative: none). */
-static inline int rip__sys_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
-    struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
-    return (int)syscall(SYS_ppoll, fds, n, timeout_ms < 0 ? NULL : &ts, NULL, (size_t)8);
-}
-
-static inline int rip__sys_nanosleep(const struct timespec *req, struct timespec *rem) {
-    return (int)syscall(SYS_nanosleep, req, rem);
+    return rip__sys_poll(fds, n, 0);
 }
 
 #endif
