@@ -6,8 +6,8 @@
  * rip_posix_read inside a task and the real read (__real_read) anywhere
  * else (before the first task, after the last, on an offload thread);
  * __wrap_main runs the program's main (__real_main) as the first task and
- * returns its value.  The runtime itself calls the system by number
- * (shared/sys.h), so no wrapper ever catches it. */
+ * returns its value.  The runtime's own calls go to the library through
+ * __real_NAME (shared/sys.h), so no wrapper ever catches them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
