@@ -160,24 +160,29 @@ rip_frame *rip__new_rip_connect(int fd, const struct sockaddr *addr, socklen_t l
     return io_frame((rip_io){ .kind = RIP_IO_CONNECT, .fd = fd, .caddr = addr, .caddrlen = len });
 }
 
-struct poll_frame {
-    rip_frame hdr;
-    int result;                     /* RIP_RESULT slot */
-    rip_pollop op;                  /* the call in progress */
-};
-
-static int poll_resume(rip_frame *f, rip_frame *done) {
-    struct poll_frame *F = (struct poll_frame *)f;
-    (void)done;
-    if (!rip__poll_step(&F->op)) {
-        suspend(f, 1);
-        return 0;
+/* The frame and resume of a call whose core op steps to its end
+ * (step(&op): 1 done, 0 queued to wait), leaving op.result and op.err
+ * (0: errno untouched; select's EPIPE comes with a case's result). */
+#define STEP_FRAME(name, op_type, step)                                     \
+    struct name##_frame {                                                   \
+        rip_frame hdr;                                                      \
+        int result;                 /* RIP_RESULT slot */                   \
+        op_type op;                 /* the call in progress */              \
+    };                                                                      \
+    static int name##_resume(rip_frame *f, rip_frame *done) {               \
+        struct name##_frame *F = (struct name##_frame *)f;                  \
+        (void)done;                                                         \
+        if (!step(&F->op)) {                                                \
+            suspend(f, 1);                                                  \
+            return 0;                                                       \
+        }                                                                   \
+        F->result = F->op.result;                                           \
+        if (F->op.err)                                                      \
+            errno = F->op.err;                                              \
+        return 1;                                                           \
     }
-    F->result = F->op.result;
-    if (F->op.result < 0)
-        errno = F->op.err;
-    return 1;
-}
+
+STEP_FRAME(poll, rip_pollop, rip__poll_step)
 
 rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
     struct poll_frame *F = rip__frame_alloc(sizeof *F, poll_resume);
@@ -185,24 +190,7 @@ rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
     return &F->hdr;
 }
 
-struct select_frame {
-    rip_frame hdr;
-    int result;                     /* RIP_RESULT slot */
-    rip_selectop op;                /* the call in progress */
-};
-
-static int select_resume(rip_frame *f, rip_frame *done) {
-    struct select_frame *F = (struct select_frame *)f;
-    (void)done;
-    if (!rip__select_step(&F->op)) {
-        suspend(f, 1);
-        return 0;
-    }
-    F->result = F->op.result;
-    if (F->op.err)
-        errno = F->op.err;
-    return 1;
-}
+STEP_FRAME(select, rip_selectop, rip__select_step)
 
 rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms) {
     struct select_frame *F = rip__frame_alloc(sizeof *F, select_resume);
@@ -228,24 +216,7 @@ rip_frame *rip__new_rip_mutex_lock(rip_mutex *m) {
     return wait_frame(mutex_lock_resume, m, NULL);
 }
 
-struct cond_frame {
-    rip_frame hdr;
-    int result;                     /* RIP_RESULT slot */
-    rip_condop op;                  /* the wait in progress */
-};
-
-static int cond_resume(rip_frame *f, rip_frame *done) {
-    struct cond_frame *F = (struct cond_frame *)f;
-    (void)done;
-    if (!rip__cond_step(&F->op)) {
-        suspend(f, 1);
-        return 0;
-    }
-    F->result = F->op.result;
-    if (F->op.result < 0)
-        errno = F->op.err;
-    return 1;
-}
+STEP_FRAME(cond, rip_condop, rip__cond_step)
 
 rip_frame *rip__new_rip_cond_wait(rip_cond *c, rip_mutex *m) {
     struct cond_frame *F = rip__frame_alloc(sizeof *F, cond_resume);
