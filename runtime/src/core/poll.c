@@ -312,21 +312,11 @@ int rip__fd_cancel(rip_waiter *w, void *on, int key) {
     int fd = key >> 1, dir = key & 1;
     (void)on;                       /* the fd table moves as it grows: the key names the list */
     rip_waitlist *l = dir == RIP_FD_READ ? &state(fd)->readers : &state(fd)->writers;
-    rip_waiter *prev = NULL;
-    for (rip_waiter *x = l->head; x; prev = x, x = x->next) {
-        if (x != w)
-            continue;
-        if (prev)
-            prev->next = x->next;
-        else
-            l->head = x->next;
-        if (l->tail == x)
-            l->tail = prev;
-        P.waiting--;
-        state(fd)->trusted -= (unsigned)x->mark;
-        return 1;
-    }
-    return 0;                       /* already woken */
+    if (!rip__wl_cancel(w, l, 0))
+        return 0;                   /* already woken */
+    P.waiting--;
+    state(fd)->trusted -= (unsigned)w->mark;
+    return 1;
 }
 
 void rip__fd_forget(int fd) {
