@@ -279,7 +279,8 @@ class AsyncFunction:
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")
-        if not f.static:            # -Wmissing-prototypes wants one before it
+        # -Wmissing-prototypes wants one before it; -Wredundant-decls not twice
+        if not f.static and not lw.prototyped(f.name):
             out.append("%s *%s%s;" % (abi.FRAME_T, abi.constructor(f.name),
                                       "()" if f.knr else lw.params_text(f)))
         pieces = [(" ".join(out) + "\n" + "%s%s *%s" % (static, abi.FRAME_T,

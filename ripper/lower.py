@@ -95,6 +95,7 @@ class _Lowering:
             self.first_declared.setdefault(g.name, g.start)
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
+        self.prototypes = {}        # async function -> its constructor's file-scope parameter lists so far
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
 
     def error(self, node, message, hint=None):
@@ -281,10 +282,18 @@ class _Lowering:
         params = self.params_text(f)
         out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
-        out.append("%s%s *%s%s;" % (static, abi.FRAME_T, self.constructor(f.name), params))
+        if block_scope or not self.prototyped(f.name):
+            out.append("%s%s *%s%s;" % (static, abi.FRAME_T, self.constructor(f.name), params))
         if not block_scope:
             self.declared.add(f.name)
+            self.prototypes.setdefault(f.name, []).append(params)
         return " ".join(out)
+
+    def prototyped(self, name):
+        """Has a file-scope prototype of async function `name`'s constructor
+        been written?  Then its type is fixed, and another is a
+        -Wredundant-decls warning (`int f();` declares none: `()`)."""
+        return any("".join(p.split()) != "()" for p in self.prototypes.get(name, ()))
 
     def type_names(self, f, params):
         """At the first file-scope declaration of async function f: names

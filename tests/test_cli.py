@@ -638,3 +638,30 @@ def test_ripcc_passes_the_warning_through_and_still_builds(tmp_path):
         assert (b"warning: 'read' blocks" in r.stderr) == (backend == "rip")
         assert run([str(exe)], input=b"").stdout == b"0\n"
     assert not BLOCKING_OPTION.search(log.read_text())
+
+
+REDECLARED = rb"""
+#include <stdio.h>
+#include "rip.h"
+RIP_ASYNC int ticks(int n);
+RIP_ASYNC int ticks(int  n);       /* the user's own second declaration */
+int later(int n);
+RIP_ASYNC int ticks(int n) { rip_yield(); return n + 1; }
+int later(int n) { return ticks(n) * 2; }
+static void task(void *arg) { (void)arg; printf("%d\n", later(ticks(1))); }
+int main(void) { return rip_run(task, NULL); }
+"""
+
+
+def test_ripped_code_declares_each_constructor_once(tmp_path):
+    """A function declared (in a header, say) before its definition: its
+    constructor's prototype is written once, so -Wredundant-decls finds
+    nothing ripper added."""
+    src = write(tmp_path, "r.c", REDECLARED)
+    exe = str(tmp_path / "r")
+    r = run([RIPCC, "-Wall", "-Wextra", "-Wredundant-decls", "-Wmissing-prototypes",
+             src, "-o", exe])
+    assert r.returncode == 0, r.stderr.decode()
+    complaints = [l for l in r.stderr.decode().splitlines() if "warning" in l]
+    assert all("'ticks'" in l or "‘ticks’" in l for l in complaints), complaints  # the user's own
+    assert run([exe]).stdout == b"6\n"
