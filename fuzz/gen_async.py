@@ -110,6 +110,9 @@ CLASSES = {
                     "through by the async callee; array parameters with qualifiers or static "
                     "in their brackets (unsigned v[volatile restrict 3], [static 3]) kept "
                     "across suspensions"),
+    "variadic": (1, "variadic async functions: va_arg read before a suspension, a va_list "
+                    "started before suspensions and read by vsnprintf after them; promoted "
+                    "(unsigned char, short, float), string and async arguments"),
     "multidecl": (0, "several functions in one declaration (the prototypes), ending in an "
                      "object; functions declared through a function typedef and a __typeof__ "
                      "of themselves; a task's first declaration declaring a function between "
@@ -1525,7 +1528,9 @@ class Gen:
             use, touch = "*%s" % cp, "*%s" % cp
         self.s_suspend(ctx, out, i2, depth)
         if depth < MAX_BLOCK_DEPTH and self.chance(0.4):
-            self.block(ctx, out, i2, 1, depth + 1)
+            out.append(i2 + "{")    # what it declares must not outlive its scope here
+            self.block(ctx, out, i2 + "    ", 1, depth + 1)
+            out.append(i2 + "}")
         out.append(i2 + "%s += %s;" % (touch, self.pure(ctx)))
         if self.chance(0.5):
             out.append(i2 + "rip_yield();")
@@ -1690,7 +1695,10 @@ class Gen:
                            % (ls, es[0], es[1], es[2]))
                 self.s_suspend(ctx, out, i2, depth)
                 if depth < MAX_BLOCK_DEPTH and self.chance(0.5):
-                    self.block(ctx, out, i2, self.r.randint(1, 2), depth + 1)
+                    # braced: what it declares must not outlive its scope here
+                    out.append(i2 + "{")
+                    self.block(ctx, out, i2 + "    ", self.r.randint(1, 2), depth + 1)
+                    out.append(i2 + "}")
                 out.append(i2 + "%s.a += %s;" % (ls, self.async_of(ctx)))
             finally:
                 ctx.shadow = False
@@ -1862,6 +1870,17 @@ class Gen:
         a = self.async_of(ctx) if self.chance(0.5) else "ay(%s)" % self.effect(ctx, 2)[0]
         self.sink(ctx, out, ind, "%s ?: %s" % (a, self.expr(ctx, 2, True)[0]))
 
+    def s_c_variadic(self, ctx, out, ind, depth):
+        def arg():
+            return self.ay_of(ctx) if self.chance(0.3) else self.pure(ctx, 2)
+        if self.chance(0.5):
+            n = self.r.randrange(4)
+            e = "%s(%du%s)" % (self.need("vadd"), n, "".join(", " + arg() for _ in range(n)))
+        else:
+            e = '%s("%%u %%d %%.1f %%s", %s, (short)(%s), (float)((%s) %% 64u), "%s")' % (
+                self.need("vfmt"), arg(), arg(), arg(), self.fresh("w"))
+        self.sink(ctx, out, ind, e)
+
     def s_c_commaop(self, ctx, out, ind, depth):
         self.sink(ctx, out, ind, self.class_effect_of("commaop", ctx, 3))
 
@@ -1952,6 +1971,8 @@ class Gen:
             out.append("struct node { unsigned v; struct node *next; unsigned pad[5]; };")
         if self.on("arrparam"):
             out.append("typedef unsigned vec3[3];")
+        if self.on("variadic"):
+            out.append("#include <stdarg.h>")
         return "\n".join(out) + "\n" if out else ""
 
     def helper(self, name):
@@ -1979,6 +2000,15 @@ class Gen:
                          '    printf("sub2 %u\\n", *t->out);\n    rip_wg_done(t->wg);\n}\n',
             "vsum": "static unsigned vsum(unsigned d, vec3 v)\n{\n    rip_yield();\n"
                     "    v[d % 3u] += 1u;\n    return v[0] + v[1] + v[2];\n}\n",
+            "vadd": "RIP_ASYNC static unsigned vadd(unsigned n, ...)\n{\n    va_list ap;\n"
+                    "    unsigned s = n, i;\n    rip_yield();\n    va_start(ap, n);\n"
+                    "    for (i = 0; i < n; i++)\n        s = s * 31u + va_arg(ap, unsigned);\n"
+                    "    va_end(ap);\n    rip_yield();\n    return s;\n}\n",
+            "vfmt": "RIP_ASYNC static unsigned vfmt(const char *fmt, ...)\n{\n    va_list ap;\n"
+                    "    char b[96];\n    int n;\n    va_start(ap, fmt);\n    rip_yield();\n"
+                    "    rip_sleep_ms(0);\n    n = vsnprintf(b, sizeof b, fmt, ap);\n"
+                    "    va_end(ap);\n    rip_yield();\n"
+                    '    printf("vfmt %s\\n", b);\n    return (unsigned)n;\n}\n',
             "vqsum": "static unsigned vqsum(unsigned d, unsigned v[volatile restrict 3], "
                      "const unsigned w[static 3])\n{\n    unsigned s;\n    rip_yield();\n"
                      "    v[d % 3u] += w[0];\n    s = v[0] + w[1];\n    v = v + 1;\n"

@@ -64,8 +64,51 @@ RESUME_ENTRY = "rip__resume_"   # static int rip__resume_f(self, done): runs f o
 FRAME_TAG = "rip__frame_"       # struct rip__frame_f: f's frame
 
 
+# A variadic async function f (its variadic arguments outlive no call of C
+# itself, so each resume must re-enter f's body with them): its
+# constructor takes, for the `...`, the caller's thunk and the caller's
+# copy of the arguments; its resume entry calls the thunk, which calls
+# f's body (rip__vbody_f, variadic) with the arguments again.
+VA_THUNK = "rip__vt"            # the constructor's (and frame's) thunk
+VA_ARGS = "rip__va"             # the constructor's (and frame's) pointer to the arguments
+VA_BODY = "rip__vbody_"         # static int rip__vbody_f(self, done, ...): f's body
+VA_BODY_T = "int (*)(%s *, %s *, ...)" % (FRAME_T, FRAME_T)
+VA_ARGS_TAG = "rip__vargs_"     # struct rip__vargs_g_N: caller g's copy at resume point N
+VA_THUNK_FN = "rip__vthunk_"    # static int rip__vthunk_g_N(self, done, body, args)
+
+
+def va_thunk_param(name=VA_THUNK):
+    """The declarator of a thunk pointer named `name`."""
+    return "int (*%s)(%s *, %s *, %s, void *)" % (name, FRAME_T, FRAME_T, VA_BODY_T)
+
+
+def va_body(name):
+    return VA_BODY + name
+
+
+def va_args_struct(caller, point):
+    return "struct %s%s_%d" % (VA_ARGS_TAG, caller, point)
+
+
+def va_thunk(caller, point):
+    return "%s%s_%d" % (VA_THUNK_FN, caller, point)
+
+
 def constructor(name):
     return CONSTRUCTOR + name
+
+
+def constructor_params(f, params):
+    """The parameter list of async function f's constructor, from f's
+    `params` text: a variadic f's `...` becomes the caller's thunk and its
+    copy of the arguments (abi.VA_THUNK):
+
+        (const char *fmt, ...)  ->  (const char *fmt, int (*rip__vt)(...), void *rip__va)"""
+    if not f.variadic:
+        return params
+    i = params.rfind("...")
+    assert i >= 0, params
+    return params[:i] + "%s, void *%s" % (va_thunk_param(), VA_ARGS) + params[i + 3:]
 
 
 def constructed(symbol):

@@ -49,6 +49,9 @@ for _name in ("setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "save
     UNRIPPABLE_CALLS[_name] = JMP_HINT
 UNRIPPABLE_CALLS["__builtin_return_address"] = UNRIPPABLE_CALLS["__builtin_frame_address"] = \
     "a ripped function runs in a resume entry, whose frame and caller are the scheduler's"
+for _name in ("__builtin_va_arg_pack", "__builtin_va_arg_pack_len"):
+    UNRIPPABLE_CALLS[_name] = "they forward the arguments of an inlined call, which a " \
+        "ripped function is not; pass a va_list instead"
 CONSTRUCTOR_ATTRS = ("constructor", "destructor")
 # Functions of the C library that gcc knows as builtins (its manual, "Other
 # Built-in Functions"): it may fold, expand or replace their calls (floor of
@@ -84,6 +87,10 @@ strfmon strlen strncasecmp strncat strncmp strncpy strndup strnlen strpbrk strrc
 strstr tan tanf tanh tanhf tanhl tanl tgamma tgammaf tgammal toascii tolower toupper
 towlower towupper trunc truncf truncl vfprintf vfscanf vprintf vscanf vsnprintf vsprintf
 vsscanf y0 y0f y0l y1 y1f y1l yn ynf ynl
+execl execle execlp execv execve execvp
+__printf_chk __fprintf_chk __vprintf_chk __vfprintf_chk __sprintf_chk __snprintf_chk
+__vsprintf_chk __vsnprintf_chk __memcpy_chk __memmove_chk __mempcpy_chk __memset_chk
+__stpcpy_chk __stpncpy_chk __strcat_chk __strcpy_chk __strncat_chk __strncpy_chk
 """.split())
 FOLDABLE_ATTRS = ("pure", "const", "__pure__", "__const__")
 
@@ -196,9 +203,6 @@ def unrippable(f):
         if any(a.strip() == name or a.startswith(name + "(") for a in f.attrs):
             return (f.body, "'%s' runs as a %s, before or after main, where nothing may "
                     "suspend" % (f.name, name), "keep it plain: move what suspends out of it")
-    if f.variadic:
-        return (f.body, "async function '%s' is variadic" % f.name,
-                "take a va_list or an array instead")
     for n in f.body.nodes():
         if isinstance(n, T.Call) and callee_name(n) in UNRIPPABLE_CALLS:
             return (n, "'%s' in async function '%s'" % (callee_name(n), f.name),

@@ -18,7 +18,9 @@ is  [n < 3] -> [Await f(n)] -> [n++] -> [n < 3] ... -> exit
 """
 
 from . import tree as T
-from .evaluation import walk_marked
+from .evaluation import callee_name, walk_marked
+
+VA_WRITES = ("__builtin_va_start", "__builtin_va_copy")     # write their first argument
 
 
 class Step:
@@ -76,9 +78,15 @@ class CFG:
                 continue
             if isinstance(n, T.Assign) and n.op == "=":
                 written.add(id(T.strip_parens(n.lhs)))
+            if isinstance(n, T.Call) and callee_name(n) in VA_WRITES and n.args:
+                written.add(id(T.strip_parens(n.args[0])))   # va_start(ap, x) writes ap
             key = _key(n)
             if key in self.locals and id(n) not in written:
                 uses.add(key)
+            if isinstance(n, T.Opaque) and n.what == "__builtin_va_arg" and n.parts and \
+                    _key(T.strip_parens(n.parts[0])) in self.locals:
+                uses.add(_key(T.strip_parens(n.parts[0])))    # reads (and moves) ap
+                continue
             if isinstance(n, (T.Opaque, T.Asm)):
                 for m in n.walk():
                     if _key(m) in self.locals:
@@ -106,8 +114,12 @@ class CFG:
         return s
 
     def assignment_kills(self, node):
-        """`x = ...` with a plain variable on the left surely writes x."""
+        """`x = ...` with a plain variable on the left surely writes x, and
+        so do va_start(x, ...) and va_copy(x, ...)."""
         node = T.strip_parens(node)
+        if isinstance(node, T.Call) and callee_name(node) in VA_WRITES and node.args:
+            key = _key(T.strip_parens(node.args[0]))
+            return {key} if key in self.locals else set()
         if isinstance(node, T.Assign) and node.op == "=":
             key = _key(T.strip_parens(node.lhs))
             if key in self.locals:

@@ -13,6 +13,13 @@ the three things every async function becomes, around the printed body:
     static int rip__resume_f(...) { ...C locals... switch (rip__self->state) { case 0: break;
         case 1: goto rip__resume_1; ... }  <the body>  return 1; }
 
+A variadic function's `...` arguments do not outlive the call that passed
+them, so its caller copies them into its own frame (a struct per call),
+and the resume entry re-enters the body, a variadic function of its own,
+with them through the caller's thunk (abi.VA_BODY):
+
+    rip__resume_f(self, c)  ->  thunk(self, c, rip__vbody_f, args)  ->  rip__vbody_f(self, c, a0, a1)
+
 Fields are named after the user's variables (`int rip_hdr;` is field
 `rip_hdr`); ripper's own members are in rip.h's reserved `rip__` space.
 """
@@ -69,6 +76,8 @@ class AsyncFunction:
             candidates[p.key] = p.ctype
         in_frame = frame_variables(norm.body, candidates)
         self.check_variably_modified(in_frame)
+        restarted, unkept = self.check_va_lists(locals_)
+        in_frame -= unkept
         params = [p for p in f.params if p.name and p.key not in self.unused]
         self.fields = {}            # key -> field name
         self.field_types = []       # (name, CType or None, declaration text, alignment)
@@ -76,6 +85,10 @@ class AsyncFunction:
         used = set(RESERVED_FIELDS)
         for d in params + [d for d in locals_ if d.key in in_frame]:
             self.add_field(d.key, d.name, d.ctype, d, used)
+        self.restarted = [self.fields[k] for k in restarted]   # va_lists started at each resume
+        self.va_calls = {}          # id(Await of a variadic async function) -> its arguments' field
+        for a in norm.awaits:
+            self.variadic_call(a, used)
         self.literals = {}          # id(compound literal kept in the frame) -> field
         for lit in _escaping_literals(f.body):
             if lit.type is None or (lit.type.local and lit.type.size <= 0):
@@ -149,6 +162,121 @@ class AsyncFunction:
                                      hint="give it a constant size, allocate it with malloc, "
                                      "or end its block before the suspension")
 
+    def check_va_lists(self, locals_):
+        """A va_list points into the stack of the call that started it,
+        gone at a suspension.  One kept across a suspension is started
+        again at every resume (a variadic function's resume re-enters with
+        its arguments, abi.VA_BODY) when no va_arg or va_copy reads it and
+        its address is not taken, so that it is always where va_start left
+        it; other va_lists may not outlive a suspension.  None may go to
+        an async call, which could read it after a suspension.  The keys of
+        the va_lists to start again, and of those that stay C locals (no
+        suspension between their va_start and last use: as the user wrote
+        them, which gcc 12 -O2 reads right; one in the frame that va_arg
+        reads, it may read from the wrong stack slots):
+
+            va_start(ap, fmt); lock(); vsyslog(l, fmt, ap); va_end(ap);   -> [ap]
+            va_start(ap, n); x = va_arg(ap, int); lock(); ...va_arg(ap, int)  -> error"""
+        va = {d.key: d for d in locals_ if _is_va_list(d.ctype)}
+        if self.f.variadic:         # the va_list started must be the body's own, to follow
+            for n in self.f.body.nodes():
+                if isinstance(n, T.Call) and callee_name(n) in ("__builtin_va_start",
+                                                               "__builtin_va_copy") and n.args:
+                    target = T.strip_parens(n.args[0])
+                    if not (isinstance(target, T.Ref) and target.key in va):
+                        raise self.error(n, "%s of a va_list that is not a local variable of "
+                                         "variadic async function '%s'" % (
+                                             callee_name(n)[len("__builtin_"):], self.f.name),
+                                         hint="its arguments are gone at the next suspension: "
+                                         "start a local va_list, and read it before any call "
+                                         "that may suspend")
+        for a in self.norm.awaits:
+            for arg in a.args:
+                # one this variadic function started points into its body's
+                # stack (a va_list from a caller that outlives the call is fine)
+                inner = T.strip_parens(arg)
+                if isinstance(inner, T.Unary) and inner.op == "&":
+                    inner = T.strip_parens(inner.operand)
+                if self.f.variadic and isinstance(inner, T.Ref) and inner.key in va:
+                    raise self.error(arg, "a va_list passed to async function '%s', which may "
+                                     "suspend and read it after the call that started it has "
+                                     "returned" % (callee_name(a.call) or "(pointer)"),
+                                     hint="read the arguments (vsnprintf into a buffer, say) "
+                                     "and pass the result")
+        # live across a suspension, va_start and va_copy writing their
+        # va_list (in_frame keeps every array, these too, for their address)
+        live = frame_variables(self.norm.body, {key: None for key in va}) if va else set()
+        restarted = []
+        for key, d in va.items():
+            if key not in live:
+                continue
+            reads = [r for r in self.f.body.nodes() if isinstance(r, T.Ref) and r.key == key
+                     and not _starts_or_ends(r, self.names)]
+            if not self.f.variadic or reads and any(not _passed_plain(r, self.names)
+                                                    for r in reads):
+                raise self.error(d, "va_list '%s' of async function '%s' is in use across a "
+                                 "suspension, after va_arg or va_copy read it (or its address "
+                                 "is taken)" % (d.name, self.f.name) if self.f.variadic else
+                                 "va_list '%s' of async function '%s' is in use across a "
+                                 "suspension" % (d.name, self.f.name),
+                                 hint="read the arguments before the call that may suspend, "
+                                 "or after it, with va_start again")
+            restarted.append(key)
+        return restarted, set(va) - live
+
+    def variadic_call(self, await_, used):
+        """A call of a variadic async function: the arguments its `...`
+        takes are copied into a field of this frame (the callee's body is
+        re-entered with them at each resume, through the thunk assemble()
+        writes for this call)."""
+        callee = callee_name(await_.call)
+        g = self.lw.functions.get(callee) if callee in self.names else None
+        if g is None or not g.variadic or intrinsic(await_, self.lw):
+            return
+        fixed = len(g.param_types or ())
+        types = []                  # (CType or None, spelling) of each `...` argument
+        for arg in await_.args[fixed:]:
+            t = arg.value_type
+            if isinstance(arg, T.TempRef) and t is None:
+                types.append((arg.temp.ctype, arg.temp.spelling))
+                continue
+            if t is None or t.local or not t.named and t.record:
+                raise self.error(arg, "an argument of a type declared inside a function (or "
+                                 "unnamed) passed to variadic async function '%s'" % callee,
+                                 hint="declare the type at file scope, with a name")
+            types.append((t, t.unqualified))
+        key = "va:%d" % await_.point
+        self.add_field(key, "rip__vargs%d" % await_.point, None, None, used,
+                       spelling=abi.va_args_struct(self.f.name, await_.point))
+        self.va_calls[id(await_)] = (key, fixed, types)
+
+    def va_thunks(self):
+        """Before the frame struct: for each call of a variadic async
+        function, the struct its arguments are copied to and its thunk,
+        which calls the callee's body with them again:
+
+            struct rip__vargs_g_2 { __typeof__(int) a0; };
+            static int rip__vthunk_g_2(struct rip__frame *rip__self, struct rip__frame *rip__c,
+                int (*rip__vb)(struct rip__frame *, struct rip__frame *, ...), void *rip__va)
+            { struct rip__vargs_g_2 *rip__v = ...; return rip__vb(rip__self, rip__c, rip__v->a0); }"""
+        out = []
+        for a in self.norm.awaits:
+            if id(a) not in self.va_calls:
+                continue
+            key, fixed, types = self.va_calls[id(a)]
+            st = abi.va_args_struct(self.f.name, a.point)
+            members = " ".join("__typeof__(%s) a%d;" % (spelling, i)
+                               for i, (_, spelling) in enumerate(types)) or "char a;"
+            out.append("%s { %s };" % (st, members))
+            args = "".join(", rip__v->a%d" % i for i in range(len(types)))
+            out.append("static int %s(%s *%s, %s *%s, int (*rip__vb)(%s *, %s *, ...), "
+                       "void *%s) { %s *rip__v = (%s *)%s; %sreturn rip__vb(%s, %s%s); }"
+                       % (abi.va_thunk(self.f.name, a.point), abi.FRAME_T, abi.SELF,
+                          abi.FRAME_T, abi.DONE, abi.FRAME_T, abi.FRAME_T, abi.VA_ARGS, st,
+                          st, abi.VA_ARGS, "" if types else "(void)rip__v; ", abi.SELF,
+                          abi.DONE, args))
+        return out
+
     def add_field(self, key, name, ctype, decl, used, spelling=None):
         """A frame field for variable `key`.  A variable of a type file
         scope cannot spell (declared in the function, or unnamed) is kept
@@ -218,6 +346,9 @@ class AsyncFunction:
                 dirty.add(id(n))
         for c in self.unevaluated:
             dirty.add(id(c))
+        if self.f.variadic:         # va_start names the body's last parameter (abi.VA_BODY)
+            dirty.update(id(n) for n in self.f.body.nodes()
+                         if isinstance(n, T.Call) and callee_name(n) == "__builtin_va_start")
         dirty.update(self.literals)
         # every ancestor of a changed node changes
         for n in self.f.body.nodes():
@@ -249,6 +380,9 @@ class AsyncFunction:
         if self.waits:
             members.append("struct rip__wait %s;" % abi.WAIT)
             layout.append((abi.WAIT_BYTES, abi.WAIT_ALIGN))
+        if f.variadic:              # what the resume entry re-enters the body with
+            members += ["%s;" % abi.va_thunk_param(), "void *%s;" % abi.VA_ARGS]
+            layout += [(8, 8), (8, 8)]
         points = len(self.norm.awaits)
         lw.stats.append(FrameStats(f.name, abi.frame_size(layout), points + lw.all_async,
                                    len(self.field_types) - len([1 for k in self.fields
@@ -265,11 +399,24 @@ class AsyncFunction:
                 stores.append("(void)%s;" % p.name)
         if f.name == "main" and not void:
             stores.insert(0, "%s->%s = 0;" % (abi.FRAME, abi.RESULT))  # main may end without return
+        if f.variadic:
+            stores += ["%s->%s = %s;" % (abi.FRAME, n, n) for n in (abi.VA_THUNK, abi.VA_ARGS)]
         static = "static __attribute__((unused)) " if f.static else ""
         resume = "static int %s(%s *%s, %s *%s)" % (
             abi.resume_entry(f.name), abi.FRAME_T, abi.SELF, abi.FRAME_T, abi.DONE)
+        # a variadic function's body is its own function, entered with the
+        # arguments again at each resume through the caller's thunk
+        body_entry = resume if not f.variadic else "static int %s(%s *%s, %s *%s, ...)" % (
+            abi.va_body(f.name), abi.FRAME_T, abi.SELF, abi.FRAME_T, abi.DONE)
         header_text = self.header_text()
-        out = []
+        if f.variadic:              # `...` becomes the thunk and its arguments
+            (text, at), = header_text
+            raw = text.encode(*ENCODING)
+            k = raw.rfind(b"...")
+            header_text = [(raw[:k].decode(*ENCODING), at),
+                           (abi.constructor_params(f, "...") , None),
+                           (raw[k + 3:].decode(*ENCODING), at + k + 3)]
+        out = self.va_thunks()
         for name in self.implicit:
             callee = lw.functions.get(name)
             out.append("%s%s *%s();" % ("static " if callee is not None and callee.static
@@ -279,10 +426,16 @@ class AsyncFunction:
         lw.declared.add(f.name)
         out.append("%s { %s };" % (fr, " ".join(members)))
         out.append(resume + ";")
+        if f.variadic:
+            out.append(body_entry + ";")
+            out.append("%s { %s *%s = (%s *)%s; return %s->%s(%s, %s, %s, %s->%s); }" % (
+                resume, fr, abi.FRAME, fr, abi.SELF, abi.FRAME, abi.VA_THUNK, abi.SELF,
+                abi.DONE, abi.va_body(f.name), abi.FRAME, abi.VA_ARGS))
         # -Wmissing-prototypes wants one before it; -Wredundant-decls not twice
         if not f.static and not lw.prototyped(f.name):
             out.append("%s *%s%s;" % (abi.FRAME_T, abi.constructor(f.name),
-                                      "()" if f.knr else lw.params_text(f)))
+                                      "()" if f.knr else
+                                      abi.constructor_params(f, lw.params_text(f))))
         pieces = [(" ".join(out) + "\n" + "%s%s *%s" % (static, abi.FRAME_T,
                                                          abi.constructor(f.name)), None)]
         pieces += header_text
@@ -291,6 +444,8 @@ class AsyncFunction:
                           " ".join(stores), " " if stores else "", abi.FRAME, abi.HEADER),
                        None))
         decls = ["%s *%s = (%s *)%s;" % (fr, abi.FRAME, fr, abi.SELF)]
+        decls += ["__builtin_va_start(%s->%s, %s);" % (abi.FRAME, field, abi.DONE)
+                  for field in self.restarted]
         if self.uses_r:
             decls.append("int %s;" % abi.R)
         for t in self.c_temps:
@@ -302,7 +457,7 @@ class AsyncFunction:
         cases = " ".join("case %d: goto %s;" % (i, abi.resume_label(i)) for i in range(1, points + 1))
         head = ("%s { %s (void)%s; (void)%s; switch (%s->state) { case 0: break; %s%s"
                 "default: __builtin_unreachable(); }%s"
-                % (resume, " ".join(decls), abi.FRAME, abi.DONE, abi.SELF, cases,
+                % (body_entry, " ".join(decls), abi.FRAME, abi.DONE, abi.SELF, cases,
                    " " if cases else "", entry))
         pieces.append((head + " {", None))     # the body a block: declarations first (C89)
         pieces += body_pieces
@@ -319,6 +474,34 @@ class AsyncFunction:
             raise self.error(f.name_at, "cannot find the parameter list of '%s'" % f.name)
         end = f.header_end if f.knr else j + 1
         return [(self.text[i:end].decode(*ENCODING), i)]
+
+
+def _is_va_list(ctype):
+    """A va_list (x86-64: an array of one struct __va_list_tag), or what
+    one becomes as a parameter or argument (a pointer to that struct)."""
+    if ctype is None:
+        return False
+    if ctype.spelling in ("va_list", "__gnuc_va_list", "__builtin_va_list"):
+        return True
+    inner = ctype.pointee if ctype.canonical == "POINTER" else \
+        ctype.members[0][1] if ctype.array and ctype.members else None
+    return inner is not None and "__va_list_tag" in inner.spelling
+
+
+def _starts_or_ends(ref, names):
+    """`ref` is va_start's or va_end's va_list."""
+    p = ref.parent
+    return isinstance(p, T.Call) and callee_name(p) in ("__builtin_va_start",
+                                                        "__builtin_va_end") and \
+        p.args and p.args[0] is ref
+
+
+def _passed_plain(ref, names):
+    """`ref` is an argument of a call of a plain function (vsnprintf),
+    which reads from it at once: after that C allows only va_end."""
+    p = ref.parent
+    return isinstance(p, T.Call) and ref in p.args and callee_name(p) is not None and \
+        not callee_name(p).startswith("__builtin_va_") and not is_async_call(p, names)
 
 
 def _escaping_literals(body):

@@ -283,7 +283,8 @@ class _Lowering:
         out = [] if block_scope else self.type_names(f, params)
         static = "static " if f.static else ""
         if block_scope or not self.prototyped(f.name):
-            out.append("%s%s *%s%s;" % (static, abi.FRAME_T, self.constructor(f.name), params))
+            out.append("%s%s *%s%s;" % (static, abi.FRAME_T, self.constructor(f.name),
+                                        abi.constructor_params(f, params)))
         if not block_scope:
             self.declared.add(f.name)
             self.prototypes.setdefault(f.name, []).append(params)
@@ -352,6 +353,11 @@ class _Lowering:
             raise self.error(a, "RIP_ASYNC_FN type written in an unexpected way",
                              hint="write typedef RIP_ASYNC_FN(ret, name, (params));")
         ret_start = close + 2
+        paren = self.text.find(b"(", name_at)
+        if paren >= 0 and b"..." in self.text[paren:matching_paren(self.text, paren) + 1]:
+            raise self.error(name_at, "RIP_ASYNC_FN type with variadic parameters",
+                             hint="a call through it could not pass the arguments again "
+                             "at each resume: take a va_list or an array instead")
         paren = self.text.find(b"(", ret_start, name_at)
         ret_end = paren if paren >= 0 else name_at
         self.remove_annotations(annotations)
@@ -433,7 +439,7 @@ class _Lowering:
                 f = self.functions.get(d.name)
                 if f is not None:
                     out.append("%s *%s%s;" % (abi.FRAME_T, self.constructor(d.name),
-                                                             self.params_text(f, d)))
+                                              abi.constructor_params(f, self.params_text(f, d))))
         return " ".join(out)
 
     def function_value(self, ref):
@@ -448,6 +454,10 @@ class _Lowering:
                              "calls it (one whose pointer type is RIP_ASYNC_FN)" % name)
         if name in self.names:
             if dest is not None and dest.async_fn:
+                if self.functions[name].variadic:
+                    raise self.error(ref, "variadic async function '%s' used as a value"
+                                     % name, hint="call it by name, or give the pointer a "
+                                     "function of fixed parameters (a va_list or an array)")
                 return self.constructor(name)
             if self.all_async and name in self.analysis.defined:
                 return None         # the plain definition stays
@@ -712,3 +722,4 @@ def _typeof(ctype):
     """`__typeof__(spelling)`, where no async function's typedefs are at
     hand (unevaluated async calls in a plain function's body)."""
     return "__typeof__(%s)" % ctype.spelling
+

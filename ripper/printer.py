@@ -319,6 +319,12 @@ class Printer:
         self.gen('"%s"' % self.fn.f.name)
 
     def print_Call(self, n):
+        if callee_name(n) == "__builtin_va_start" and self.fn.f.variadic and len(n.args) == 2:
+            # the body's last parameter, which the resume entry passes (abi.VA_BODY)
+            self.gen("__builtin_va_start(")
+            self.node(n.args[0])
+            self.gen(", %s)" % abi.DONE)
+            return
         if id(T.source(n)) not in self.unevaluated:
             return self.original(n)
         callee = self.fn.lw.unevaluated_callee(n, self.type_name)
@@ -736,7 +742,14 @@ class Printer:
             self.gen("{ " + abi.wait_point(point, attempt, after) + " }")
             return
         callee = callee_name(n.call)
-        if callee is not None:
+        if id(n) in fn.va_calls:    # the `...` arguments copied for the callee's resumes
+            key, fixed, types = fn.va_calls[id(n)]
+            access = self.field_access(key)
+            copies = [store("%s.a%d" % (access, i), t, text) + ", "
+                      for i, ((t, _), text) in enumerate(zip(types, args[fixed:]))]
+            start = "(%s%s(%s))" % ("".join(copies), fn.lw.constructor(callee), ", ".join(
+                args[:fixed] + [abi.va_thunk(fn.f.name, n.point), "&" + access]))
+        elif callee is not None:
             start = "%s(%s)" % (fn.lw.constructor(callee), ", ".join(args))
         else:
             start = "(%s)(%s)" % (self.as_text(n.callee), ", ".join(args))

@@ -120,10 +120,42 @@ def test_labels_as_values_are_an_error(tmp_path):
     assert "labels as values" in err
 
 
-def test_variadic_async_function_is_an_error(tmp_path):
-    src = write(tmp_path, "v.c", b'#include "rip.h"\nRIP_ASYNC int f(int n, ...) { rip_yield(); return n; }\n')
+def variadic_error(tmp_path, text):
+    """ripper's stderr on a file with variadic async function f (`text`
+    goes after it), which it must refuse."""
+    src = write(tmp_path, "v.c", b'#include <stdarg.h>\n#include "rip.h"\n' + text)
     r = run([RIPPER, src, "-o", str(tmp_path / "v.rip.c")])
-    assert r.returncode == 1 and b"variadic" in r.stderr
+    assert r.returncode == 1, r.stderr.decode()
+    return r.stderr.decode()
+
+
+def test_va_list_read_across_a_suspension_is_an_error(tmp_path):
+    """va_arg before and after a suspension: the va_list would point into
+    a stack that is gone (once only va_start touched it, it is started
+    again at each resume: tests/programs/variadic_async_functions.c)."""
+    err = variadic_error(tmp_path, b"RIP_ASYNC int f(int n, ...) { va_list ap; va_start(ap, n); "
+                         b"int a = va_arg(ap, int); rip_yield(); a += va_arg(ap, int); "
+                         b"va_end(ap); return a; }\n")
+    assert "va_list 'ap' of async function 'f' is in use across a suspension" in err
+
+
+def test_va_list_passed_to_an_async_function_is_an_error(tmp_path):
+    err = variadic_error(tmp_path, b"RIP_ASYNC int g(va_list ap) { rip_yield(); return va_arg(ap, int); }\n"
+                         b"RIP_ASYNC int f(int n, ...) { va_list ap; va_start(ap, n); n = g(ap); "
+                         b"va_end(ap); return n; }\n")
+    assert "a va_list passed to async function 'g'" in err
+
+
+def test_variadic_async_function_as_a_value_is_an_error(tmp_path):
+    err = variadic_error(tmp_path, b"RIP_ASYNC int f(int n, ...) { rip_yield(); return n; }\n"
+                         b"typedef RIP_ASYNC_FN(int, fixed_fn, (int n));\n"
+                         b"fixed_fn *p = (fixed_fn *)f;\n")
+    assert "variadic async function 'f' used as a value" in err
+
+
+def test_variadic_async_function_type_is_an_error(tmp_path):
+    err = variadic_error(tmp_path, b"typedef RIP_ASYNC_FN(int, log_fn, (const char *fmt, ...));\n")
+    assert "RIP_ASYNC_FN type with variadic parameters" in err
 
 
 def ripped_output(tmp_path, body, head=b""):
