@@ -552,7 +552,11 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
     the object it is async in}) async, and compile it into `out`.  Prints
     the warnings the compile did not; raises Diagnostic if it fails."""
     here = os.getcwd()
-    os.chdir(record["cwd"])
+    try:
+        os.chdir(record["cwd"])
+    except OSError as e:
+        raise Diagnostic("", 0, 0, "cannot rip %s again in %s: %s"
+                         % (record["source"], record["cwd"], e.strerror))
     try:
         source, flags = record["source"], record["flags"]
         try:
