@@ -8,8 +8,8 @@ Compiled alone, server.c and main.c see only plain declarations, so their
 calls are plain; the link rips them again with the other objects' async
 functions (ripper/wholeprogram.py): serve is async only through two
 levels of files, next_request is a static function made async so.  Built
-by one ripcc command, per file with -c then linked, and through an `ar`
-archive, the program prints what its plain cc build prints, and its
+by one ripcc command, per file with -c then linked, by make's own rules
+with CC="ripcc --posix", and through an `ar` archive, the program prints what its plain cc build prints, and its
 read() suspends only its task: a second task (ticker.c, tests only) ticks
 while main waits for input, which the test sends only after the ticks."""
 import os
@@ -46,10 +46,16 @@ def compile_each(cwd, sources=SOURCES, extra=()):
 
 
 def build(how, cwd, extra=(), sources=SOURCES):
-    """The program built `how` ("one command", "objects", "archive") in
-    `cwd` as ./prog; returns ripcc's link's result (its -v lines)."""
+    """The program built `how` ("one command", "objects", "archive",
+    "make") in `cwd` as ./prog; returns ripcc's link's result (its -v
+    lines; make's output)."""
     if how == "one command":
         r = ripcc(cwd, "-v", *FLAGS, *extra, *sources, "-o", "prog")
+    elif how == "make":             # make's own rules: $(CC) -c per file, then the link
+        objects = " ".join(s[:-2] + ".o" for s in sources)
+        (cwd / "Makefile").write_text("prog: %s\n\t$(CC) -v $^ -o $@\n" % objects)
+        r = run(["make", "-j2", "CC=%s --posix" % RIPCC,
+                 "CFLAGS=%s" % " ".join(FLAGS + list(extra))], cwd=str(cwd))
     else:
         compile_each(cwd, sources, extra)
         objects = [s[:-2] + ".o" for s in sources]
@@ -79,7 +85,7 @@ def defined_functions(exe):
     return set(out[2::3])
 
 
-@pytest.mark.parametrize("how", ("one command", "objects", "archive"))
+@pytest.mark.parametrize("how", ("one command", "objects", "archive", "make"))
 def test_a_program_of_several_files_behaves_as_its_plain_build(tmp_path, plain_output, how):
     cwd = copy_sources(tmp_path)
     r = build(how, cwd)
@@ -93,9 +99,8 @@ def test_a_program_of_several_files_behaves_as_its_plain_build(tmp_path, plain_o
     assert ".rip_rerip" not in run(["readelf", "-S", str(cwd / "prog")]).stdout.decode()
     # -v says what was ripped again and why, round by round
     said = r.stderr.decode()
-    server = {"one command": "server.c", "objects": "server.o",
-              "archive": "libsrv.a(server.o)"}[how]
-    io = {"one command": "io.c", "objects": "io.o", "archive": "libsrv.a(io.o)"}[how]
+    server = {"one command": "server.c", "archive": "libsrv.a(server.o)"}.get(how, "server.o")
+    io = {"one command": "io.c", "archive": "libsrv.a(io.o)"}.get(how, "io.o")
     main = "main.c" if how == "one command" else "main.o"
     assert "%s calls 'read_line' (async in %s) as a plain function: ripping server.c again" \
         % (server, io) in said
@@ -237,3 +242,28 @@ def test_ripper_also_async_treats_another_file_s_function_as_async(tmp_path):
     text = (tmp_path / "server.rip.c").read_text()
     assert "rip__new_read_line(" in text and "rip__new_next_request(" in text
     assert "rip__new_serve(" in text and "rip__new_checksum" not in text
+
+
+def test_a_blocking_call_made_async_at_the_link_is_warned_of_there_once(tmp_path):
+    """-Wblocking for a function the rip again made async (serve_and_reap,
+    through serve); the warning the compile gave (reap_and_read) is not
+    given again."""
+    cwd = copy_sources(tmp_path)
+    (cwd / "reap.c").write_text(
+        "#include <stddef.h>\n#include <unistd.h>\n#include <sys/wait.h>\n"
+        '#include "server.h"\n'
+        "int reap_and_read(int fd) { char c; waitpid(-1, NULL, WNOHANG); "
+        "return (int)read(fd, &c, 1); }\n"
+        "int serve_and_reap(int fd) { int n = serve(fd); waitpid(-1, NULL, WNOHANG); "
+        "return n; }\n")
+    compile_each(cwd)
+    r = ripcc(cwd, "-c", "reap.c")
+    assert r.returncode == 0
+    assert r.stderr.decode().count("warning:") == 1 and "reap.c:5:" in r.stderr.decode()
+    r = ripcc(cwd, "main.o", "server.o", "io.o", "reap.o", "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    err = r.stderr.decode()
+    assert err.count("warning:") == 1
+    assert "reap.c:6:49: warning: 'waitpid' blocks the whole scheduler in async function " \
+        "'serve_and_reap' [-Wblocking]" in err
+    assert "'serve' is async in server.o, another object of the program" in err
