@@ -290,7 +290,8 @@ def split_compiler_flags(argv):
             value = next(it, None)
             if value is not None:
                 ours.append(value)
-        elif a in RIPPER_OPTIONS or a.startswith(("--stage=", "--timeout=", "--also-async=", "-I", "-D")) or \
+        elif a in RIPPER_OPTIONS or \
+                a.startswith(("--stage=", "--timeout=", "--also-async=", "-I", "-D")) or \
                 (a.startswith("-o") and len(a) > 2) or a == "-" or not a.startswith("-"):
             ours.append(a)
         else:

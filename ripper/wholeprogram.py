@@ -151,7 +151,9 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
                 raise Diagnostic("", 0, 0, "%s still calls '%s' as a plain function after "
                                  "ripping %s again with it async (it is ripped in %s)"
                                  % (o.shown, n, _source_of(o), where[n]),
-                                 hint="declare '%s' with a prototype before its calls" % n)
+                                 hint="declare '%s' at file scope, with a prototype, before "
+                                 "its calls (ripper does not read a declaration inside a "
+                                 "function, nor an implicit one)" % n)
             todo.append((o, need))
         if not todo:
             return result

@@ -9,9 +9,10 @@ calls are plain; the link rips them again with the other objects' async
 functions (ripper/wholeprogram.py): serve is async only through two
 levels of files, next_request is a static function made async so.  Built
 by one ripcc command, per file with -c then linked, by make's own rules
-with CC="ripcc --posix", and through an `ar` archive, the program prints what its plain cc build prints, and its
-read() suspends only its task: a second task (ticker.c, tests only) ticks
-while main waits for input, which the test sends only after the ticks."""
+with CC="ripcc --posix", and through an `ar` archive, the program prints
+what its plain cc build prints, and its read() suspends only its task: a
+second task (ticker.c, tests only) ticks while main waits for input, which
+the test sends only after the ticks."""
 import os
 import select
 import shutil
@@ -267,3 +268,17 @@ def test_a_blocking_call_made_async_at_the_link_is_warned_of_there_once(tmp_path
     assert "reap.c:6:49: warning: 'waitpid' blocks the whole scheduler in async function " \
         "'serve_and_reap' [-Wblocking]" in err
     assert "'serve' is async in server.o, another object of the program" in err
+
+
+def test_a_call_through_a_declaration_ripper_does_not_read_is_a_clear_error(tmp_path):
+    cwd = copy_sources(tmp_path)
+    (cwd / "main.c").write_text("int main(void) {\n    int serve(int fd);\n"
+                                "    return serve(0) == 0;\n}\n")
+    compile_each(cwd)
+    r = ripcc(cwd, "main.o", "server.o", "io.o", "-o", "prog")
+    assert r.returncode == 1 and not (cwd / "prog").exists()
+    assert r.stderr.decode() == (
+        "ripcc: error: main.o still calls 'serve' as a plain function after ripping main.c "
+        "again with it async (it is ripped in server.o)\n"
+        "ripcc: note: declare 'serve' at file scope, with a prototype, before its calls "
+        "(ripper does not read a declaration inside a function, nor an implicit one)\n")
