@@ -568,17 +568,24 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
             print("ripcc: ripper %s --posix --also-async=%s %s -o (ripped text)" % (
                 " ".join(lib_flags + compile_flags(flags)), ",".join(sorted(also_async)),
                 source), file=sys.stderr)
-        warnings = []
+        warnings, files = [], []
         try:
             ripped = rip_source_reporting(source, text, lib_flags + compile_flags(flags),
                                           record["all_async"], seconds=record["seconds"],
                                           blocking_mode=record["blocking"], warnings=warnings,
-                                          posix=True, also_async=also_async)
+                                          posix=True, also_async=also_async, files=files)
         except Diagnostic as d:         # printed here, where its file's path means it
             print(d.format(wants_color(flags, sys.stderr)), file=sys.stderr)
             raise Diagnostic("", 0, 0, "ripping %s again for the link, with %s async, failed "
                              "(above)" % (source, ", ".join("'%s' (ripped in %s)" % kv
                                                             for kv in sorted(also_async.items()))))
+        before = [f for f, _ in record["files"]]
+        if files != before:             # an include path that differs (CPATH...): not the same C
+            raise Diagnostic("", 0, 0, "ripping %s again for the link read other files than "
+                             "its compile: %s, not %s" % (source, ", ".join(files),
+                                                          ", ".join(before)),
+                             hint="link in the environment the objects were compiled in, or "
+                             "compile them again")
         print_warnings([w for w in warnings if _place(w) not in record["warned"]], flags)
         path = out[:-2] + ".i"
         with open(path, "wb") as f:

@@ -282,3 +282,25 @@ def test_a_call_through_a_declaration_ripper_does_not_read_is_a_clear_error(tmp_
         "again with it async (it is ripped in server.o)\n"
         "ripcc: note: declare 'serve' at file scope, with a prototype, before its calls "
         "(ripper does not read a declaration inside a function, nor an implicit one)\n")
+
+
+def test_a_rip_again_that_reads_other_headers_than_the_compile_is_an_error(tmp_path):
+    """The same source with another io.h found first (CPATH at the link
+    differs) would be other C: refused, not linked."""
+    cwd = copy_sources(tmp_path)
+    for folder in ("inc", "inc2"):
+        (cwd / folder).mkdir()
+        shutil.copy(os.path.join(DIR, "io.h"), str(cwd / folder / "io.h"))
+    os.remove(str(cwd / "io.h"))
+    env = dict(os.environ, CPATH="inc")
+    for src in SOURCES:
+        assert run([RIPCC, "--posix", "-c", src], cwd=str(cwd), env=env).returncode == 0
+    link = [RIPCC, "--posix", "main.o", "server.o", "io.o", "-o", "prog"]
+    r = run(link, cwd=str(cwd), env=dict(os.environ, CPATH="inc2"))
+    assert r.returncode == 1 and not (cwd / "prog").exists()
+    assert r.stderr.decode() == (
+        "ripcc: error: ripping server.c again for the link read other files than its compile: "
+        "server.c, inc2/io.h, server.h, not server.c, inc/io.h, server.h\n"
+        "ripcc: note: link in the environment the objects were compiled in, or compile them "
+        "again\n")
+    assert run(link, cwd=str(cwd), env=env).returncode == 0
