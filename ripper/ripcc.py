@@ -66,7 +66,10 @@ readv, writev, recv, send, recvfrom, sendto, recvmsg, sendmsg, accept,
 accept4, connect, poll, select, epoll_wait, sleep, usleep, nanosleep)
 suspend only the calling task, each with its system call's contract, and main runs as the
 first task.  rip: ripper makes each caller
-async; ucontext: the link wraps the calls and main (-Wl,--wrap=NAME);
+async, across files too: each object compiled with --posix keeps how to
+rip it again (a section left out of the program), and the link rips again
+those that call another object's async functions plainly (-v says which
+and why); ucontext: the link wraps the calls and main (-Wl,--wrap=NAME);
 threads: the real calls.  Its other blocking calls are -Wblocking
 warnings.  With --equiv, the program's plain build (cc -pthread) is
 compared too.
