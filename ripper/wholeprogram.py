@@ -132,15 +132,7 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
     objects = _objects(files, names)
     count = 0
     while True:
-        plain = set()
-        for o in objects:
-            plain |= o.defined
-        where = {}                  # async function -> the object that defines it
-        for o in objects:
-            for symbol in sorted(o.defined):
-                name = abi.constructed(symbol)
-                if name and name not in plain:
-                    where.setdefault(name, o.shown)
+        where = _async_functions(objects)
         todo = []
         for o in objects:
             need = {n for n in o.undefined if n in where}
@@ -194,6 +186,31 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
             copy = _archive_copy(a, [o for o in objects if o.archive == a], tmp)
             result.replaced[a] = copy
             result.names[copy] = names.get(a, a)
+
+
+def _async_functions(objects):
+    """{function: the object that defines it}: the functions ripped async
+    (their frame constructor defined globally, rip__new_f) and not plain
+    in that object as well (main under --posix, --all-async's functions
+    keep a plain definition beside).  A plain definition elsewhere does not
+    count: a library's (libc.a's getline) is taken only by plain calls,
+    which ripping again makes async; another explicit object's is the
+    program defining the function twice, an error.
+
+        io.o: rip__new_read_line  main.o: main, rip__new_main  ->  {"read_line": "io.o"}"""
+    where = {}
+    for o in objects:
+        for symbol in sorted(o.defined):
+            name = abi.constructed(symbol)
+            if name and name not in o.defined:
+                where.setdefault(name, o.shown)
+    for o in objects:
+        twice = sorted(n for n in o.defined & set(where) if o.path is not None)
+        if twice:
+            raise Diagnostic("", 0, 0, "'%s' is defined twice: in %s, and async in %s"
+                             % (twice[0], o.shown, where[twice[0]]),
+                             hint="a program defines a function once: remove one")
+    return where
 
 
 def _objects(files, names):

@@ -304,3 +304,46 @@ def test_a_rip_again_that_reads_other_headers_than_the_compile_is_an_error(tmp_p
         "ripcc: note: link in the environment the objects were compiled in, or compile them "
         "again\n")
     assert run(link, cwd=str(cwd), env=env).returncode == 0
+
+
+def test_a_function_defined_plainly_in_one_object_and_async_in_another_is_an_error(tmp_path):
+    """Two definitions of read_line (cc's link would say so): not two
+    functions that the calls pick between."""
+    cwd = copy_sources(tmp_path)
+    (cwd / "dup.c").write_text('#include "io.h"\nssize_t read_line(int fd, char *buf, '
+                               "size_t cap) { (void)fd; (void)cap; buf[0] = 0; return 0; }\n")
+    compile_each(cwd, SOURCES + ("dup.c",))
+    r = ripcc(cwd, "main.o", "server.o", "io.o", "dup.o", "-o", "prog")
+    assert r.returncode == 1 and not (cwd / "prog").exists()
+    assert r.stderr.decode() == (
+        "ripcc: error: 'read_line' is defined twice: in dup.o, and async in io.o\n"
+        "ripcc: note: a program defines a function once: remove one\n")
+
+
+def test_a_library_s_plain_function_of_the_same_name_does_not_take_the_calls(tmp_path):
+    """libfallback.a defines a plain read_line too (one that reads nothing):
+    server.o's call, ripped again, goes to io.o's async one, as in the
+    plain build, where the linker takes io.o's and never the archive's."""
+    cwd = copy_sources(tmp_path)
+    (cwd / "fallback.c").write_text('#include "io.h"\nssize_t read_line(int fd, char *buf, '
+                                    "size_t cap) { (void)fd; (void)cap; buf[0] = 0; "
+                                    "return 0; }\n")
+    compile_each(cwd, SOURCES + ("fallback.c",))
+    assert run(["ar", "rcs", "libfallback.a", "fallback.o"], cwd=str(cwd)).returncode == 0
+    r = ripcc(cwd, "main.o", "server.o", "io.o", "libfallback.a", "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    got = run([str(cwd / "prog")], input=b"one\ntwo\n", timeout=20)
+    assert got.stdout.endswith(b"served 2 lines\n"), got.stdout
+
+
+def test_a_library_s_name_async_in_another_object_is_not_warned_of_as_the_library_s(tmp_path):
+    """getline, defined async by another object of the program, is that
+    object's, not stdio's blocking one: no -Wblocking at its calls."""
+    from conftest import RIPPER
+    (tmp_path / "t.c").write_text(
+        "#include <stdio.h>\n"
+        "ssize_t first(char **line, size_t *n) { return getline(line, n, stdin); }\n")
+    r = run([RIPPER, "--posix", "--also-async=getline", str(tmp_path / "t.c"), "-o",
+             str(tmp_path / "t.rip.c")])
+    assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+    assert "rip__new_getline(" in (tmp_path / "t.rip.c").read_text()
