@@ -115,7 +115,7 @@ class Result:
     def __init__(self):
         self.replaced = {}          # a file the link names -> the file it takes instead
         self.names = {}             # a file of ripcc's -> how messages name it
-        self.stuck = []             # archive members not ripped again: (object, message)
+        self.stuck = []             # archive members not ripped again (_Object.stuck says why)
         self.rounds = 0             # rounds of ripping again
         self.ripped = 0             # objects ripped again, counted each round
 
@@ -192,25 +192,32 @@ def _async_functions(objects):
     """{function: the object that defines it}: the functions ripped async
     (their frame constructor defined globally, rip__new_f) and not plain
     in that object as well (main under --posix, --all-async's functions
-    keep a plain definition beside).  A plain definition elsewhere does not
-    count: a library's (libc.a's getline) is taken only by plain calls,
-    which ripping again makes async; another explicit object's is the
-    program defining the function twice, an error.
+    keep a plain definition beside), as the linker would pick: an explicit
+    object's plain definition wins over an archive member's async one (an
+    override), an archive's plain one is taken only by plain calls, which
+    ripping again makes async (libc.a's getline, when the program defines
+    its own); two explicit objects defining it, one plainly, one async, is
+    the program defining it twice, an error.
 
         io.o: rip__new_read_line  main.o: main, rip__new_main  ->  {"read_line": "io.o"}"""
-    where = {}
+    where, explicit = {}, {}
     for o in objects:
         for symbol in sorted(o.defined):
             name = abi.constructed(symbol)
             if name and name not in o.defined:
-                where.setdefault(name, o.shown)
+                where.setdefault(name, o)
+                if o.path is not None:
+                    explicit.setdefault(name, o)
     for o in objects:
-        twice = sorted(n for n in o.defined & set(where) if o.path is not None)
-        if twice:
-            raise Diagnostic("", 0, 0, "'%s' is defined twice: in %s, and async in %s"
-                             % (twice[0], o.shown, where[twice[0]]),
-                             hint="a program defines a function once: remove one")
-    return where
+        if o.path is None:
+            continue
+        for name in sorted(o.defined & set(where)):
+            if name in explicit:
+                raise Diagnostic("", 0, 0, "'%s' is defined twice: in %s, and async in %s"
+                                 % (name, o.shown, explicit[name].shown),
+                                 hint="a program defines a function once: remove one")
+            del where[name]     # an archive's async one, overridden
+    return {name: o.shown for name, o in where.items()}
 
 
 def _objects(files, names):

@@ -347,3 +347,18 @@ def test_a_library_s_name_async_in_another_object_is_not_warned_of_as_the_librar
              str(tmp_path / "t.rip.c")])
     assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
     assert "rip__new_getline(" in (tmp_path / "t.rip.c").read_text()
+
+
+def test_an_object_s_plain_function_overrides_an_archive_s_async_one(tmp_path):
+    """stub.o's plain read_line (no input, as a test stub) overrides
+    libsrv.a(io.o)'s, as the plain link does: nothing is ripped again."""
+    cwd = copy_sources(tmp_path)
+    (cwd / "stub.c").write_text('#include "io.h"\nssize_t read_line(int fd, char *buf, '
+                                "size_t cap) { (void)fd; (void)cap; buf[0] = 0; return 0; }\n")
+    compile_each(cwd, SOURCES + ("stub.c",))
+    assert run(["ar", "rcs", "libsrv.a", "server.o", "io.o"], cwd=str(cwd)).returncode == 0
+    r = ripcc(cwd, "-v", "main.o", "stub.o", "libsrv.a", "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    assert "again" not in r.stderr.decode()
+    got = run([str(cwd / "prog")], input=b"one\n", timeout=20)
+    assert got.stdout == b"hello 99162322\nchecksum 0\nserved 0 lines\n"
