@@ -60,6 +60,8 @@ def members(path):
             name = long_names[start:long_names.index(b"\n", start)].rstrip(b"/")
         else:
             name = raw.rstrip(b"/")
+        if name.startswith(b"__.SYMDEF"):  # BSD's symbol index under a long name
+            continue
         out.append((name.decode("utf-8", "replace"), body))
     return out
 
