@@ -27,6 +27,14 @@ handler or another thread they block only that), `pinned` says where.
     static void pure(void *a) { }                   -> async if rip_spawn(pure, ...)
     int main(void) { return rip_run(task, 0); }     -> not async
 
+`also_async` (ripcc's link under --posix, wholeprogram.py) names functions
+that another object of the program defines async: each declared here and
+defined nowhere in the file is async as if its declaration were marked
+RIP_ASYNC, so that this file calls it as one.
+
+    int serve(int fd);                          (also_async: serve -> server.o)
+    int main(void) { return serve(0); }         -> calls serve's constructor
+
 With --all-async (a testing mode) every function defined in the user's
 files is ripped as well, except those that cannot be, each with the reason
 (`plain_reasons`); they keep their plain definitions, and so does every
@@ -259,10 +267,11 @@ class Analysis:
     """The async functions of a unit, and for --all-async the reasons the
     others stay plain."""
 
-    def __init__(self, unit, all_async=False, posix=False):
+    def __init__(self, unit, all_async=False, posix=False, also_async=None):
         self.unit = unit
         self.all_async = all_async
         self.posix = posix          # --posix: the C library's blocking calls are async, and main
+        self.also_async = also_async or {}  # name -> the object that defines it async
         self.functions = {}         # name -> Function: its definition if any, else a declaration
         for f in unit.functions:
             if f.definition or f.name not in self.functions:
@@ -313,6 +322,10 @@ class Analysis:
             if f.marked_async:
                 result.add(f.name)
                 why.setdefault(f.name, "marked RIP_ASYNC (%s)" % at(f))
+            elif f.name in self.also_async and f.name not in self.defined and not f.static:
+                result.add(f.name)
+                why.setdefault(f.name, "is async in %s, another object of the program"
+                               % self.also_async[f.name])
         if self.all_async:
             for name, f in self.defined.items():
                 found = unrippable(f)

@@ -191,13 +191,16 @@ def check(unit, analysis, how="warn"):
             continue
         for call in calls(f.body):
             callee = callee_name(call)
+            # a function of the program's (defined here, or async in another
+            # object: analysis.also_async) is not the library's of that name
             if analysis.posix and callee in POSIX_NOT_YET and callee in system and \
-                    callee not in analysis.defined:
+                    callee not in analysis.defined and callee not in analysis.also_async:
                 found.append(_diagnostic(unit, call, callee, name, how,
                                          note=POSIX_NOT_YET[callee]))
                 continue
             if name not in analysis.names or callee not in HINT_OF or callee not in system or \
-                    callee in analysis.defined or callee in analysis.posix_calls:
+                    callee in analysis.defined or callee in analysis.posix_calls or \
+                    callee in analysis.also_async:
                 continue
             if callee == "fcntl" and not _written_on_its_lines(unit, call, _FCNTL_WAITS):
                 continue

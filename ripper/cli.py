@@ -98,18 +98,22 @@ def dialect_flags(flags):
 
 
 def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
-               notes=None, depend=(), blocking_mode="warn", warnings=None, posix=False):
+               notes=None, depend=(), blocking_mode="warn", warnings=None, posix=False,
+               also_async=None, files=None):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `flags`:
     the compiler flags it is built with; `stats`, a list, receives a
     FrameStats per async function, `notes` lines to tell the user
     (--all-async: what stayed plain) and `warnings` Diagnostics (blocking.py,
     whose `blocking_mode` "warn", "error" or "off" says what it does);
-    `parse_alarm`: see parse; `posix`: POSIX mode (--posix, analysis.py)."""
+    `parse_alarm`: see parse; `posix`: POSIX mode (--posix, analysis.py);
+    `also_async`: {function: object} async in other objects (analysis.py);
+    `files`, a list, receives the user's files the preprocessor read (the
+    input and its headers, not system headers nor the runtime's)."""
     gc.disable()                # 10^5 tree nodes: the collector would walk them again and again
     frozen = gc.get_freeze_count()
     try:
         return _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend,
-                    blocking_mode, warnings, posix)
+                    blocking_mode, warnings, posix, also_async, files)
     finally:
         if not frozen:
             gc.unfreeze()       # _rip's tree: collectable again, once nothing holds it
@@ -117,14 +121,16 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
 
 
 def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, blocking_mode,
-         warnings, posix=False):
+         warnings, posix=False, also_async=None, files=None):
     preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend)
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower
     from .parse import parse
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     gc.freeze()                 # the tree lives to the end: collections skip it (lower.py)
-    analysis = Analysis(unit, all_async, posix)
+    analysis = Analysis(unit, all_async, posix, also_async)
+    if files is not None:
+        files.extend(user_files(unit.lines))
     blocked = blocking.check(unit, analysis, blocking_mode)
     try:
         rw = lower(unit, analysis, all_async, stats, keep=False)
@@ -148,6 +154,22 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, bloc
     prologue = ("/* Ripped by ripper %s from %s: preprocessed C; edit the original, not "
                 "this file. */\n" % (__version__, os.path.basename(path)))
     return rw.render(prologue)
+
+
+def user_files(lines):
+    """The files a LineMap's text came from that are the user's: not the
+    compiler's (<built-in>), a system header or the runtime's headers.
+
+        user_files(<main.c including stdio.h and server.h>) -> ["main.c", "server.h"]"""
+    out, seen = [], set()
+    runtime_dir = os.path.realpath(runtime.DIR) + os.sep
+    for _, name, _, flags in lines.marks:
+        if name in seen or "3" in flags.split():
+            continue
+        seen.add(name)
+        if not name.startswith("<") and not os.path.realpath(name).startswith(runtime_dir):
+            out.append(name)
+    return out
 
 
 def _in_order(diagnostics):
@@ -250,7 +272,7 @@ def compile_commands_flags(build_dir, source):
 
 
 # ripper's own options: those taking a value, and the rest.
-RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout")
+RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout", "--also-async")
 RIPPER_OPTIONS = ("--all-async", "--posix", "--stats", "--version", "-h", "--help")
 
 
@@ -268,7 +290,8 @@ def split_compiler_flags(argv):
             value = next(it, None)
             if value is not None:
                 ours.append(value)
-        elif a in RIPPER_OPTIONS or a.startswith(("--stage=", "--timeout=", "-I", "-D")) or \
+        elif a in RIPPER_OPTIONS or \
+                a.startswith(("--stage=", "--timeout=", "--also-async=", "-I", "-D")) or \
                 (a.startswith("-o") and len(a) > 2) or a == "-" or not a.startswith("-"):
             ours.append(a)
         else:
@@ -322,6 +345,10 @@ def ripper_main(argv=None):
                          "epoll_wait, sleep, usleep, nanosleep) suspend only the calling "
                          "task, each with its system call's contract, and main runs as the "
                          "first task; the rest of its blocking calls are -Wblocking warnings")
+    ap.add_argument("--also-async", action="append", default=[], metavar="NAME[,NAME...]",
+                    help="treat these functions, declared in the input and defined in "
+                         "another file, as async, as if their declarations were marked "
+                         "RIP_ASYNC (ripcc's link uses it under --posix)")
     ap.add_argument("--stage", choices=STAGES,
                     help="stop after this pass and write what it made: the preprocessed "
                          "text, the tree, which functions are async and why, each async "
@@ -377,9 +404,11 @@ def ripper_main(argv=None):
                                                      args.posix))
             return 0
         stats, notes, warnings = [], [], []
+        also = {name: "another file" for names in args.also_async
+                for name in names.split(",") if name}
         out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
                                    notes, seconds=seconds, blocking_mode=how, warnings=warnings,
-                                   posix=args.posix)
+                                   posix=args.posix, also_async=also)
         print_warnings(warnings, flags + clang_args)
         write_atomically(args.output, out)
         for line in notes:
@@ -412,19 +441,19 @@ def print_stats(stats):
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,
                          depend=(), seconds=None, blocking_mode="warn", warnings=None,
-                         posix=False):
+                         posix=False, also_async=None, files=None):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
     some thousands deep, and a crash must not take the command with it.
     `seconds`: the time limit (time_limit()); `blocking_mode`, `warnings`:
-    see rip_source.  The child leads a process
+    `also_async`, `files`: see rip_source.  The child leads a process
     group, its preprocessor in it: whatever ends the rip (an error, the
     time limit, a signal) ends the whole group, no preprocessor left."""
     if os.environ.get("RIPPER_DEBUG"):
         return rip_source(path, source, clang_args, all_async, stats, notes=notes,
                           depend=depend, blocking_mode=blocking_mode, warnings=warnings,
-                          posix=posix)
+                          posix=posix, also_async=also_async, files=files)
     limit = time_limit(source, seconds)
     reap_children()
     rfd, wfd = os.pipe()
@@ -438,7 +467,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             status = 0
             try:
                 outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend, limit,
-                                            blocking_mode, posix)
+                                            blocking_mode, posix, also_async)
                 with os.fdopen(wfd, "wb") as f:
                     pickle.dump(outcome, f)
             except BaseException:
@@ -475,7 +504,9 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
             os.waitpid(pid, 0)
             children.untrack(pid)
     if ripped:
-        out, child_stats, child_notes, child_warnings = outcome[1]
+        out, child_stats, child_notes, child_warnings, child_files = outcome[1]
+        if files is not None:
+            files.extend(child_files)
         if warnings is not None:
             warnings.extend(Diagnostic.of_fields(w) for w in child_warnings)
         if stats is not None:
@@ -600,18 +631,18 @@ def special_kind(path):
 
 
 def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocking_mode,
-                      posix=False):
+                      posix=False, also_async=None):
     """rip_source on a thread with a large stack, libclang parsing on it
     too (not on its own 8 MiB thread): ("ok", (text, stats, notes,
-    warnings)), ("diagnostics", [Diagnostic.fields()...]) or ("bug", text)."""
+    warnings, files)), ("diagnostics", [Diagnostic.fields()...]) or ("bug", text)."""
     outcome = []
 
     def work():
-        stats, notes, warnings = [], [], []
+        stats, notes, warnings, files = [], [], [], []
         try:
             out = rip_source(path, source, clang_args, all_async, stats, limit, notes, depend,
-                             blocking_mode, warnings, posix)
-            outcome.append(("ok", (out, stats, notes, [w.fields() for w in warnings])))
+                             blocking_mode, warnings, posix, also_async, files)
+            outcome.append(("ok", (out, stats, notes, [w.fields() for w in warnings], files)))
         except Diagnostic as d:
             outcome.append(("diagnostics", [e.fields() for e in [d] + d.others]))
         except Exception as e:

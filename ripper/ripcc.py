@@ -28,7 +28,7 @@ import re
 import subprocess
 import sys
 
-from . import __version__, abi, blocking, children, runtime
+from . import __version__, abi, blocking, children, runtime, wholeprogram
 from .cli import (BACKENDS, PATH_FLAGS, compile_flags, print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
@@ -66,7 +66,10 @@ readv, writev, recv, send, recvfrom, sendto, recvmsg, sendmsg, accept,
 accept4, connect, poll, select, epoll_wait, sleep, usleep, nanosleep)
 suspend only the calling task, each with its system call's contract, and main runs as the
 first task.  rip: ripper makes each caller
-async; ucontext: the link wraps the calls and main (-Wl,--wrap=NAME);
+async, across files too: each object compiled with --posix keeps how to
+rip it again (a section left out of the program), and the link rips again
+those that call another object's async functions plainly (-v says which
+and why); ucontext: the link wraps the calls and main (-Wl,--wrap=NAME);
 threads: the real calls.  Its other blocking calls are -Wblocking
 warnings.  With --equiv, the program's plain build (cc -pthread) is
 compared too.
@@ -276,7 +279,8 @@ def main(argv=None):
         return build(cmd)
     except Diagnostic as d:
         print(d.format(wants_color(cmd.args, sys.stderr)) if d.path else
-              "ripcc: error: " + d.message, file=sys.stderr)
+              "ripcc: error: " + d.message + ("\nripcc: note: " + d.hint if d.hint else ""),
+              file=sys.stderr)
         return 1
 
 
@@ -341,6 +345,18 @@ def build(cmd):
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
                              "every object with the same --backend" % (cmd.backend, ", ".join(
                                  "%s was built for %s" % fb for fb in wrong)))
+        if cmd.posix and cmd.backend == "rip":
+            # a call of another file's async function, plain in the file
+            # compiled alone: its object is ripped again (wholeprogram.py)
+            again = wholeprogram.rip_again(
+                [a for i, a in enumerate(args) if cmd.is_input(i) and a.endswith((".o", ".a"))],
+                names, tmp, lambda record, also, out: rip_again_one(cmd, record, also, out,
+                                                                    lib_flags), cmd.verbose)
+            args = [again.replaced.get(a, a) if cmd.is_input(i) else a
+                    for i, a in enumerate(args)]
+            names.update(again.names)
+        else:
+            again = None
         # a shared library leaves the runtime to the program that loads it:
         # one runtime (one scheduler) per process
         runtime_lib = [] if "-shared" in cmd.args else [library]
@@ -351,9 +367,13 @@ def build(cmd):
         r = children.run(link, stderr=subprocess.PIPE)
         sys.stderr.write(r.stderr.decode("utf-8", "replace"))
         if r.returncode:
-            _explain_link_errors(r.stderr.decode("utf-8", "replace"), symbols, names,
-                                 [a for i, a in enumerate(args) if cmd.is_input(i) and
-                                  a.endswith((".o", ".a"))])
+            text = r.stderr.decode("utf-8", "replace")
+            if again is not None and again.stuck:
+                _explain_stuck_members(text, again.stuck)
+            else:
+                _explain_link_errors(text, symbols, names,
+                                     [a for i, a in enumerate(args) if cmd.is_input(i) and
+                                      a.endswith((".o", ".a"))], cmd.posix)
         return r.returncode
 
 
@@ -423,10 +443,20 @@ def _declarations(files):
     return out
 
 
-def _explain_link_errors(text, symbols, names, files):
+def _explain_stuck_members(text, stuck):
+    """The link failed, and archive members that call async functions
+    plainly could not be ripped again: say why, for each the linker took."""
+    missing = set(re.findall(r"undefined reference to `([^']+)'", text))
+    for o in stuck:
+        if o.needs & missing:
+            print("ripcc: error: " + o.stuck, file=sys.stderr)
+
+
+def _explain_link_errors(text, symbols, names, files, posix=False):
     """A call of an async function through a declaration without RIP_ASYNC
     is a plain call of a symbol the ripped definition does not have: say so,
-    and where that declaration is."""
+    and where that declaration is (objects compiled with --posix: that the
+    link needs --posix too, which rips them again)."""
     seen, declared = set(), None
     for m in re.finditer(r"(?:(\S+?):(\d+): )?undefined reference to `([^']+)'", text):
         name = m.group(3)
@@ -444,6 +474,10 @@ def _explain_link_errors(text, symbols, names, files):
                       file=sys.stderr)
             print("note: mark every declaration of '%s' RIP_ASYNC, as its definition is"
                   % name, file=sys.stderr)
+            if not posix and any(wholeprogram.has_record(f) for f in files):
+                print("note: objects compiled with ripcc --posix need ripcc --posix at the "
+                      "link too: it rips them again with the async functions of the others",
+                      file=sys.stderr)
 
 
 def _without_dependency_flags(args):
@@ -482,13 +516,18 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
             [f for f in [blocking.flag_of(cmd.blocking)] if f] +
             (["--posix"] if cmd.posix else [])),
             name), file=sys.stderr)
-    warnings = []
+    warnings, files = [], []
     ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
                                   cmd.all_async, notes=notes, depend=depend,
                                   seconds=getattr(cmd, "seconds", None),
                                   blocking_mode=cmd.blocking, warnings=warnings,
-                                  posix=cmd.posix)
+                                  posix=cmd.posix, files=files)
     print_warnings(warnings, cmd.args)
+    if cmd.posix:                       # how to rip it again at the link (wholeprogram.py)
+        ripped += wholeprogram.record_asm(wholeprogram.make_record(
+            None if src == "-" else src, compiler(), recorded_flags(flags), cmd.all_async,
+            cmd.blocking, getattr(cmd, "seconds", None), files,
+            [_place(w) for w in warnings])).encode()
     for line in notes:
         print(line, file=sys.stderr)
     path = os.path.join(tmp, "%d-%s.i" % (n, _stem(src)))
@@ -498,6 +537,69 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
         f.write(ripped)
     # preprocessed C (.i): compiled without the preprocessor's flags
     return _run(cmd, cc + without_preprocessor_flags(flags) + stop + [path, "-o", out])
+
+
+def recorded_flags(flags):
+    """The compile's flags as a rip again at the link takes them: less
+    what only shows or keeps this compile's work (-v, -save-temps)."""
+    return [f for f in flags if f not in ("-v", "-###") and not f.startswith("-save-temps")]
+
+
+def _place(diagnostic):
+    return "%s:%d:%d" % (diagnostic.path, diagnostic.line, diagnostic.col)
+
+
+def rip_again_one(cmd, record, also_async, out, lib_flags):
+    """Rip an object's source again from its record (wholeprogram.py), in
+    the folder it was compiled in, with the functions `also_async` ({name:
+    the object it is async in}) async, and compile it into `out`.  Prints
+    the warnings the compile did not; raises Diagnostic if it fails."""
+    here = os.getcwd()
+    try:
+        os.chdir(record["cwd"])
+    except OSError as e:
+        raise Diagnostic("", 0, 0, "cannot rip %s again in %s: %s"
+                         % (record["source"], record["cwd"], e.strerror))
+    try:
+        source, flags = record["source"], record["flags"]
+        try:
+            with open(source, "rb") as f:
+                text = f.read()
+        except OSError as e:
+            raise Diagnostic("", 0, 0, "cannot read %s: %s" % (source, e.strerror))
+        if cmd.verbose:
+            print("ripcc: ripper %s --posix --also-async=%s %s -o (ripped text)" % (
+                " ".join(lib_flags + compile_flags(flags)), ",".join(sorted(also_async)),
+                source), file=sys.stderr)
+        warnings, files = [], []
+        try:
+            ripped = rip_source_reporting(source, text, lib_flags + compile_flags(flags),
+                                          record["all_async"], seconds=record["seconds"],
+                                          blocking_mode=record["blocking"], warnings=warnings,
+                                          posix=True, also_async=also_async, files=files)
+        except Diagnostic as d:         # printed here, where its file's path means it
+            print(d.format(wants_color(flags, sys.stderr)), file=sys.stderr)
+            raise Diagnostic("", 0, 0, "ripping %s again for the link, with %s async, failed "
+                             "(above)" % (source, ", ".join("'%s' (ripped in %s)" % kv
+                                                            for kv in sorted(also_async.items()))))
+        before = [f for f, _ in record["files"]]
+        if files != before:             # an include path that differs (CPATH...): not the same C
+            raise Diagnostic("", 0, 0, "ripping %s again for the link read other files than "
+                             "its compile: %s, not %s" % (source, ", ".join(files),
+                                                          ", ".join(before)),
+                             hint="link in the environment the objects were compiled in, or "
+                             "compile them again")
+        print_warnings([w for w in warnings if _place(w) not in record["warned"]], flags)
+        path = out[:-2] + ".i"
+        with open(path, "wb") as f:
+            f.write(ripped + wholeprogram.record_asm(record).encode())
+        status = _run(cmd, record["cc"] + lib_flags + without_preprocessor_flags(flags) +
+                      ["-c", path, "-o", out])
+        if status:
+            raise Diagnostic("", 0, 0, "compiling %s, ripped again for the link, failed"
+                             % source)
+    finally:
+        os.chdir(here)
 
 
 def _depend_flags(cmd, src, out):

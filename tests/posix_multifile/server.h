@@ -1,0 +1,3 @@
+/* server.h -- the line server's interface, plain C declarations. */
+int serve(int fd);
+unsigned checksum(const char *text);
