@@ -160,6 +160,15 @@ void rip__fd_renew(int fd) {
         drop(&P.fds[fd]);
 }
 
+void rip__fd_poke(int fd) {
+    if (fd >= 0 && fd < P.nfds) {
+        fd_state *s = &P.fds[fd];
+        s->flags &= ~(RIP_FD_RDEMPTY | RIP_FD_WRFULL);
+        wake_all(s, &s->readers, 0);
+        wake_all(s, &s->writers, 0);
+    }
+}
+
 static void after_fork_in_child(void);
 
 static void register_atfork(void) {
@@ -172,7 +181,7 @@ static void register_atfork(void) {
 static void after_fork_in_child(void) {
     if (!P.open)
         return;
-    close(P.epfd);
+    rip__sys_close(P.epfd);
     P.open = 0;
     for (int fd = 0; fd < P.nfds; fd++)
         P.fds[fd].flags = 0;
@@ -396,7 +405,7 @@ void rip__poll(int timeout_ms) {
 void rip__poll_end(void) {
     rip_assert(P.waiting == 0 && P.held == 0);
     if (P.open)
-        close(P.epfd);
+        rip__sys_close(P.epfd);
     free(P.fds);
     free(P.checks);
     P.open = 0;

@@ -34,8 +34,10 @@
  * would: a timer at its end cancels the wait; the call says EAGAIN (or the
  * count moved so far; connect: EINPROGRESS).
  *
- * A signal does not interrupt a waiting call (the handler runs, the wait
- * goes on: as if SA_RESTART), and an attempt's own EINTR is retried. */
+ * A handled signal ends a wait as signal(7) says (psignal.c): EINTR, or
+ * the count moved so far; under SA_RESTART the wait goes on, unless bytes
+ * moved or the socket has SO_RCVTIMEO/SO_SNDTIMEO.  An attempt's own EINTR
+ * (it never waits) is retried. */
 #define _GNU_SOURCE                 /* preadv2, RWF_NOWAIT, accept4 */
 #include <errno.h>
 #include <fcntl.h>
@@ -362,6 +364,10 @@ static int wait_ready(rip_pxop *op, rip_waiter *w) {
         rip__timer_start(&op->timer, op->until);
         op->armed = 1;
     }
+    /* A handled signal ends the wait unless its handler has SA_RESTART
+     * and nothing moved yet; SO_RCVTIMEO/SO_SNDTIMEO calls always end. */
+    rip__intr_begin(&op->intr, w, rip__fd_cancel, NULL, op->fd << 1 | dir, op->until < 0,
+                    &op->done, NULL);
     op->waited = 1;
     return 0;
 }
@@ -379,6 +385,7 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
     if (op->waited) {
         int by_timeo = 0;
         rip__wait_ended(w);
+        rip__intr_end(&op->intr);
         op->waited = 0;
         if (op->armed) {
             op->armed = 0;
@@ -389,7 +396,7 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
         }
         if (by_timeo)
             return timed_out(op);
-        if (w->status)              /* closed while we waited (EBADF), or the deadline */
+        if (w->status)              /* closed while we waited (EBADF), a signal (EINTR), or the deadline */
             return finish_error(op, w->status);
     }
     int dontwait = (op->kind == RIP_PX_RECV || op->kind == RIP_PX_SEND || op->kind == RIP_PX_RECVMSG ||
@@ -463,7 +470,8 @@ int rip__px_select_begin(rip_pxselect *s) {
         if (ev)
             fds[n++] = (struct pollfd){ .fd = fd, .events = ev };
     }
-    s->poll = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    s->poll = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms, .posix = 1,
+                            .sigmask = s->sigmask };
     return 0;
 }
 
@@ -526,32 +534,27 @@ int rip__px_epoll_step(rip_pxepoll *e) {
             return e->result = 0, e->err = 0, 1;
         e->pfd = (struct pollfd){ .fd = e->epfd, .events = POLLIN };
         e->poll = (rip_pollop){ .fds = &e->pfd, .n = 1,
-                                .timeout_ms = left > INT_MAX ? INT_MAX : (int)left };
+                                .timeout_ms = left > INT_MAX ? INT_MAX : (int)left,
+                                .posix = 1, .sigmask = e->sigmask };
         e->polling = 1;             /* an epoll fd is readable while it has events */
     }
 }
 
-int64_t rip__px_ms_at_least(int64_t ms) {
-    return ms > 0 ? ms + 1 : ms;
+int rip__px_timespec_ms(const struct timespec *ts, int *ms) {
+    if (!ts) {
+        *ms = -1;
+        return 0;
+    }
+    if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec > 999999999) {
+        errno = EINVAL;
+        return -1;
+    }
+    int64_t whole = ts->tv_sec > INT_MAX / 1000 ? INT_MAX :
+                    rip__px_ms_at_least((int64_t)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000);
+    *ms = whole > INT_MAX ? INT_MAX : (int)whole;
+    return 0;
 }
 
-int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg) {
-    if (kind == 0) {
-        *ms = (int64_t)*(const unsigned *)arg * 1000;
-    } else if (kind == 1) {
-        *ms = ((int64_t)*(const useconds_t *)arg + 999) / 1000;
-    } else {
-        const struct timespec *req = arg;
-        if (!req) {
-            errno = EFAULT;
-            return -1;
-        }
-        if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999) {
-            errno = EINVAL;
-            return -1;
-        }
-        *ms = (int64_t)req->tv_sec * 1000 + (req->tv_nsec + 999999) / 1000000;
-    }
-    *ms = rip__px_ms_at_least(*ms);
-    return 0;
+int64_t rip__px_ms_at_least(int64_t ms) {
+    return ms > 0 ? ms + 1 : ms;
 }

@@ -24,6 +24,7 @@
 #include "core.h"
 #include "uc.h"
 #include "../shared/san.h"
+#include "../shared/sys.h"
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102      /* Linux 6.13; older headers lack it */
@@ -255,7 +256,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
         ssize_t written = write(2, msg, n); /* if it fails, the SIGSEGV still ends it */
         (void)written;
     }
-    signal(sig, SIG_DFL);
+    struct sigaction dfl = { .sa_handler = SIG_DFL };
+    rip__sys_sigaction(sig, &dfl, NULL);    /* past --posix's wrapper: the runtime's own */
     if (si->si_code <= 0)
         raise(sig);                 /* sent, not a fault: delivered once we return */
 }
@@ -265,9 +267,9 @@ static pthread_once_t segv_once = PTHREAD_ONCE_INIT;
 static void segv_install(void) {
     struct sigaction old, sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
     sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+    if (rip__sys_sigaction(SIGSEGV, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
         old.sa_handler == SIG_DFL)
-        sigaction(SIGSEGV, &sa, NULL);  /* the program's own handler, or ASan's, stays */
+        rip__sys_sigaction(SIGSEGV, &sa, NULL);  /* the program's own handler, or ASan's, stays */
 }
 
 /* The run begins: the guard page report needs a stack of its own to run
