@@ -386,7 +386,8 @@ def posix_link_flags(cmd):
         if "-shared" in cmd.args:   # the program's link wraps them
             return []
         return ["-Wl,--wrap=" + name for name in blocking.POSIX_LINK_WRAPPED]
-    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LINK_WRAPPED) + \
+    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LINK_WRAPPED +
+                 blocking.POSIX_UCONTEXT_WRAPPED) + \
         ([] if "-shared" in cmd.args else ["main"])
     return ["-Wl,--wrap=" + name for name in names]
 

@@ -78,6 +78,8 @@ RIP_ASYNC int rip_posix_epoll_pwait(int epfd, struct epoll_event *events, int ma
                                     int timeout, const sigset_t *sigmask); /* epoll_pwait(2) */
 RIP_ASYNC int rip_posix_clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
                                         struct timespec *rem);            /* clock_nanosleep(2): 0 or an error number (EINTR...), TIMER_ABSTIME too */
+RIP_ASYNC int rip_posix_pause(void);                                      /* pause(2): -1 and EINTR once a handled signal came */
+RIP_ASYNC int rip_posix_sigsuspend(const sigset_t *mask);                 /* sigsuspend(2): the same, a signal mask blocks ending nothing */
 int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *old); /* sigaction(2): a handler is installed behind the runtime's trampoline; old is the program's */
 rip_posix_handler rip_posix_signal(int sig, rip_posix_handler handler);             /* signal(2), glibc's BSD semantics (SA_RESTART) */
 rip_posix_handler rip_posix___sysv_signal(int sig, rip_posix_handler handler);     /* ISO C's signal in glibc (SA_RESETHAND | SA_NODEFER) */

@@ -261,6 +261,7 @@ void rip__intr_begin(rip_intr *r, rip_waiter *w, rip_cancel_fn *cancel, void *on
 void rip__intr_end(rip_intr *r);              /* the task runs again: the wait is no longer interruptible */
 void rip__signals_dispatch(void);             /* the loop: interrupt the waits newer deliveries end */
 void rip__signals_end(void);                  /* the scheduler is done (its loop's watch is gone) */
+const sigset_t *rip__signals_wait_mask(sigset_t *buf); /* the mask the loop blocks with while ppoll-like waits let in signals the thread blocks (their pending ones delivered now), else NULL */
 static inline void rip__signals_check(void) {
     if (__atomic_load_n(&rip__sig_delivered, __ATOMIC_RELAXED) != rip__sched.sig_seen)
         rip__signals_dispatch();

@@ -89,9 +89,9 @@ static void grow_pool(void) {
     sigfillset(&all);
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_sigmask(SIG_SETMASK, &all, &old);   /* inherited: signals stay with the schedulers */
+    rip__sys_pthread_sigmask(SIG_SETMASK, &all, &old);   /* inherited: signals stay with the schedulers */
     int err = pthread_create(&t, &attr, pool_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    rip__sys_pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
     if (err == 0)
         pool.threads++;

@@ -377,7 +377,10 @@ void rip__poll(int timeout_ms) {
         timeout_ms = 0;             /* a check woke a task */
     else if (P.check_len && (timeout_ms < 0 || timeout_ms > VERIFY_MS))
         timeout_ms = VERIFY_MS;     /* a check is due soon */
-    int n = rip__sys_epoll_wait(P.epfd, events, 256, timeout_ms);
+    sigset_t mask;                  /* a ppoll-like wait lets in signals the thread blocks */
+    const sigset_t *let_in = rip__signals_wait_mask(&mask);
+    int n = let_in ? rip__sys_epoll_pwait(P.epfd, events, 256, timeout_ms, let_in)
+                   : rip__sys_epoll_wait(P.epfd, events, 256, timeout_ms);
     if (n == -1 && errno != EINTR)
         rip__fatal("epoll_wait: %s", strerror(errno));
     for (int i = 0; i < n; i++) {

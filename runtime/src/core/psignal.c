@@ -23,6 +23,14 @@
  * delivery; any other task's wait goes on, as another thread's would.
  * Once the first task has ended, the oldest interruptible wait is.
  *
+ * ppoll, pselect and epoll_pwait apply their mask during the wait: a
+ * signal it blocks ends nothing (its handler still runs: the thread's mask
+ * is every task's); a signal the thread blocks and the mask lets in is
+ * let in while such a call waits (the loop blocks in epoll_pwait with
+ * the thread's mask less those, rip__signals_wait_mask) and ends that
+ * call, as the kernel's ppoll would: the pselect pattern (block SIGCHLD,
+ * test a flag, pselect with SIGCHLD let in) works.
+ *
  * What a signal does to a wait (signal(7)): poll, select, epoll_wait,
  * their p- forms and the sleeps always end (EINTR; sleep returns the whole
  * seconds not slept, nanosleep fills rem); read, write, recv, send,
@@ -37,6 +45,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -63,6 +72,7 @@ static __thread struct {
     rip_intr *first, *last;         /* the interruptible waits of this scheduler, oldest first */
     int watching;                   /* wake_fd is in this scheduler's loop */
     int in_handler;                 /* trampolines running on this thread */
+    int masked;                     /* waits on the list with a mask (ppoll, pselect, epoll_pwait) */
 } T;
 
 static void trampoline(int sig, siginfo_t *si, void *uc) {
@@ -103,7 +113,7 @@ int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *
     sigset_t just, saved;
     sigemptyset(&just);
     sigaddset(&just, sig);
-    pthread_sigmask(SIG_BLOCK, &just, &saved);      /* no trampoline of sig reads the table meanwhile */
+    rip__sys_pthread_sigmask(SIG_BLOCK, &just, &saved);      /* no trampoline of sig reads the table meanwhile */
     struct sigaction was;
     int r = 0;
     if (actions[sig].ours)
@@ -125,7 +135,7 @@ int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *
         }
     }
     int err = errno;
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    rip__sys_pthread_sigmask(SIG_SETMASK, &saved, NULL);
     errno = err;
     if (r == 0 && old)
         *old = was;
@@ -197,6 +207,7 @@ void rip__intr_begin(rip_intr *r, rip_waiter *w, rip_cancel_fn *cancel, void *on
     T.last = r;
     r->listed = 1;
     r->held = 0;
+    T.masked += mask != NULL;
     if (wake_fd >= 0) {             /* a trampoline exists: the loop polls, so its write wakes it */
         if (!T.watching && rip__loop_watch(wake_fd, RIP_EV_READ, drain, NULL) == 0)
             T.watching = 1;
@@ -217,6 +228,7 @@ static void unlist(rip_intr *r) {
     else
         T.last = r->prev;
     r->listed = 0;
+    T.masked -= r->mask != NULL;
     if (r->held) {
         rip__loop_hold(-1);
         r->held = 0;
@@ -232,11 +244,16 @@ void rip__intr_end(rip_intr *r) {
     }
 }
 
-/* The wait signal `sig`, delivered as number `at`, interrupts: the first
- * task's, else (it ended) the oldest; NULL for none. */
-static rip_intr *target(int sig, uint64_t at) {
+/* The wait signal `sig`, delivered as number `at`, interrupts: one whose
+ * mask let in a signal the thread blocks (ppoll, pselect, epoll_pwait:
+ * the kernel delivered it there), else the first task's, else (it ended)
+ * the oldest; NULL for none. */
+static rip_intr *target(int sig, uint64_t at, const sigset_t *blocked) {
     rip_intr *r = T.first;
-    if (rip__sched.first) {
+    if (sigismember(blocked, sig)) {
+        while (r && !(r->mask && !sigismember(r->mask, sig)))
+            r = r->next;
+    } else if (rip__sched.first) {
         while (r && r->task != rip__sched.first)
             r = r->next;
     }
@@ -252,11 +269,13 @@ static rip_intr *target(int sig, uint64_t at) {
 
 void rip__signals_dispatch(void) {
     uint64_t now = __atomic_load_n(&rip__sig_delivered, __ATOMIC_SEQ_CST);
+    sigset_t blocked;
+    rip__sys_pthread_sigmask(SIG_BLOCK, NULL, &blocked);
     for (int sig = 1; sig < NSIGS; sig++) {
         uint64_t at = __atomic_load_n(&last_of[sig], __ATOMIC_SEQ_CST);
         if (at <= rip__sched.sig_seen)
             continue;
-        rip_intr *r = target(sig, at);
+        rip_intr *r = target(sig, at, &blocked);
         if (!r)
             continue;
         unlist(r);
@@ -268,9 +287,37 @@ void rip__signals_dispatch(void) {
     rip__sched.sig_seen = now;
 }
 
+const sigset_t *rip__signals_wait_mask(sigset_t *buf) {
+    if (!T.masked)
+        return NULL;
+    sigset_t blocked;
+    int opened = 0;
+    rip__sys_pthread_sigmask(SIG_BLOCK, NULL, &blocked);
+    *buf = blocked;
+    for (rip_intr *r = T.first; r; r = r->next) {
+        if (!r->mask)
+            continue;
+        for (int sig = 1; sig < NSIGS; sig++) {
+            if (sigismember(buf, sig) && !sigismember(r->mask, sig)) {
+                sigdelset(buf, sig);
+                opened = 1;
+            }
+        }
+    }
+    if (!opened)
+        return NULL;
+    /* Signals already pending that a wait lets in: delivered now, their
+     * handlers run as in the kernel's ppoll (a wait with timeout 0 might
+     * not deliver them). */
+    rip__sys_pthread_sigmask(SIG_SETMASK, buf, NULL);
+    rip__sys_pthread_sigmask(SIG_SETMASK, &blocked, NULL);
+    return buf;
+}
+
 void rip__signals_end(void) {
     T.watching = 0;                 /* the loop's epoll set is gone */
     T.first = T.last = NULL;
+    T.masked = 0;
 }
 
 /* close(2) and shutdown(2): the tasks waiting on the fd wake, as the

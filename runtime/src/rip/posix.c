@@ -163,6 +163,15 @@ rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout)
     return &poll_frame(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms, NULL)->hdr;
 }
 
+/* pause, sigsuspend: a wait only a handled signal ends (-1, EINTR). */
+rip_frame *rip__new_rip_posix_pause(void) {
+    return &poll_frame(NULL, 0, -1, NULL)->hdr;
+}
+
+rip_frame *rip__new_rip_posix_sigsuspend(const sigset_t *mask) {
+    return &poll_frame(NULL, 0, -1, mask)->hdr;
+}
+
 /* An error found before the call begins: the frame returns -1 (or, as
  * clock_nanosleep, the number) at once. */
 struct fail_frame {

@@ -212,6 +212,18 @@ int rip_posix_ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo,
     return px_poll(fds, nfds, ms, sigmask);
 }
 
+int rip_posix_pause(void) {
+    if (!IN_TASK)
+        return pause();
+    return px_poll(NULL, 0, -1, NULL);
+}
+
+int rip_posix_sigsuspend(const sigset_t *mask) {
+    if (!IN_TASK)
+        return sigsuspend(mask);
+    return px_poll(NULL, 0, -1, mask);
+}
+
 unsigned int rip_posix_sleep(unsigned int seconds) {
     if (!IN_TASK)
         return sleep(seconds);
@@ -295,6 +307,8 @@ REAL int __real_ppoll(struct pollfd *, nfds_t, const struct timespec *, const si
 REAL int __real_pselect(int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *);
 REAL int __real_epoll_pwait(int, struct epoll_event *, int, int, const sigset_t *);
 REAL int __real_clock_nanosleep(clockid_t, int, const struct timespec *, struct timespec *);
+REAL int __real_pause(void);
+REAL int __real_sigsuspend(const sigset_t *);
 
 ssize_t __wrap_read(int fd, void *buf, size_t n) {
     return IN_TASK ? rip_posix_read(fd, buf, n) : __real_read(fd, buf, n);
@@ -394,6 +408,40 @@ int __wrap_epoll_pwait(int epfd, struct epoll_event *events, int max, int timeou
 int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *req, struct timespec *rem) {
     return IN_TASK ? rip_posix_clock_nanosleep(c, flags, req, rem)
                    : __real_clock_nanosleep(c, flags, req, rem);
+}
+
+int __wrap_pause(void) {
+    return IN_TASK ? rip_posix_pause() : __real_pause();
+}
+
+int __wrap_sigsuspend(const sigset_t *mask) {
+    return IN_TASK ? rip_posix_sigsuspend(mask) : __real_sigsuspend(mask);
+}
+
+/* The signal mask is the thread's, so every task's and the scheduler's
+ * (as on the rip backend): swapcontext restores a context's own mask at
+ * each switch, so the one the program sets is handed to every context. */
+REAL int __real_sigprocmask(int, const sigset_t *, sigset_t *);
+REAL int __real_pthread_sigmask(int, const sigset_t *, sigset_t *);
+
+static void mask_set(void) {
+    sigset_t now;
+    if (rip__sys_pthread_sigmask(SIG_BLOCK, NULL, &now) == 0)
+        rip__uc_mask_changed(&now);
+}
+
+int __wrap_sigprocmask(int how, const sigset_t *set, sigset_t *old) {
+    int r = __real_sigprocmask(how, set, old);
+    if (r == 0 && set)
+        mask_set();
+    return r;
+}
+
+int __wrap_pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
+    int r = __real_pthread_sigmask(how, set, old);
+    if (r == 0 && set)
+        mask_set();
+    return r;
 }
 
 /* What -D_FORTIFY_SOURCE calls where it cannot prove the buffer big

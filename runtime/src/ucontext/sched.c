@@ -66,6 +66,13 @@ struct uc_task {
 
 /* Per scheduler thread. */
 static __thread ucontext_t sched_ctx;   /* the scheduler loop's context */
+static __thread sigset_t program_mask;  /* the signal mask the program set last (--posix), every context's */
+static __thread int program_masked;     /* it set one: each switch carries it (swapcontext would restore the context's own) */
+
+void rip__uc_mask_changed(const sigset_t *mask) {
+    program_mask = *mask;
+    program_masked = 1;
+}
 static __thread uc_task *cache;     /* finished tasks whose stacks are reused, pages warm */
 static __thread int cached;         /* how many are in the cache */
 static __thread uc_task *cold;      /* finished tasks whose stack pages went back to the system */
@@ -324,6 +331,8 @@ static void task_main(void) {
     uc_task *t = (uc_task *)rip__current();
     t->fn(t->arg);
     t->finished = 1;                /* uc_link returns to the scheduler */
+    if (program_masked)
+        sched_ctx.uc_sigmask = program_mask;
     switch_begin(NULL, sched_stack, sched_stack_size);
 }
 
@@ -331,6 +340,8 @@ static void run(rip_task *base) {
     uc_task *t = (uc_task *)base;
     void *fake;
     switch_begin(&fake, (char *)t->map + page_size, t->size);
+    if (program_masked)
+        t->ctx.uc_sigmask = program_mask;
     if (swapcontext(&sched_ctx, &t->ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
     switch_end(fake, NULL, NULL);
@@ -354,6 +365,8 @@ void rip__uc_park(void) {
     uc_task *t = (uc_task *)rip__current();
     void *fake;
     switch_begin(&fake, sched_stack, sched_stack_size);
+    if (program_masked)
+        sched_ctx.uc_sigmask = program_mask;
     if (swapcontext(&t->ctx, &sched_ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
     switch_end(fake, &sched_stack, &sched_stack_size);
