@@ -116,9 +116,8 @@ POSIX_CALLS += ("ppoll", "pselect", "epoll_pwait", "clock_nanosleep", "pause", "
 # the link wraps them on rip and ucontext (-Wl,--wrap=NAME to
 # __wrap_NAME, runtime/src/core/psignal.c): the program's signal handlers
 # run behind a trampoline that tells the scheduler, so a signal ends a
-# waiting call with EINTR; close and shutdown wake the fd's waiters.
-POSIX_LINK_WRAPPED = ("sigaction", "signal", "__sysv_signal", "siginterrupt", "close",
-                      "shutdown")
+# waiting call with EINTR; close wakes the fd's waiters (EBADF).
+POSIX_LINK_WRAPPED = ("sigaction", "signal", "__sysv_signal", "siginterrupt", "close")
 # On ucontext also the mask calls: swapcontext restores each context's own
 # mask, so the runtime hands the program's to every context.
 POSIX_UCONTEXT_WRAPPED = ("sigprocmask", "pthread_sigmask")

@@ -374,8 +374,8 @@ def posix_link_flags(cmd):
     """--posix on ucontext: the link sends the program's blocking calls and
     main to the runtime's wrappers (runtime/src/ucontext/posix.c), which
     suspend the task inside one and call the C library outside; on rip and
-    ucontext, sigaction, signal, close and shutdown (core/psignal.c), so
-    that a handled signal ends a wait and a close wakes the fd's waiters.
+    ucontext, sigaction, signal and close (core/psignal.c), so that a
+    handled signal ends a wait and a close wakes the fd's waiters.
 
         posix_link_flags(<ripcc --posix --backend=ucontext t.c>)
         -> ["-Wl,--wrap=read", ..., "-Wl,--wrap=main"]

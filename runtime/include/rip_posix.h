@@ -68,7 +68,7 @@ RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *r
 
 typedef void (*rip_posix_handler)(int);       /* a signal handler (glibc's sighandler_t) */
 
-/* Signals, close, shutdown and the calls with a signal mask (issue 22,
+/* Signals, close and the calls with a signal mask (issue 22,
  * EINTR; core/psignal.c). */
 RIP_ASYNC int rip_posix_ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo,
                               const sigset_t *sigmask);                   /* ppoll(2): a signal sigmask blocks does not end it */
@@ -85,7 +85,6 @@ rip_posix_handler rip_posix_signal(int sig, rip_posix_handler handler);         
 rip_posix_handler rip_posix___sysv_signal(int sig, rip_posix_handler handler);     /* ISO C's signal in glibc (SA_RESETHAND | SA_NODEFER) */
 int rip_posix_siginterrupt(int sig, int flag);                            /* siginterrupt(3) */
 int rip_posix_close(int fd);                                              /* close(2): tasks waiting on fd wake with EBADF */
-int rip_posix_shutdown(int fd, int how);                                  /* shutdown(2): tasks waiting on fd try again (EOF, EPIPE) */
 
 #ifdef __cplusplus
 }

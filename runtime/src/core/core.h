@@ -189,7 +189,6 @@ void rip__fd_forget(int fd);                  /* fd is closing: wake its waiters
 unsigned rip__fd_flags(int fd);               /* RIP_FD_* of fd */
 void rip__fd_set_flags(int fd, unsigned flags);
 void rip__fd_renew(int fd);                   /* a new file took this number: wake the old one's waiters with EBADF, forget its flags */
-void rip__fd_poke(int fd);                    /* fd changed state (shutdown): wake its waiters to try again */
 rip_cancel_fn rip__fd_cancel;                 /* take w off the wait list of fd key >> 1, direction key & 1: 1, or 0 if it was not on it */
 void rip__poll(int timeout_ms);               /* wake tasks whose fds are ready, call watchers; -1 waits */
 int  rip__poll_begin(void);                   /* make the epoll set now, while fds are free: 0 or -1 (then on first wait) */
@@ -319,6 +318,8 @@ typedef struct {
     rip_timer timer;                /* armed at `until` while the task waits */
     int armed;                      /* the timer is (or was, if timer.w is NULL) armed for this wait */
     int connecting;                 /* connect: EINPROGRESS seen, the outcome comes in SO_ERROR */
+    int sock_kind;                  /* recv, recvmsg with MSG_WAITALL: 0 not asked yet, else posix.c's SOCK_* (what MSG_WAITALL means there) */
+    size_t peeked;                  /* MSG_PEEK | MSG_WAITALL on TCP: the bytes the last try peeked (the kernel's count if cut short) */
     int waited;                     /* queued on the fd: the next step begins by ending that wait */
     rip_intr intr;                  /* while waited: its record, for a signal's EINTR */
     ssize_t result;                 /* when done: the call's result */

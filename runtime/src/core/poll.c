@@ -160,15 +160,6 @@ void rip__fd_renew(int fd) {
         drop(&P.fds[fd]);
 }
 
-void rip__fd_poke(int fd) {
-    if (fd >= 0 && fd < P.nfds) {
-        fd_state *s = &P.fds[fd];
-        s->flags &= ~(RIP_FD_RDEMPTY | RIP_FD_WRFULL);
-        wake_all(s, &s->readers, 0);
-        wake_all(s, &s->writers, 0);
-    }
-}
-
 static void after_fork_in_child(void);
 
 static void register_atfork(void) {

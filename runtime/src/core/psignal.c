@@ -1,6 +1,6 @@
 /* psignal.c -- signals in POSIX mode (rip and ucontext backends): a
  * handled signal interrupts a waiting call as signal(7) says, and close
- * and shutdown wake the tasks waiting on the fd.
+ * wakes the tasks waiting on the fd.
  *
  * How the runtime learns a handler ran: `ripcc --posix` links with
  * -Wl,--wrap=sigaction (and signal, __sysv_signal, siginterrupt), so the
@@ -48,7 +48,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include "core.h"
@@ -320,20 +319,13 @@ void rip__signals_end(void) {
     T.masked = 0;
 }
 
-/* close(2) and shutdown(2): the tasks waiting on the fd wake, as the
- * kernel would wake threads (close: EBADF; shutdown: they try again and
- * see EOF, EPIPE or the error). */
+/* close(2): the tasks waiting on the fd wake with EBADF (a thread would
+ * wait on).  shutdown(2) needs nothing: the kernel's wakeup reaches epoll
+ * as it reaches a blocked thread (tests/test_posix_signals.py). */
 int rip_posix_close(int fd) {
     if (rip__current() && !T.in_handler)
         rip__fd_forget(fd);
     return rip__sys_close(fd);
-}
-
-int rip_posix_shutdown(int fd, int how) {
-    int r = rip__sys_shutdown(fd, how);
-    if (r == 0 && rip__current() && !T.in_handler)
-        rip__fd_poke(fd);
-    return r;
 }
 
 /* The sleeps: a timer a signal ends (status EINTR) before it expires
@@ -454,8 +446,4 @@ int __wrap_siginterrupt(int sig, int flag) {
 
 int __wrap_close(int fd) {
     return rip_posix_close(fd);
-}
-
-int __wrap_shutdown(int fd, int how) {
-    return rip_posix_shutdown(fd, how);
 }

@@ -72,6 +72,5 @@ int rip_posix_siginterrupt(int sig, int flag) {
     return sigaction(sig, &act, NULL);
 }
 int rip_posix_close(int fd) { return close(fd); }
-int rip_posix_shutdown(int fd, int how) { return shutdown(fd, how); }
 int rip_posix_pause(void) { return pause(); }
 int rip_posix_sigsuspend(const sigset_t *mask) { return sigsuspend(mask); }
