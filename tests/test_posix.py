@@ -40,7 +40,7 @@ def plain_build(build_dir):
 def test_there_are_posix_programs():
     names = {os.path.basename(p)[:-2] for p in POSIX_PROGRAMS}
     assert {"pipe", "socket", "vector", "accept", "unix_backlog", "poll", "select", "epoll",
-            "sleep", "timeo", "signals", "echo_server"} <= names
+            "sleep", "timeo", "signals", "echo_server", "eintr", "peek"} <= names
 
 
 @pytest.mark.parametrize("backend", POSIX_BACKENDS)

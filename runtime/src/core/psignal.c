@@ -106,6 +106,12 @@ static int is_handler(const struct sigaction *act) {
         act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && act->sa_handler != SIG_ERR;
 }
 
+/* A child of fork(2) makes an epoll set of its own (poll.c): wake_fd is
+ * watched again at its next wait. */
+static void after_fork_in_child(void) {
+    T.watching = 0;
+}
+
 int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
     if (sig <= 0 || sig >= NSIGS || (act && (sig == SIGKILL || sig == SIGSTOP)))
         return rip__sys_sigaction(sig, act, old);   /* its EINVAL */
@@ -121,8 +127,10 @@ int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *
         r = rip__sys_sigaction(sig, NULL, &was);
     if (r == 0 && act) {
         if (is_handler(act)) {
-            if (wake_fd < 0)
+            if (wake_fd < 0) {
                 wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);   /* none: waits still end when the loop's epoll_wait does */
+                pthread_atfork(NULL, NULL, after_fork_in_child);
+            }
             struct sigaction real = *act;
             real.sa_sigaction = trampoline;
             real.sa_flags |= SA_SIGINFO;
@@ -320,11 +328,13 @@ void rip__signals_end(void) {
 }
 
 /* close(2): the tasks waiting on the fd wake with EBADF (a thread would
- * wait on).  shutdown(2) needs nothing: the kernel's wakeup reaches epoll
- * as it reaches a blocked thread (tests/test_posix_signals.py). */
+ * wait on), and what the loop knew of the fd is forgotten; no system call
+ * more than close (the kernel takes the file out of the epoll set).
+ * shutdown(2) needs nothing: the kernel's wakeup reaches epoll as it
+ * reaches a blocked thread (tests/test_posix_signals.py). */
 int rip_posix_close(int fd) {
     if (rip__current() && !T.in_handler)
-        rip__fd_forget(fd);
+        rip__fd_renew(fd);
     return rip__sys_close(fd);
 }
 
