@@ -32,6 +32,13 @@ static void on_signal(int sig) {
     got++;
 }
 
+static volatile sig_atomic_t usr2;
+
+static void on_usr2(int sig) {
+    (void)sig;
+    usr2++;
+}
+
 static void on_info(int sig, siginfo_t *si, void *uc) {
     (void)uc;
     got += si->si_signo == sig;
@@ -231,6 +238,23 @@ int main(void) {
     n = pselect(0, NULL, NULL, NULL, &five, &orig);
     printf("pselect lets it in: %d %s got=%d\n", n, err(n), got);
     sigprocmask(SIG_SETMASK, &orig, NULL);
+    waitpid(pid, NULL, 0);
+
+    /* Never lost, never twice: five signals a child sends apart, each
+     * runs the handler once and ends one wait. */
+    signal(SIGUSR2, on_usr2);
+    pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < 5; i++) {
+            usleep(40000);
+            kill(getppid(), SIGUSR2);
+        }
+        _exit(0);
+    }
+    int eintrs = 0, rounds = 0;
+    while (usr2 < 5 && rounds++ < 8)
+        eintrs += poll(NULL, 0, 1000) < 0 && errno == EINTR;
+    printf("five signals: handler ran %d times, %d waits ended\n", usr2, eintrs);
     waitpid(pid, NULL, 0);
 
     /* The program's action comes back, never the runtime's. */
