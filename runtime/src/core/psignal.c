@@ -101,9 +101,10 @@ static void trampoline(int sig, siginfo_t *si, void *uc) {
     errno = saved;
 }
 
+/* A function to call, not SIG_DFL or SIG_IGN (sa_handler and sa_sigaction
+ * share their storage: either way the same bits). */
 static int is_handler(const struct sigaction *act) {
-    return (act->sa_flags & SA_SIGINFO) ? act->sa_sigaction != NULL :
-        act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && act->sa_handler != SIG_ERR;
+    return act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN && act->sa_handler != SIG_ERR;
 }
 
 /* A child of fork(2) makes an epoll set of its own (poll.c): wake_fd is
@@ -134,9 +135,12 @@ int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *
             struct sigaction real = *act;
             real.sa_sigaction = trampoline;
             real.sa_flags |= SA_SIGINFO;
+            program_action before = actions[sig];
             actions[sig].act = *act;
             if ((r = rip__sys_sigaction(sig, &real, NULL)) == 0)
                 actions[sig].ours = 1;
+            else
+                actions[sig] = before;  /* the kernel kept the old one */
         } else if ((r = rip__sys_sigaction(sig, act, NULL)) == 0) {
             actions[sig].ours = 0;
         }
