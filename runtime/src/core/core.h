@@ -321,11 +321,11 @@ typedef struct {
     int sock_kind;                  /* recv, recvmsg with MSG_WAITALL: 0 not asked yet, else posix.c's SOCK_* (what MSG_WAITALL means there) */
     size_t peeked;                  /* MSG_PEEK | MSG_WAITALL on TCP: the bytes the last try peeked (the kernel's count if cut short) */
     int waited;                     /* queued on the fd: the next step begins by ending that wait */
-    rip_intr intr;                  /* while waited: its record, for a signal's EINTR */
+    rip_intr *intr;                 /* the record of its waits, for a signal's EINTR (the caller's: the op's literal stays small to fill) */
     ssize_t result;                 /* when done: the call's result */
     int err;                        /* when done: its errno (when result is -1) */
 } rip_pxop;
-int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD */
+int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD; op->intr set by the caller */
 void *rip__px_blocking(void *op);             /* the call done blocking (an offload job): sets result, err */
 /* sleep, usleep, nanosleep, clock_nanosleep (psignal.c): a timer a
  * handled signal ends early. */

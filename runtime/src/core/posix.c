@@ -401,7 +401,7 @@ static int wait_ready(rip_pxop *op, rip_waiter *w) {
     }
     /* A handled signal ends the wait unless its handler has SA_RESTART
      * and nothing moved yet; SO_RCVTIMEO/SO_SNDTIMEO calls always end. */
-    rip__intr_begin(&op->intr, w, rip__fd_cancel, NULL, op->fd << 1 | dir, op->until < 0,
+    rip__intr_begin(op->intr, w, rip__fd_cancel, NULL, op->fd << 1 | dir, op->until < 0,
                     op->peeked ? &op->peeked : &op->done, NULL);
     op->waited = 1;
     return 0;
@@ -420,7 +420,7 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
     if (op->waited) {
         int by_timeo = 0;
         rip__wait_ended(w);
-        rip__intr_end(&op->intr);
+        rip__intr_end(op->intr);
         op->waited = 0;
         if (op->armed) {
             op->armed = 0;

@@ -22,6 +22,7 @@ struct px_frame {
     union { ssize_t n; int i; } result; /* RIP_RESULT slot: n for the byte counts, i otherwise */
     rip_pxop op;                    /* the call in progress */
     rip_waiter waiter;              /* our place in the fd's wait list */
+    rip_intr intr;                  /* the wait's record for a signal (op.intr) */
     rip_job job;                    /* the call on the offload pool, when it must block */
 };
 
@@ -65,6 +66,7 @@ static int px_resume(rip_frame *f, rip_frame *done) {
 static rip_frame *px_frame(rip_pxop op) {
     struct px_frame *F = rip__frame_alloc(sizeof *F, px_resume);
     F->op = op;
+    F->op.intr = &F->intr;
     return &F->hdr;
 }
 

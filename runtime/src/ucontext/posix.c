@@ -19,7 +19,9 @@
 /* An fd call of a task: step, parking between. */
 static ssize_t px(rip_pxop *op) {
     rip_waiter w;
+    rip_intr intr;                  /* the wait's record for a signal */
     int r;
+    op->intr = &intr;
     while ((r = rip__px_step(op, &w)) != 1) {
         if (r == RIP_PX_OFFLOAD) {
             if (!rip_offload(rip__px_blocking, op))
