@@ -302,6 +302,44 @@ def test_a_process_signal_ends_the_first_tasks_wait_only(tmp_path, ripcc, backen
     assert r.stdout.decode() == "main: 1 Interrupted system call\nother task: 0\n"
 
 
+RAISE = r"""
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "rip.h"
+
+static volatile sig_atomic_t got;
+static void on_usr1(int sig) { (void)sig; got++; }
+
+static void raiser(void *arg) {
+    (void)arg;
+    raise(SIGUSR1);                 /* directed at this task's thread, which runs */
+}
+
+int main(void) {
+    signal(SIGUSR1, on_usr1);
+    rip_spawn(raiser, NULL);
+    int n = poll(NULL, 0, 200);
+    printf("main's poll: %d, handler ran %d\n", n, got);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext", "threads"))
+def test_a_signal_a_task_raises_ends_no_other_tasks_wait(tmp_path, ripcc, backend):
+    """raise() is thread-directed: the task (a thread) that raises it runs
+    its handler, and main's poll goes on to its timeout."""
+    src = tmp_path / "raise.c"
+    src.write_text(RAISE)
+    r = run([ripcc(str(src), backend, extra=["--posix"])], timeout=20)
+    assert (r.returncode, r.stderr) == (0, b"")
+    assert r.stdout.decode() == "main's poll: 0, handler ran 1\n"
+
+
 def test_posix_links_the_signal_wrappers_on_rip_and_ucontext(tmp_path):
     src = tmp_path / "t.c"
     src.write_text("#include <unistd.h>\nint main(void) { return sleep(0); }\n")

@@ -21,7 +21,10 @@
  * block it, so the first task (main under --posix) is the one
  * interrupted, if it waits in an interruptible call that began before the
  * delivery; any other task's wait goes on, as another thread's would.
- * Once the first task has ended, the oldest interruptible wait is.
+ * Once the first task has ended, the oldest interruptible wait is.  A
+ * signal a task sends itself (raise, pthread_kill of its own thread: a
+ * thread-directed signal, delivered while it runs) ends no wait, as it
+ * would end no other thread's.
  *
  * ppoll, pselect and epoll_pwait apply their mask during the wait: a
  * signal it blocks ends nothing (its handler still runs: the thread's mask
@@ -89,6 +92,10 @@ static void trampoline(int sig, siginfo_t *si, void *uc) {
         act.sa_handler(sig);
     T.in_handler--;
     int saved = errno;
+    if (si && si->si_code == SI_TKILL && si->si_pid == getpid() && rip__current()) {
+        errno = saved;              /* raise() by the running task: directed at it, it waits on nothing */
+        return;
+    }
     __atomic_store_n(&restart_of[sig], (act.sa_flags & SA_RESTART) != 0, __ATOMIC_RELAXED);
     uint64_t n = __atomic_add_fetch(&rip__sig_delivered, 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&last_of[sig], n, __ATOMIC_SEQ_CST);
