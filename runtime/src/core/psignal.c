@@ -16,7 +16,8 @@
  *
  * Which wait a signal interrupts: every task of a scheduler runs on its
  * one thread, so they share one signal mask (sigprocmask and
- * pthread_sigmask in a task change it for all).  Linux gives a
+ * pthread_sigmask in a task change it for all; on ucontext the runtime
+ * hands it to every context, ucontext/sched.c).  Linux gives a
  * process-directed signal to the main thread when that thread does not
  * block it, so the first task (main under --posix) is the one
  * interrupted, if it waits in an interruptible call that began before the
@@ -344,7 +345,7 @@ void rip__signals_end(void) {
  * shutdown(2) needs nothing: the kernel's wakeup reaches epoll as it
  * reaches a blocked thread (tests/test_posix_signals.py). */
 int rip_posix_close(int fd) {
-    if (rip__current() && !T.in_handler)
+    if (rip__current() && !T.in_handler)    /* (a handler that longjmps out leaves in_handler set: close then only closes, as before) */
         rip__fd_renew(fd);
     return rip__sys_close(fd);
 }
