@@ -128,7 +128,12 @@ def test_a_signal_from_outside_ends_a_servers_poll_loop(tmp_path, ripcc, backend
     exe = ripcc(str(src), backend, extra=["--posix", "-D_GNU_SOURCE", "-DRESTART=SA_RESTART",
                                           "-DWAIT=" + WAITS["poll"]] + (["-DBUSY"] if busy else []))
     proc, port = start(exe)
-    assert echo(port) == b"hi"
+    try:
+        assert echo(port) == b"hi"
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
     time.sleep(0.1)                 # back in poll
     status, out, err = stop(proc, sig)
     assert (status, err) == (0, "")
@@ -149,14 +154,19 @@ def test_a_signal_from_outside_ends_accept_unless_restarted(tmp_path, ripcc, bac
     exe = ripcc(str(src), backend, extra=["--posix", "-D_GNU_SOURCE", "-DRESTART=" + restart,
                                           "-DWAIT=" + WAITS[wait]])
     proc, port = start(exe)
-    time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
-    if not interrupted:
-        time.sleep(0.3)
-        assert proc.poll() is None, "accept ended although SA_RESTART restarts it"
-        import socket
-        socket.create_connection(("127.0.0.1", port), timeout=5).close()
-    out, err = proc.communicate(timeout=5)
+    try:
+        time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        if not interrupted:
+            time.sleep(0.3)
+            assert proc.poll() is None, "accept ended although SA_RESTART restarts it"
+            import socket
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        out, err = proc.communicate(timeout=5)
+    finally:
+        if proc.poll() is None:     # a wait the signal did not end: not left running
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     assert (proc.returncode, err) == (0, b"")
     assert out.decode().endswith("interrupted %d\n" % (1 if interrupted else 0))
 
