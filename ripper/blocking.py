@@ -109,6 +109,18 @@ for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfs
 POSIX_CALLS = ("read", "write", "readv", "writev", "recv", "send", "recvfrom", "sendto",
                "recvmsg", "sendmsg", "accept", "accept4", "connect", "poll", "select",
                "epoll_wait", "sleep", "usleep", "nanosleep")
+# Issue 22, EINTR part: the calls with a signal mask, and clock_nanosleep,
+# are resume points too; a handled signal ends a wait as signal(7) says.
+POSIX_CALLS += ("ppoll", "pselect", "epoll_pwait", "clock_nanosleep", "pause", "sigsuspend")
+# Calls --posix sends to the runtime without making them resume points:
+# the link wraps them on rip and ucontext (-Wl,--wrap=NAME to
+# __wrap_NAME, runtime/src/core/psignal.c): the program's signal handlers
+# run behind a trampoline that tells the scheduler, so a signal ends a
+# waiting call with EINTR; close wakes the fd's waiters (EBADF).
+POSIX_LINK_WRAPPED = ("sigaction", "signal", "__sysv_signal", "siginterrupt", "close")
+# On ucontext also the mask calls: swapcontext restores each context's own
+# mask, so the runtime hands the program's to every context.
+POSIX_UCONTEXT_WRAPPED = ("sigprocmask", "pthread_sigmask")
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.

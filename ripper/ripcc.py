@@ -393,14 +393,21 @@ POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
 def posix_link_flags(cmd):
     """--posix on ucontext: the link sends the program's blocking calls and
     main to the runtime's wrappers (runtime/src/ucontext/posix.c), which
-    suspend the task inside one and call the C library outside.
+    suspend the task inside one and call the C library outside; on rip and
+    ucontext, sigaction, signal and close (core/psignal.c), so that a
+    handled signal ends a wait and a close wakes the fd's waiters.
 
         posix_link_flags(<ripcc --posix --backend=ucontext t.c>)
         -> ["-Wl,--wrap=read", ..., "-Wl,--wrap=main"]
     """
-    if not cmd.posix or cmd.backend != "ucontext":
+    if not cmd.posix or cmd.backend not in ("rip", "ucontext"):
         return []
-    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED) + \
+    if cmd.backend == "rip":        # ripper calls the resume points by name: the rest only
+        if "-shared" in cmd.args:   # the program's link wraps them
+            return []
+        return ["-Wl,--wrap=" + name for name in blocking.POSIX_LINK_WRAPPED]
+    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LINK_WRAPPED +
+                 blocking.POSIX_UCONTEXT_WRAPPED) + \
         ([] if "-shared" in cmd.args else ["main"])
     return ["-Wl,--wrap=" + name for name in names]
 

@@ -12,10 +12,14 @@
  * which is rip_posix_NAME inside a task and the real call outside one; on
  * threads they are the real calls.
  *
+ * A handled signal interrupts a waiting call as signal(7) says (EINTR;
+ * the count moved so far; restarted under SA_RESTART where the kernel
+ * restarts it): the program's handlers are installed through
+ * rip_posix_sigaction, which records each delivery (core/psignal.c says
+ * which task's wait a signal ends).
+ *
  * Differences from the system calls, all documented in README ("POSIX
- * mode"): a signal does not interrupt a waiting call (as if every handler
- * had SA_RESTART; sleep returns 0, nanosleep never fails with EINTR);
- * timeouts (sleeps, poll, select, SO_RCVTIMEO/SO_SNDTIMEO) are rounded up
+ * mode"): timeouts (sleeps, poll, select, SO_RCVTIMEO/SO_SNDTIMEO) are rounded up
  * to whole milliseconds, plus one (the runtime's clock counts whole
  * milliseconds: never shorter than asked); the task's rip.h deadline, if it set one, limits the
  * waits (ETIMEDOUT). */
@@ -23,6 +27,7 @@
 #define RIP_POSIX_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -57,9 +62,29 @@ RIP_ASYNC int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_s
 RIP_ASYNC int rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents,
                                    int timeout);                          /* epoll_wait(2) */
 RIP_ASYNC int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout); /* poll(2): rip_poll without a deadline */
-RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
-RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */
-RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem); /* nanosleep(2): 0, or -1 and EINVAL (bad req) or EFAULT (NULL req) */
+RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0, or the whole seconds not slept (a signal) */
+RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0, or -1 and EINTR */
+RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem); /* nanosleep(2): 0, or -1 and EINTR (rem filled), EINVAL (bad req) or EFAULT (NULL req) */
+
+typedef void (*rip_posix_handler)(int);       /* a signal handler (glibc's sighandler_t) */
+
+/* Signals, close and the calls with a signal mask (issue 22,
+ * EINTR; core/psignal.c). */
+RIP_ASYNC int rip_posix_ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo,
+                              const sigset_t *sigmask);                   /* ppoll(2): a signal sigmask blocks does not end it */
+RIP_ASYNC int rip_posix_pselect(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds,
+                                const struct timespec *timeout, const sigset_t *sigmask); /* pselect(2) */
+RIP_ASYNC int rip_posix_epoll_pwait(int epfd, struct epoll_event *events, int maxevents,
+                                    int timeout, const sigset_t *sigmask); /* epoll_pwait(2) */
+RIP_ASYNC int rip_posix_clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
+                                        struct timespec *rem);            /* clock_nanosleep(2): 0 or an error number (EINTR...), TIMER_ABSTIME too */
+RIP_ASYNC int rip_posix_pause(void);                                      /* pause(2): -1 and EINTR once a handled signal came */
+RIP_ASYNC int rip_posix_sigsuspend(const sigset_t *mask);                 /* sigsuspend(2): the same, a signal mask blocks ending nothing */
+int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *old); /* sigaction(2): a handler is installed behind the runtime's trampoline; old is the program's */
+rip_posix_handler rip_posix_signal(int sig, rip_posix_handler handler);             /* signal(2), glibc's BSD semantics (SA_RESTART) */
+rip_posix_handler rip_posix___sysv_signal(int sig, rip_posix_handler handler);     /* ISO C's signal in glibc (SA_RESETHAND | SA_NODEFER) */
+int rip_posix_siginterrupt(int sig, int flag);                            /* siginterrupt(3) */
+int rip_posix_close(int fd);                                              /* close(2): tasks waiting on fd wake with EBADF */
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,11 @@
 #define RIP_CORE_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "rip.h"                    /* first: these objects are built for no one backend */
@@ -75,6 +77,8 @@ struct rip__sched {
     long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
     int worker;                     /* rip_worker_id() */
     long slow;                      /* tasks with a deadline plus selects waiting: channel operations take the core's path while any */
+    rip_task *first;                /* the first task started (main under --posix), NULL once it ended: signals interrupt its waits (psignal.c) */
+    uint64_t sig_seen;              /* rip__sig_delivered when this scheduler last dispatched signals */
 };
 extern __thread struct rip__sched rip__sched;
 
@@ -231,6 +235,37 @@ typedef struct {
 } rip_io;
 int rip__io_step(rip_io *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait */
 
+/* Waits a handled signal may interrupt (psignal.c, POSIX mode): a call
+ * that waits registers one; the scheduler loop, seeing a delivery newer
+ * than the wait, ends it as signal(7) says: cancel(w, on, key), status
+ * EINTR, the task readied. */
+typedef struct rip_intr rip_intr;
+struct rip_intr {
+    rip_intr *prev, *next;          /* neighbours in the scheduler's list, oldest first */
+    rip_task *task;                 /* the waiting task */
+    rip_waiter *w;                  /* its wait: cancel(w, on, key) takes it off (1), or 0 if already woken */
+    rip_cancel_fn *cancel;
+    void *on;
+    int key;
+    int restartable;                /* read, accept...: a signal whose handler has SA_RESTART lets it go on */
+    const size_t *moved;            /* bytes the call moved so far (then any signal ends it: the count), or NULL */
+    const sigset_t *mask;           /* signals that do not interrupt it (ppoll's mask), or NULL */
+    uint64_t since;                 /* rip__sig_delivered when it began: only later deliveries end it */
+    int listed;                     /* on the list (not yet interrupted or ended) */
+    int held;                       /* it holds the loop (rip__loop_hold), so the loop polls the wake fd */
+};
+extern uint64_t rip__sig_delivered;           /* handled signals so far, all threads (atomic) */
+void rip__intr_begin(rip_intr *r, rip_waiter *w, rip_cancel_fn *cancel, void *on, int key,
+                     int restartable, const size_t *moved, const sigset_t *mask); /* the current task's wait w may be interrupted */
+void rip__intr_end(rip_intr *r);              /* the task runs again: the wait is no longer interruptible */
+void rip__signals_dispatch(void);             /* the loop: interrupt the waits newer deliveries end */
+void rip__signals_end(void);                  /* the scheduler is done (its loop's watch is gone) */
+const sigset_t *rip__signals_wait_mask(sigset_t *buf); /* the mask the loop blocks with while ppoll-like waits let in signals the thread blocks (their pending ones delivered now), else NULL */
+static inline void rip__signals_check(void) {
+    if (__atomic_load_n(&rip__sig_delivered, __ATOMIC_RELAXED) != rip__sched.sig_seen)
+        rip__signals_dispatch();
+}
+
 /* rip_poll (rpoll.c), stepped like an fd call. */
 typedef struct {
     rip_waiter w;                   /* its place in the fd's wait list */
@@ -248,7 +283,10 @@ typedef struct {
     rip_poll_wait *waits;           /* one per fd and direction waited on (malloc'd while waiting) */
     size_t nwaits;                  /* their number */
     rip_timer timer;                /* armed at the earlier of `until` and the deadline */
-    rip_waiter timeout;             /* the timer's waiter: status ETIMEDOUT once it fired */
+    rip_waiter timeout;             /* the timer's waiter: status ETIMEDOUT once it fired, EINTR once a signal ended the wait */
+    int posix;                      /* POSIX mode's poll, select, epoll_wait: a handled signal ends the wait (EINTR) */
+    const sigset_t *sigmask;        /* ppoll, pselect, epoll_pwait: the signals that do not end it, or NULL */
+    rip_intr intr;                  /* while posix and waiting: its record */
     int result;                     /* when done: the call's result */
     int err;                        /* when done: its errno */
 } rip_pollop;
@@ -280,13 +318,28 @@ typedef struct {
     rip_timer timer;                /* armed at `until` while the task waits */
     int armed;                      /* the timer is (or was, if timer.w is NULL) armed for this wait */
     int connecting;                 /* connect: EINPROGRESS seen, the outcome comes in SO_ERROR */
+    int sock_kind;                  /* recv, recvmsg with MSG_WAITALL: 0 not asked yet, else posix.c's SOCK_* (what MSG_WAITALL means there) */
+    size_t peeked;                  /* MSG_PEEK | MSG_WAITALL on TCP: the bytes the last try peeked (the kernel's count if cut short) */
     int waited;                     /* queued on the fd: the next step begins by ending that wait */
+    rip_intr *intr;                 /* the record of its waits, for a signal's EINTR (the caller's: the op's literal stays small to fill) */
     ssize_t result;                 /* when done: the call's result */
     int err;                        /* when done: its errno (when result is -1) */
 } rip_pxop;
-int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD */
+int rip__px_step(rip_pxop *op, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD; op->intr set by the caller */
 void *rip__px_blocking(void *op);             /* the call done blocking (an offload job): sets result, err */
-int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg);
+/* sleep, usleep, nanosleep, clock_nanosleep (psignal.c): a timer a
+ * handled signal ends early. */
+typedef struct {
+    struct timespec end;            /* CLOCK_MONOTONIC time the sleep asked to end at: rem is measured to it */
+    rip_timer timer;                /* the sleep */
+    rip_waiter w;                   /* its wait: status ETIMEDOUT at the end, EINTR when a signal ended it */
+    rip_intr intr;                  /* its record */
+} rip_pxsleep;
+int  rip__px_sleep_request(int kind, const void *arg, struct timespec *rel); /* kind 0 sleep(seconds), 1 usleep(usec), 2 nanosleep(req): the length, or -1 and errno (EFAULT, EINVAL) */
+int  rip__px_clock_request(clockid_t clock, int flags, const struct timespec *req, struct timespec *rel); /* clock_nanosleep's: the length from now (0 for a time past), or its error number (ENOTSUP: a clock the runtime does not time) */
+void rip__px_sleep_begin(rip_pxsleep *s, const struct timespec *rel); /* queue the current task for rel */
+int  rip__px_sleep_end(rip_pxsleep *s, struct timespec *rem); /* it runs again: 0 slept, or -1 interrupted (rem, if not NULL, the time not slept) */
+int rip__px_timespec_ms(const struct timespec *ts, int *ms); /* ppoll's timeout as poll's (NULL: -1), rounded up, plus one: 0, or -1 and EINVAL */
 int64_t rip__px_ms_at_least(int64_t ms);      /* a POSIX timeout of ms > 0 as a timer's: ms + 1 (rip_now_ms counts whole milliseconds, so a timer at now + ms may end up to 1 ms early) */
 
 /* select(2) as a poll (posix.c): begin converts the sets into poll.fds,
@@ -295,6 +348,7 @@ typedef struct {
     int nfds;                       /* select's arguments */
     fd_set *readfds, *writefds, *exceptfds;
     struct timeval *timeout;        /* updated to the time not slept, as Linux does */
+    const sigset_t *sigmask;        /* pselect: the signals that do not end it, or NULL */
     int64_t begun_ms;               /* rip_now_ms() at the start */
     rip_pollop poll;                /* the wait (its fds malloc'd) */
     int result;                     /* when done: select's result */
@@ -307,6 +361,7 @@ typedef struct {
     struct epoll_event *events;
     int maxevents;
     int timeout_ms;
+    const sigset_t *sigmask;        /* epoll_pwait: the signals that do not end it, or NULL */
     int started;                    /* `until` is set */
     int64_t until;                  /* rip_now_ms() at which the timeout ends; -1 never */
     struct pollfd pfd;              /* the epoll fd, for readable */

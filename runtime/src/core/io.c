@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include "core.h"
+#include "../shared/sys.h"
 #include "../shared/nonblock.h"
 
 static ssize_t attempt(rip_io *op) {
@@ -121,5 +122,5 @@ int rip__io_step(rip_io *op, rip_waiter *w) {
 
 int rip_close(int fd) {
     rip__fd_forget(fd);
-    return close(fd);
+    return rip__sys_close(fd);
 }

@@ -89,9 +89,9 @@ static void grow_pool(void) {
     sigfillset(&all);
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_sigmask(SIG_SETMASK, &all, &old);   /* inherited: signals stay with the schedulers */
+    rip__sys_pthread_sigmask(SIG_SETMASK, &all, &old);   /* inherited: signals stay with the schedulers */
     int err = pthread_create(&t, &attr, pool_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    rip__sys_pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
     if (err == 0)
         pool.threads++;
@@ -135,7 +135,7 @@ int rip__offload_begin(rip_job *job) {
             return -1;
         }
         if (rip__loop_watch(h->efd, RIP_EV_READ, drain, NULL) == -1) {
-            close(h->efd);
+            rip__sys_close(h->efd);
             free(h);
             return -1;
         }
@@ -194,7 +194,7 @@ void rip__offload_end(void) {
     pthread_mutex_lock(&home->mu);  /* the last pool thread's write is done */
     pthread_mutex_unlock(&home->mu);
     pthread_mutex_destroy(&home->mu);
-    close(home->efd);
+    rip__sys_close(home->efd);
     free(home);
     home = NULL;
 }

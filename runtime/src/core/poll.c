@@ -172,7 +172,7 @@ static void register_atfork(void) {
 static void after_fork_in_child(void) {
     if (!P.open)
         return;
-    close(P.epfd);
+    rip__sys_close(P.epfd);
     P.open = 0;
     for (int fd = 0; fd < P.nfds; fd++)
         P.fds[fd].flags = 0;
@@ -368,7 +368,10 @@ void rip__poll(int timeout_ms) {
         timeout_ms = 0;             /* a check woke a task */
     else if (P.check_len && (timeout_ms < 0 || timeout_ms > VERIFY_MS))
         timeout_ms = VERIFY_MS;     /* a check is due soon */
-    int n = rip__sys_epoll_wait(P.epfd, events, 256, timeout_ms);
+    sigset_t mask;                  /* a ppoll-like wait lets in signals the thread blocks */
+    const sigset_t *let_in = rip__signals_wait_mask(&mask);
+    int n = let_in ? rip__sys_epoll_pwait(P.epfd, events, 256, timeout_ms, let_in)
+                   : rip__sys_epoll_wait(P.epfd, events, 256, timeout_ms);
     if (n == -1 && errno != EINTR)
         rip__fatal("epoll_wait: %s", strerror(errno));
     for (int i = 0; i < n; i++) {
@@ -396,7 +399,7 @@ void rip__poll(int timeout_ms) {
 void rip__poll_end(void) {
     rip_assert(P.waiting == 0 && P.held == 0);
     if (P.open)
-        close(P.epfd);
+        rip__sys_close(P.epfd);
     free(P.fds);
     free(P.checks);
     P.open = 0;

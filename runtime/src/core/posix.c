@@ -34,12 +34,15 @@
  * would: a timer at its end cancels the wait; the call says EAGAIN (or the
  * count moved so far; connect: EINPROGRESS).
  *
- * A signal does not interrupt a waiting call (the handler runs, the wait
- * goes on: as if SA_RESTART), and an attempt's own EINTR is retried. */
+ * A handled signal ends a wait as signal(7) says (psignal.c): EINTR, or
+ * the count moved so far; under SA_RESTART the wait goes on, unless bytes
+ * moved or the socket has SO_RCVTIMEO/SO_SNDTIMEO.  An attempt's own EINTR
+ * (it never waits) is retried. */
 #define _GNU_SOURCE                 /* preadv2, RWF_NOWAIT, accept4 */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -298,19 +301,53 @@ static int finish(rip_pxop *op, ssize_t result, int err) {
     return 1;
 }
 
-/* An error after some bytes moved: the count, as the system call. */
+/* An error after some bytes moved (or were peeked): the count, as the
+ * system call. */
 static int finish_error(rip_pxop *op, int err) {
-    return op->done ? finish(op, (ssize_t)op->done, 0) : finish(op, -1, err);
+    size_t moved = op->done ? op->done : op->peeked;
+    return moved ? finish(op, (ssize_t)moved, 0) : finish(op, -1, err);
+}
+
+/* What MSG_WAITALL means on a socket (Linux): a stream waits for every
+ * byte; TCP also under MSG_PEEK (it peeks them all), a Unix stream not
+ * then (what is there); a datagram or seqpacket socket ignores it. */
+enum { SOCK_TCP = 1, SOCK_OTHER_STREAM, SOCK_MESSAGES };
+
+static int sock_kind(rip_pxop *op) {
+    if (!op->sock_kind) {
+        int type = 0, proto = 0;
+        socklen_t len = sizeof type;
+        getsockopt(op->fd, SOL_SOCKET, SO_TYPE, &type, &len);
+        len = sizeof proto;
+        getsockopt(op->fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len);
+        op->sock_kind = type != SOCK_STREAM ? SOCK_MESSAGES :
+                        proto == IPPROTO_TCP ? SOCK_TCP : SOCK_OTHER_STREAM;
+    }
+    return op->sock_kind;
 }
 
 /* Does the call go on until all bytes moved (a blocking write or send, or
- * MSG_WAITALL)? */
-static int wants_all(const rip_pxop *op) {
+ * MSG_WAITALL on a stream)? */
+static int wants_all(rip_pxop *op) {
     if (op->kind == RIP_PX_WRITE || op->kind == RIP_PX_SEND || op->kind == RIP_PX_WRITEV ||
             op->kind == RIP_PX_SENDMSG)
         return 1;
     return (op->kind == RIP_PX_RECV || op->kind == RIP_PX_RECVMSG) &&
-        (op->flags & MSG_WAITALL) && !(op->flags & MSG_PEEK);
+        (op->flags & MSG_WAITALL) && !(op->flags & MSG_PEEK) && sock_kind(op) != SOCK_MESSAGES;
+}
+
+/* MSG_PEEK | MSG_WAITALL on TCP: the kernel waits until every byte can be
+ * peeked, or the peer has left (then what is there). */
+static int peeks_all(rip_pxop *op) {
+    return (op->kind == RIP_PX_RECV || op->kind == RIP_PX_RECVMSG) &&
+        (op->flags & (MSG_PEEK | MSG_WAITALL)) == (MSG_PEEK | MSG_WAITALL) &&
+        sock_kind(op) == SOCK_TCP;
+}
+
+/* The peer will send no more (or the socket failed): poll says so. */
+static int peer_done(int fd) {
+    struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP };
+    return rip__sys_poll_now(&p, 1) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
 
 /* What the system call says when the socket's SO_RCVTIMEO/SO_SNDTIMEO
@@ -343,7 +380,7 @@ static int wait_ready(rip_pxop *op, rip_waiter *w) {
         ask_timeout(op);
     if (op->until >= 0 && rip_now_ms() >= op->until)
         return timed_out(op);
-    if (rip__fd_flags(op->fd) & RIP_FD_REGISTERED)
+    if ((rip__fd_flags(op->fd) & RIP_FD_REGISTERED) && !op->peeked)  /* peeked: bytes are there */
         rip__fd_set_flags(op->fd, dir == RIP_FD_READ ? RIP_FD_RDEMPTY : RIP_FD_WRFULL);
     if (rip__fd_wait(op->fd, dir, w, NULL) == -1) {
         if (errno == EPERM) {
@@ -362,6 +399,10 @@ static int wait_ready(rip_pxop *op, rip_waiter *w) {
         rip__timer_start(&op->timer, op->until);
         op->armed = 1;
     }
+    /* A handled signal ends the wait unless its handler has SA_RESTART
+     * and nothing moved yet; SO_RCVTIMEO/SO_SNDTIMEO calls always end. */
+    rip__intr_begin(op->intr, w, rip__fd_cancel, NULL, op->fd << 1 | dir, op->until < 0,
+                    op->peeked ? &op->peeked : &op->done, NULL);
     op->waited = 1;
     return 0;
 }
@@ -379,6 +420,7 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
     if (op->waited) {
         int by_timeo = 0;
         rip__wait_ended(w);
+        rip__intr_end(op->intr);
         op->waited = 0;
         if (op->armed) {
             op->armed = 0;
@@ -389,7 +431,7 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
         }
         if (by_timeo)
             return timed_out(op);
-        if (w->status)              /* closed while we waited (EBADF), or the deadline */
+        if (w->status)              /* closed while we waited (EBADF), a signal (EINTR), or the deadline */
             return finish_error(op, w->status);
     }
     int dontwait = (op->kind == RIP_PX_RECV || op->kind == RIP_PX_SEND || op->kind == RIP_PX_RECVMSG ||
@@ -418,8 +460,16 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
         }
         if (op->kind == RIP_PX_CONNECT)
             return finish(op, 0, 0);
+        if (!dontwait && n > 0 && (size_t)n < op->len && peeks_all(op) && !peer_done(op->fd)) {
+            op->peeked = (size_t)n; /* wait for more, then peek again from the start */
+            int r = wait_ready(op, w);
+            if (r >= 0)
+                return r;
+            continue;
+        }
+        op->peeked = 0;
         op->done += (size_t)n;
-        if (wants_all(op) && !dontwait && n > 0 && op->done < op->len)
+        if (!dontwait && n > 0 && op->done < op->len && wants_all(op))
             continue;               /* the next try says EAGAIN if it must wait */
         return finish(op, (ssize_t)op->done, 0);
     }
@@ -463,7 +513,8 @@ int rip__px_select_begin(rip_pxselect *s) {
         if (ev)
             fds[n++] = (struct pollfd){ .fd = fd, .events = ev };
     }
-    s->poll = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms };
+    s->poll = (rip_pollop){ .fds = fds, .n = n, .timeout_ms = timeout_ms, .posix = 1,
+                            .sigmask = s->sigmask };
     return 0;
 }
 
@@ -526,32 +577,27 @@ int rip__px_epoll_step(rip_pxepoll *e) {
             return e->result = 0, e->err = 0, 1;
         e->pfd = (struct pollfd){ .fd = e->epfd, .events = POLLIN };
         e->poll = (rip_pollop){ .fds = &e->pfd, .n = 1,
-                                .timeout_ms = left > INT_MAX ? INT_MAX : (int)left };
+                                .timeout_ms = left > INT_MAX ? INT_MAX : (int)left,
+                                .posix = 1, .sigmask = e->sigmask };
         e->polling = 1;             /* an epoll fd is readable while it has events */
     }
 }
 
-int64_t rip__px_ms_at_least(int64_t ms) {
-    return ms > 0 ? ms + 1 : ms;
+int rip__px_timespec_ms(const struct timespec *ts, int *ms) {
+    if (!ts) {
+        *ms = -1;
+        return 0;
+    }
+    if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec > 999999999) {
+        errno = EINVAL;
+        return -1;
+    }
+    int64_t whole = ts->tv_sec > INT_MAX / 1000 ? INT_MAX :
+                    rip__px_ms_at_least((int64_t)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000);
+    *ms = whole > INT_MAX ? INT_MAX : (int)whole;
+    return 0;
 }
 
-int rip__px_sleep_ms(int64_t *ms, int kind, const void *arg) {
-    if (kind == 0) {
-        *ms = (int64_t)*(const unsigned *)arg * 1000;
-    } else if (kind == 1) {
-        *ms = ((int64_t)*(const useconds_t *)arg + 999) / 1000;
-    } else {
-        const struct timespec *req = arg;
-        if (!req) {
-            errno = EFAULT;
-            return -1;
-        }
-        if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999) {
-            errno = EINVAL;
-            return -1;
-        }
-        *ms = (int64_t)req->tv_sec * 1000 + (req->tv_nsec + 999999) / 1000000;
-    }
-    *ms = rip__px_ms_at_least(*ms);
-    return 0;
+int64_t rip__px_ms_at_least(int64_t ms) {
+    return ms > 0 ? ms + 1 : ms;
 }

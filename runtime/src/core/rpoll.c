@@ -6,7 +6,9 @@
  * and arms one timer at the earlier of poll's own timeout and the task's
  * deadline, whose cancel hook takes every waiter off.  Woken, it takes the
  * rest off and asks poll(2) again.  An fd rip_close'd while polled wakes
- * its waiters (EBADF), and poll(2) then says POLLNVAL for it. */
+ * its waiters (EBADF), and poll(2) then says POLLNVAL for it.  POSIX
+ * mode's poll (op->posix) may be ended by a handled signal (psignal.c):
+ * EINTR, as poll(2). */
 #include <errno.h>
 #include <poll.h>
 #include "core.h"
@@ -80,6 +82,8 @@ static int wait_all(rip_pollop *op, int64_t at) {
         op->timer.key = 0;
         rip__timer_start(&op->timer, at);
     }
+    if (op->posix)                  /* a handled signal ends it: timer_cancel, then EINTR */
+        rip__intr_begin(&op->intr, &op->timeout, timer_cancel, op, 0, 0, NULL, op->sigmask);
     op->waiting = 1;
     return 0;
 }
@@ -92,9 +96,15 @@ int rip__poll_step(rip_pollop *op) {
     }
     if (op->waiting) {
         op->waiting = 0;
+        if (op->posix)
+            rip__intr_end(&op->intr);
         cancel_waits(op);
         if (op->timer.w)            /* woken before the timer */
             rip__timer_cancel(&op->timer);
+        if (op->timeout.status == EINTR) {  /* a signal's handler ran: EINTR, unless fds are ready (as Linux) */
+            int n = rip__sys_poll_now(op->fds, op->n);
+            return n > 0 ? finish(op, n, 0) : finish(op, -1, EINTR);
+        }
         if (op->timeout.status == ETIMEDOUT) {
             int n = rip__sys_poll_now(op->fds, op->n); /* ready at the last moment still counts */
             if (n != 0)

@@ -34,6 +34,8 @@ int rip_worker_id(void) {
 }
 
 void rip__task_started(rip_task *t) {
+    if (!S.live && !S.first)
+        S.first = t;                /* main, under --posix */
     S.live++;
     rip__ready(t);
 }
@@ -41,6 +43,8 @@ void rip__task_started(rip_task *t) {
 void rip__task_ended(void) {
     if (S.slow)                     /* else no task has a deadline */
         rip__deadline_drop(Q.current);
+    if (Q.current == S.first)
+        S.first = NULL;
     rip_assert(S.live > 0);
     S.live--;
 }
@@ -180,8 +184,7 @@ static void sleep_until(int64_t deadline_ms) {
     if (ms <= 0)
         return;
     struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-    while (rip__sys_nanosleep(&ts, &ts) == -1 && errno == EINTR)
-        ;
+    rip__sys_nanosleep(&ts, NULL); /* EINTR: back to the loop, which dispatches the signal */
 }
 
 static int poll_timeout(int64_t deadline_ms) {
@@ -194,6 +197,8 @@ static int sched_end(int status) {
     rip__offload_end();
     rip__poll_end();
     rip__deadlines_end();
+    rip__signals_end();
+    S.first = NULL;
     free(S.timers);
     S.timers = NULL;
     S.ntimers = S.timer_cap = 0;
@@ -208,6 +213,7 @@ int rip__sched_loop(void) {
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
     rip__slow(0);                   /* the inline channel paths may run */
     for (;;) {
+        rip__signals_check();       /* a handled signal may end a wait */
         if (Q.head) {
             if (rip__backend_run_queue(RIP_TIMER_CHECK)) { /* busy: a look at fds and timers */
                 if (rip__loop_waiting())

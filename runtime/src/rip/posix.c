@@ -2,7 +2,8 @@
  * frame for each, which `ripper --posix` calls where the program calls
  * read, sleep...  The fd calls step through core/posix.c, waiting on the
  * fd between steps; a connect that must block runs on the offload pool;
- * the sleeps are timers. */
+ * the sleeps are timers.  A handled signal ends a wait as signal(7) says
+ * (core/psignal.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +22,7 @@ struct px_frame {
     union { ssize_t n; int i; } result; /* RIP_RESULT slot: n for the byte counts, i otherwise */
     rip_pxop op;                    /* the call in progress */
     rip_waiter waiter;              /* our place in the fd's wait list */
+    rip_intr intr;                  /* the wait's record for a signal (op.intr) */
     rip_job job;                    /* the call on the offload pool, when it must block */
 };
 
@@ -64,6 +66,7 @@ static int px_resume(rip_frame *f, rip_frame *done) {
 static rip_frame *px_frame(rip_pxop op) {
     struct px_frame *F = rip__frame_alloc(sizeof *F, px_resume);
     F->op = op;
+    F->op.intr = &F->intr;
     return &F->hdr;
 }
 
@@ -126,16 +129,89 @@ rip_frame *rip__new_rip_posix_sendmsg(int fd, const struct msghdr *msg, int flag
                                 .flags = flags });
 }
 
-rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
-    int64_t ms = rip__px_ms_at_least(timeout);      /* else poll(2)'s meaning already */
-    return rip__new_rip_poll(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms);
+/* poll, ppoll: rip_poll's step, a signal ending the wait (EINTR). */
+struct poll_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    sigset_t mask;                  /* ppoll's sigmask, copied */
+    rip_pollop op;                  /* the call in progress */
+};
+
+static int poll_resume(rip_frame *f, rip_frame *done) {
+    struct poll_frame *F = (struct poll_frame *)f;
+    (void)done;
+    if (!rip__poll_step(&F->op)) {
+        suspend(f, 1);
+        return 0;
+    }
+    F->result = F->op.result;
+    if (F->op.result < 0)
+        errno = F->op.err;
+    return 1;
 }
 
-/* select: the sets as a poll, stepped as rip_poll. */
+static struct poll_frame *poll_frame(struct pollfd *fds, nfds_t nfds, int ms, const sigset_t *mask) {
+    struct poll_frame *F = rip__frame_alloc(sizeof *F, poll_resume);
+    F->op = (rip_pollop){ .fds = fds, .n = nfds, .timeout_ms = ms, .posix = 1 };
+    if (mask) {
+        F->mask = *mask;
+        F->op.sigmask = &F->mask;
+    }
+    return F;
+}
+
+rip_frame *rip__new_rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
+    int64_t ms = rip__px_ms_at_least(timeout);      /* else poll(2)'s meaning already */
+    return &poll_frame(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms, NULL)->hdr;
+}
+
+/* pause, sigsuspend: a wait only a handled signal ends (-1, EINTR). */
+rip_frame *rip__new_rip_posix_pause(void) {
+    return &poll_frame(NULL, 0, -1, NULL)->hdr;
+}
+
+rip_frame *rip__new_rip_posix_sigsuspend(const sigset_t *mask) {
+    return &poll_frame(NULL, 0, -1, mask)->hdr;
+}
+
+/* An error found before the call begins: the frame returns -1 (or, as
+ * clock_nanosleep, the number) at once. */
+struct fail_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    int err;                        /* errno to set, 0 for none */
+};
+
+static int fail_resume(rip_frame *f, rip_frame *done) {
+    struct fail_frame *F = (struct fail_frame *)f;
+    (void)done;
+    if (F->err)
+        errno = F->err;
+    return 1;
+}
+
+static rip_frame *fail_frame(int result, int err) {
+    struct fail_frame *F = rip__frame_alloc(sizeof *F, fail_resume);
+    F->result = result;
+    F->err = err;
+    return &F->hdr;
+}
+
+rip_frame *rip__new_rip_posix_ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo,
+                                    const sigset_t *sigmask) {
+    int ms;
+    if (rip__px_timespec_ms(tmo, &ms) == -1)
+        return fail_frame(-1, EINVAL);
+    return &poll_frame(fds, nfds, ms, sigmask)->hdr;
+}
+
+/* select, pselect: the sets as a poll, stepped as rip_poll. */
 struct select_frame {
     rip_frame hdr;
     int result;                     /* RIP_RESULT slot */
     rip_pxselect s;                 /* the call in progress */
+    struct timeval tv;              /* pselect's timeout, as select's (not given back) */
+    sigset_t mask;                  /* pselect's sigmask, copied */
 };
 
 static int select_resume(rip_frame *f, rip_frame *done) {
@@ -157,11 +233,33 @@ static int select_resume(rip_frame *f, rip_frame *done) {
     return 1;
 }
 
-rip_frame *rip__new_rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds,
-                                     fd_set *exceptfds, struct timeval *timeout) {
+static struct select_frame *select_frame(int nfds, fd_set *readfds, fd_set *writefds,
+                                         fd_set *exceptfds, struct timeval *timeout) {
     struct select_frame *F = rip__frame_alloc(sizeof *F, select_resume);
     F->s = (rip_pxselect){ .nfds = nfds, .readfds = readfds, .writefds = writefds,
                            .exceptfds = exceptfds, .timeout = timeout };
+    return F;
+}
+
+rip_frame *rip__new_rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds,
+                                     fd_set *exceptfds, struct timeval *timeout) {
+    return &select_frame(nfds, readfds, writefds, exceptfds, timeout)->hdr;
+}
+
+rip_frame *rip__new_rip_posix_pselect(int nfds, fd_set *readfds, fd_set *writefds,
+                                      fd_set *exceptfds, const struct timespec *timeout,
+                                      const sigset_t *sigmask) {
+    if (timeout && (timeout->tv_sec < 0 || timeout->tv_nsec < 0 || timeout->tv_nsec > 999999999))
+        return fail_frame(-1, EINVAL);
+    struct select_frame *F = select_frame(nfds, readfds, writefds, exceptfds, NULL);
+    if (timeout) {
+        F->tv = (struct timeval){ timeout->tv_sec, (timeout->tv_nsec + 999) / 1000 };
+        F->s.timeout = &F->tv;
+    }
+    if (sigmask) {
+        F->mask = *sigmask;
+        F->s.sigmask = &F->mask;
+    }
     return &F->hdr;
 }
 
@@ -169,6 +267,7 @@ struct epoll_frame {
     rip_frame hdr;
     int result;                     /* RIP_RESULT slot */
     rip_pxepoll e;                  /* the call in progress */
+    sigset_t mask;                  /* epoll_pwait's sigmask, copied */
 };
 
 static int epoll_resume(rip_frame *f, rip_frame *done) {
@@ -192,55 +291,89 @@ rip_frame *rip__new_rip_posix_epoll_wait(int epfd, struct epoll_event *events, i
     return &F->hdr;
 }
 
-/* The sleeps: a timer, then 0 (sleep: 0 unslept seconds). */
+rip_frame *rip__new_rip_posix_epoll_pwait(int epfd, struct epoll_event *events, int maxevents,
+                                          int timeout, const sigset_t *sigmask) {
+    struct epoll_frame *F = (struct epoll_frame *)rip__new_rip_posix_epoll_wait(epfd, events,
+                                                                                maxevents, timeout);
+    if (sigmask) {
+        F->mask = *sigmask;
+        F->e.sigmask = &F->mask;
+    }
+    return &F->hdr;
+}
+
+/* The sleeps: a timer a signal may end (psignal.c). */
+enum { SLEEP, USLEEP, NANOSLEEP, CLOCK_NANOSLEEP };
 struct sleep_frame {
     rip_frame hdr;
     union { unsigned u; int i; } result; /* RIP_RESULT slot: u for sleep, i otherwise */
-    int kind;                       /* 0 sleep, 1 usleep, 2 nanosleep */
-    union { unsigned s; useconds_t us; const struct timespec *req; } arg; /* the call's argument */
-    rip_timer timer;                /* our place in the timer list */
+    int kind;                       /* SLEEP... */
+    struct timespec rel;            /* the length asked for */
+    struct timespec *rem;           /* nanosleep's, clock_nanosleep's (relative) rem, or NULL */
+    rip_pxsleep s;                  /* the sleep */
 };
 
 static int sleep_resume(rip_frame *f, rip_frame *done) {
     struct sleep_frame *F = (struct sleep_frame *)f;
     (void)done;
     if (f->state == 0) {
-        int64_t ms;
-        const void *arg = F->kind == 0 ? (const void *)&F->arg.s :
-                          F->kind == 1 ? (const void *)&F->arg.us : (const void *)F->arg.req;
-        if (rip__px_sleep_ms(&ms, F->kind, arg) == -1) {
-            F->result.i = -1;
-            return 1;
-        }
-        rip__sleep_begin(&F->timer, ms);
+        rip__px_sleep_begin(&F->s, &F->rel);
         suspend(f, 1);
         return 0;
     }
-    F->result.i = 0;                /* sleep's unsigned 0 too */
+    struct timespec left;
+    if (rip__px_sleep_end(&F->s, &left) == 0) {
+        F->result.i = 0;            /* sleep's unsigned 0 too */
+        return 1;
+    }
+    if (F->rem)
+        *F->rem = left;
+    if (F->kind == SLEEP) {
+        F->result.u = (unsigned)left.tv_sec;    /* the whole seconds not slept, as glibc */
+        errno = EINTR;
+    } else if (F->kind == CLOCK_NANOSLEEP) {
+        F->result.i = EINTR;        /* its error number; errno alone */
+    } else {
+        F->result.i = -1;
+        errno = EINTR;
+    }
     return 1;
 }
 
-static struct sleep_frame *sleep_frame(int kind) {
+static rip_frame *sleep_frame(int kind, const struct timespec *rel, struct timespec *rem) {
     struct sleep_frame *F = rip__frame_alloc(sizeof *F, sleep_resume);
     F->kind = kind;
-    return F;
+    F->rel = *rel;
+    F->rem = rem;
+    return &F->hdr;
 }
 
 rip_frame *rip__new_rip_posix_sleep(unsigned int seconds) {
-    struct sleep_frame *F = sleep_frame(0);
-    F->arg.s = seconds;
-    return &F->hdr;
+    struct timespec rel;
+    rip__px_sleep_request(0, &seconds, &rel);
+    return sleep_frame(SLEEP, &rel, NULL);
 }
 
 rip_frame *rip__new_rip_posix_usleep(useconds_t usec) {
-    struct sleep_frame *F = sleep_frame(1);
-    F->arg.us = usec;
-    return &F->hdr;
+    struct timespec rel;
+    rip__px_sleep_request(1, &usec, &rel);
+    return sleep_frame(USLEEP, &rel, NULL);
 }
 
 rip_frame *rip__new_rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) {
-    struct sleep_frame *F = sleep_frame(2);
-    (void)rem;                      /* a sleep is never cut short: rem is left alone, as on success */
-    F->arg.req = req;
-    return &F->hdr;
+    struct timespec rel;
+    if (rip__px_sleep_request(2, req, &rel) == -1)
+        return fail_frame(-1, errno);
+    return sleep_frame(NANOSLEEP, &rel, rem);
+}
+
+rip_frame *rip__new_rip_posix_clock_nanosleep(clockid_t clock, int flags,
+                                              const struct timespec *req, struct timespec *rem) {
+    struct timespec rel;
+    int err = rip__px_clock_request(clock, flags, req, &rel);
+    if (err == ENOTSUP)             /* a CPU-time clock: the call itself, blocking the scheduler */
+        return fail_frame(clock_nanosleep(clock, flags, req, rem), 0);
+    if (err)
+        return fail_frame(err, 0);
+    return sleep_frame(CLOCK_NANOSLEEP, &rel, (flags & TIMER_ABSTIME) ? NULL : rem);
 }

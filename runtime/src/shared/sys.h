@@ -13,6 +13,7 @@
 #define RIP_SYS_H
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -49,6 +50,14 @@ RIP__SYS(int, nanosleep, (const struct timespec *req, struct timespec *rem), (re
 RIP__SYS(int, poll, (struct pollfd *fds, nfds_t n, int timeout_ms), (fds, n, timeout_ms))
 RIP__SYS(int, epoll_wait, (int epfd, struct epoll_event *events, int max, int timeout_ms),
          (epfd, events, max, timeout_ms))
+
+RIP__SYS(int, epoll_pwait, (int epfd, struct epoll_event *events, int max, int timeout_ms,
+                            const sigset_t *mask), (epfd, events, max, timeout_ms, mask))
+RIP__SYS(int, close, (int fd), (fd))
+RIP__SYS(int, pthread_sigmask, (int how, const sigset_t *set, sigset_t *old), (how, set, old))
+RIP__SYS(int, shutdown, (int fd, int how), (fd, how))
+RIP__SYS(int, sigaction, (int sig, const struct sigaction *act, struct sigaction *old),
+         (sig, act, old))
 
 /* poll(2) with timeout 0. */
 static inline int rip__sys_poll_now(struct pollfd *fds, nfds_t n) {

@@ -1,6 +1,8 @@
 /* posix.c -- the calls of rip_posix.h on the threads backend: each task is
  * a thread, so each is the system call itself. */
-#define _GNU_SOURCE                 /* accept4 */
+#define _GNU_SOURCE                 /* accept4, ppoll, __sysv_signal */
+#include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,3 +43,34 @@ int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) { return poll(f
 unsigned int rip_posix_sleep(unsigned int seconds) { return sleep(seconds); }
 int rip_posix_usleep(useconds_t usec) { return usleep(usec); }
 int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) { return nanosleep(req, rem); }
+int rip_posix_ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo, const sigset_t *m) {
+    return ppoll(fds, nfds, tmo, m);
+}
+int rip_posix_pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *t,
+                      const sigset_t *m) {
+    return pselect(n, r, w, e, t, m);
+}
+int rip_posix_epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout, const sigset_t *m) {
+    return epoll_pwait(epfd, ev, max, timeout, m);
+}
+int rip_posix_clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
+                              struct timespec *rem) {
+    return clock_nanosleep(clock, flags, req, rem);
+}
+int rip_posix_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+    return sigaction(sig, act, old);
+}
+rip_posix_handler rip_posix_signal(int sig, rip_posix_handler handler) { return signal(sig, handler); }
+rip_posix_handler rip_posix___sysv_signal(int sig, rip_posix_handler handler) {
+    return __sysv_signal(sig, handler);
+}
+int rip_posix_siginterrupt(int sig, int flag) {
+    struct sigaction act;
+    if (sigaction(sig, NULL, &act) == -1)
+        return -1;
+    act.sa_flags = flag ? act.sa_flags & ~SA_RESTART : act.sa_flags | SA_RESTART;
+    return sigaction(sig, &act, NULL);
+}
+int rip_posix_close(int fd) { return close(fd); }
+int rip_posix_pause(void) { return pause(); }
+int rip_posix_sigsuspend(const sigset_t *mask) { return sigsuspend(mask); }

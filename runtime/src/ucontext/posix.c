@@ -19,7 +19,9 @@
 /* An fd call of a task: step, parking between. */
 static ssize_t px(rip_pxop *op) {
     rip_waiter w;
+    rip_intr intr;                  /* the wait's record for a signal */
     int r;
+    op->intr = &intr;
     while ((r = rip__px_step(op, &w)) != 1) {
         if (r == RIP_PX_OFFLOAD) {
             if (!rip_offload(rip__px_blocking, op))
@@ -33,14 +35,23 @@ static ssize_t px(rip_pxop *op) {
     return op->result;
 }
 
-static int px_sleep(int kind, const void *arg) {
-    int64_t ms;
-    if (rip__px_sleep_ms(&ms, kind, arg) == -1)
-        return -1;
-    rip_sleep_ms(ms);
-    return 0;
+/* A sleep of a task: 0, or -1 when a signal ended it (*left: the time not slept). */
+static int px_sleep(const struct timespec *rel, struct timespec *left) {
+    rip_pxsleep sl;
+    rip__px_sleep_begin(&sl, rel);
+    rip__uc_park();
+    return rip__px_sleep_end(&sl, left);
 }
 
+/* poll, ppoll: rip_poll's step, a signal ending the wait (EINTR). */
+static int px_poll(struct pollfd *fds, nfds_t nfds, int ms, const sigset_t *mask) {
+    rip_pollop op = { .fds = fds, .n = nfds, .timeout_ms = ms, .posix = 1, .sigmask = mask };
+    while (!rip__poll_step(&op))
+        rip__uc_park();
+    if (op.result < 0)
+        errno = op.err;
+    return op.result;
+}
 
 /* Outside a task: the call itself (the wrappers' __real_ functions are
  * only there when the program is linked with --wrap). */
@@ -125,27 +136,47 @@ ssize_t rip_posix_sendmsg(int fd, const struct msghdr *msg, int flags) {
                            .flags = flags });
 }
 
+static int px_select(rip_pxselect *s) {
+    if (!rip__px_select_begin(s)) {
+        while (!rip__poll_step(&s->poll))
+            rip__uc_park();
+        rip__px_select_end(s);
+    }
+    if (s->result < 0)
+        errno = s->err;
+    return s->result;
+}
+
 int rip_posix_select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds,
                      struct timeval *timeout) {
     if (!IN_TASK)
         return select(nfds, readfds, writefds, exceptfds, timeout); /* the library's: --wrap sends it back here, still outside */
     rip_pxselect s = { .nfds = nfds, .readfds = readfds, .writefds = writefds,
                        .exceptfds = exceptfds, .timeout = timeout };
-    if (!rip__px_select_begin(&s)) {
-        while (!rip__poll_step(&s.poll))
-            rip__uc_park();
-        rip__px_select_end(&s);
-    }
-    if (s.result < 0)
-        errno = s.err;
-    return s.result;
+    return px_select(&s);
 }
 
-int rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
+int rip_posix_pselect(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds,
+                      const struct timespec *timeout, const sigset_t *sigmask) {
     if (!IN_TASK)
-        return rip__sys_epoll_wait(epfd, events, maxevents, timeout);
+        return pselect(nfds, readfds, writefds, exceptfds, timeout, sigmask);
+    if (timeout && (timeout->tv_sec < 0 || timeout->tv_nsec < 0 || timeout->tv_nsec > 999999999)) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct timeval tv;              /* pselect's timeout as select's (not given back) */
+    if (timeout)
+        tv = (struct timeval){ timeout->tv_sec, (timeout->tv_nsec + 999) / 1000 };
+    rip_pxselect s = { .nfds = nfds, .readfds = readfds, .writefds = writefds,
+                       .exceptfds = exceptfds, .timeout = timeout ? &tv : NULL,
+                       .sigmask = sigmask };
+    return px_select(&s);
+}
+
+static int px_epoll(int epfd, struct epoll_event *events, int maxevents, int timeout,
+                    const sigset_t *sigmask) {
     rip_pxepoll e = { .epfd = epfd, .events = events, .maxevents = maxevents,
-                      .timeout_ms = timeout };
+                      .timeout_ms = timeout, .sigmask = sigmask };
     while (!rip__px_epoll_step(&e))
         rip__uc_park();
     if (e.result < 0)
@@ -153,36 +184,100 @@ int rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents, in
     return e.result;
 }
 
+int rip_posix_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
+    if (!IN_TASK)
+        return rip__sys_epoll_wait(epfd, events, maxevents, timeout);
+    return px_epoll(epfd, events, maxevents, timeout, NULL);
+}
+
+int rip_posix_epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int timeout,
+                          const sigset_t *sigmask) {
+    if (!IN_TASK)
+        return epoll_pwait(epfd, events, maxevents, timeout, sigmask);
+    return px_epoll(epfd, events, maxevents, timeout, sigmask);
+}
+
 int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout) {
     if (!IN_TASK)
         return rip__sys_poll(fds, nfds, timeout);
     int64_t ms = rip__px_ms_at_least(timeout);
-    return rip_poll(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms);
+    return px_poll(fds, nfds, ms > INT_MAX ? INT_MAX : (int)ms, NULL);
+}
+
+int rip_posix_ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo,
+                    const sigset_t *sigmask) {
+    if (!IN_TASK)
+        return ppoll(fds, nfds, tmo, sigmask);
+    int ms;
+    if (rip__px_timespec_ms(tmo, &ms) == -1)
+        return -1;
+    return px_poll(fds, nfds, ms, sigmask);
+}
+
+int rip_posix_pause(void) {
+    if (!IN_TASK)
+        return pause();
+    return px_poll(NULL, 0, -1, NULL);
+}
+
+int rip_posix_sigsuspend(const sigset_t *mask) {
+    if (!IN_TASK)
+        return sigsuspend(mask);
+    return px_poll(NULL, 0, -1, mask);
 }
 
 unsigned int rip_posix_sleep(unsigned int seconds) {
-    if (!IN_TASK) {
-        struct timespec ts = { seconds, 0 };
-        while (rip__sys_nanosleep(&ts, &ts) == -1 && errno == EINTR)
-            ;
-        return 0;
+    if (!IN_TASK)
+        return sleep(seconds);
+    struct timespec rel = { seconds, 0 }, left;
+    if (px_sleep(&rel, &left) == -1) {
+        errno = EINTR;
+        return (unsigned)left.tv_sec;   /* the whole seconds not slept, as glibc */
     }
-    px_sleep(0, &seconds);
     return 0;
 }
 
 int rip_posix_usleep(useconds_t usec) {
-    if (!IN_TASK) {
-        struct timespec ts = { usec / 1000000, (long)(usec % 1000000) * 1000 };
-        return rip__sys_nanosleep(&ts, NULL);
+    if (!IN_TASK)
+        return usleep(usec);
+    struct timespec rel, left;
+    rip__px_sleep_request(1, &usec, &rel);
+    if (px_sleep(&rel, &left) == -1) {
+        errno = EINTR;
+        return -1;
     }
-    return px_sleep(1, &usec);
+    return 0;
 }
 
 int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem) {
     if (!IN_TASK)
         return rip__sys_nanosleep(req, rem);
-    return px_sleep(2, req);
+    struct timespec rel, left;
+    if (rip__px_sleep_request(2, req, &rel) == -1)
+        return -1;
+    if (px_sleep(&rel, &left) == -1) {
+        if (rem)
+            *rem = left;
+        errno = EINTR;
+        return -1;
+    }
+    return 0;
+}
+
+int rip_posix_clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
+                              struct timespec *rem) {
+    struct timespec rel, left;
+    int err = IN_TASK ? rip__px_clock_request(clock, flags, req, &rel) : ENOTSUP;
+    if (err == ENOTSUP)             /* outside a task, or a CPU-time clock: the call itself */
+        return clock_nanosleep(clock, flags, req, rem);
+    if (err)
+        return err;
+    if (px_sleep(&rel, &left) == -1) {
+        if (rem && !(flags & TIMER_ABSTIME))
+            *rem = left;
+        return EINTR;
+    }
+    return 0;
 }
 
 /* The wrappers.  __real_NAME is the C library's NAME, resolved by the
@@ -210,6 +305,12 @@ REAL ssize_t __real_readv(int, const struct iovec *, int);
 REAL ssize_t __real_writev(int, const struct iovec *, int);
 REAL ssize_t __real_recvmsg(int, struct msghdr *, int);
 REAL ssize_t __real_sendmsg(int, const struct msghdr *, int);
+REAL int __real_ppoll(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
+REAL int __real_pselect(int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *);
+REAL int __real_epoll_pwait(int, struct epoll_event *, int, int, const sigset_t *);
+REAL int __real_clock_nanosleep(clockid_t, int, const struct timespec *, struct timespec *);
+REAL int __real_pause(void);
+REAL int __real_sigsuspend(const sigset_t *);
 
 ssize_t __wrap_read(int fd, void *buf, size_t n) {
     return IN_TASK ? rip_posix_read(fd, buf, n) : __real_read(fd, buf, n);
@@ -289,6 +390,60 @@ int __wrap_usleep(useconds_t us) {
 
 int __wrap_nanosleep(const struct timespec *req, struct timespec *rem) {
     return IN_TASK ? rip_posix_nanosleep(req, rem) : __real_nanosleep(req, rem);
+}
+
+int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *m) {
+    return IN_TASK ? rip_posix_ppoll(fds, n, t, m) : __real_ppoll(fds, n, t, m);
+}
+
+int __wrap_pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *t,
+                   const sigset_t *m) {
+    return IN_TASK ? rip_posix_pselect(n, r, w, e, t, m) : __real_pselect(n, r, w, e, t, m);
+}
+
+int __wrap_epoll_pwait(int epfd, struct epoll_event *events, int max, int timeout,
+                       const sigset_t *m) {
+    return IN_TASK ? rip_posix_epoll_pwait(epfd, events, max, timeout, m)
+                   : __real_epoll_pwait(epfd, events, max, timeout, m);
+}
+
+int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *req, struct timespec *rem) {
+    return IN_TASK ? rip_posix_clock_nanosleep(c, flags, req, rem)
+                   : __real_clock_nanosleep(c, flags, req, rem);
+}
+
+int __wrap_pause(void) {
+    return IN_TASK ? rip_posix_pause() : __real_pause();
+}
+
+int __wrap_sigsuspend(const sigset_t *mask) {
+    return IN_TASK ? rip_posix_sigsuspend(mask) : __real_sigsuspend(mask);
+}
+
+/* The signal mask is the thread's, so every task's and the scheduler's
+ * (as on the rip backend): swapcontext restores a context's own mask at
+ * each switch, so the one the program sets is handed to every context. */
+REAL int __real_sigprocmask(int, const sigset_t *, sigset_t *);
+REAL int __real_pthread_sigmask(int, const sigset_t *, sigset_t *);
+
+static void mask_set(void) {
+    sigset_t now;
+    if (rip__sys_pthread_sigmask(SIG_BLOCK, NULL, &now) == 0)
+        rip__uc_mask_changed(&now);
+}
+
+int __wrap_sigprocmask(int how, const sigset_t *set, sigset_t *old) {
+    int r = __real_sigprocmask(how, set, old);
+    if (r == 0 && set)
+        mask_set();
+    return r;
+}
+
+int __wrap_pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
+    int r = __real_pthread_sigmask(how, set, old);
+    if (r == 0 && set)
+        mask_set();
+    return r;
 }
 
 /* What -D_FORTIFY_SOURCE calls where it cannot prove the buffer big

@@ -24,6 +24,7 @@
 #include "core.h"
 #include "uc.h"
 #include "../shared/san.h"
+#include "../shared/sys.h"
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102      /* Linux 6.13; older headers lack it */
@@ -65,6 +66,13 @@ struct uc_task {
 
 /* Per scheduler thread. */
 static __thread ucontext_t sched_ctx;   /* the scheduler loop's context */
+static __thread sigset_t program_mask;  /* the signal mask the program set last (--posix), every context's */
+static __thread int program_masked;     /* it set one: each switch carries it (swapcontext would restore the context's own) */
+
+void rip__uc_mask_changed(const sigset_t *mask) {
+    program_mask = *mask;
+    program_masked = 1;
+}
 static __thread uc_task *cache;     /* finished tasks whose stacks are reused, pages warm */
 static __thread int cached;         /* how many are in the cache */
 static __thread uc_task *cold;      /* finished tasks whose stack pages went back to the system */
@@ -255,7 +263,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
         ssize_t written = write(2, msg, n); /* if it fails, the SIGSEGV still ends it */
         (void)written;
     }
-    signal(sig, SIG_DFL);
+    struct sigaction dfl = { .sa_handler = SIG_DFL };
+    rip__sys_sigaction(sig, &dfl, NULL);    /* past --posix's wrapper: the runtime's own */
     if (si->si_code <= 0)
         raise(sig);                 /* sent, not a fault: delivered once we return */
 }
@@ -265,9 +274,9 @@ static pthread_once_t segv_once = PTHREAD_ONCE_INIT;
 static void segv_install(void) {
     struct sigaction old, sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
     sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+    if (rip__sys_sigaction(SIGSEGV, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
         old.sa_handler == SIG_DFL)
-        sigaction(SIGSEGV, &sa, NULL);  /* the program's own handler, or ASan's, stays */
+        rip__sys_sigaction(SIGSEGV, &sa, NULL);  /* the program's own handler, or ASan's, stays */
 }
 
 /* The run begins: the guard page report needs a stack of its own to run
@@ -322,6 +331,8 @@ static void task_main(void) {
     uc_task *t = (uc_task *)rip__current();
     t->fn(t->arg);
     t->finished = 1;                /* uc_link returns to the scheduler */
+    if (program_masked)
+        sched_ctx.uc_sigmask = program_mask;
     switch_begin(NULL, sched_stack, sched_stack_size);
 }
 
@@ -329,6 +340,8 @@ static void run(rip_task *base) {
     uc_task *t = (uc_task *)base;
     void *fake;
     switch_begin(&fake, (char *)t->map + page_size, t->size);
+    if (program_masked)
+        t->ctx.uc_sigmask = program_mask;
     if (swapcontext(&sched_ctx, &t->ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
     switch_end(fake, NULL, NULL);
@@ -352,6 +365,8 @@ void rip__uc_park(void) {
     uc_task *t = (uc_task *)rip__current();
     void *fake;
     switch_begin(&fake, sched_stack, sched_stack_size);
+    if (program_masked)
+        sched_ctx.uc_sigmask = program_mask;
     if (swapcontext(&t->ctx, &sched_ctx) == -1)
         rip__fatal("swapcontext: %s", strerror(errno));
     switch_end(fake, &sched_stack, &sched_stack_size);
