@@ -75,6 +75,9 @@ struct rip__sched {
     long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
     int worker;                     /* rip_worker_id() */
     long slow;                      /* tasks with a deadline plus selects waiting: channel operations take the core's path while any */
+    int forked;                     /* this is a child of fork(2) made in a task: only `kept` tasks run (fork.c) */
+    rip_task **kept;                /* when forked: the forking task and the tasks started since */
+    size_t nkept, kept_cap;         /* their number, the array's size */
 };
 extern __thread struct rip__sched rip__sched;
 
@@ -95,6 +98,15 @@ static inline void rip__check_owner(const struct rip__runq *owner, const char *w
                    what, rip__sched.worker);
 }
 
+/* fork(2) in a task (fork.c): the child runs only the forking task's code
+ * path, as a threaded program's child runs only the forking thread. */
+int  rip__fork_keeps(const rip_task *t);      /* in a forked child: may t run (the forking task, or one started since)? */
+void rip__fork_setup(void);                   /* register the child's handler (once; the scheduler starts) */
+void rip__fork_kept_ends(const rip_task *t);  /* in a forked child: t has finished */
+void rip__sched_forked(void);                 /* sched.c: drop every task, timer and count but the current task's */
+void rip__poll_forked(void);                  /* poll.c: a new epoll set, every fd wait and watcher dropped */
+void rip__offload_forked(void);               /* offload.c: no pool thread, job or wakeup fd of the parent's */
+
 /* The loop of rip__backend_run_queue: `run` runs one task. */
 static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     struct rip__runq *q = &rip__runq;
@@ -102,6 +114,8 @@ static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     for (; budget > 0 && (t = q->head); budget--) {
         if (!(q->head = t->next))
             q->tail = NULL;
+        if (__builtin_expect(rip__sched.forked, 0) && !rip__fork_keeps(t))
+            continue;               /* a task of the parent, woken in the child by a channel or lock */
         q->current = t;
         run(t);
     }

@@ -34,6 +34,16 @@ int rip_worker_id(void) {
 }
 
 void rip__task_started(rip_task *t) {
+    if (S.forked && S.nkept == S.kept_cap) {
+        size_t cap = S.kept_cap ? 2 * S.kept_cap : 8;
+        rip_task **grown = realloc(S.kept, cap * sizeof *grown);
+        if (!grown)
+            rip__fatal("out of memory for the forked child's tasks");
+        S.kept = grown;
+        S.kept_cap = cap;
+    }
+    if (S.forked)
+        S.kept[S.nkept++] = t;
     S.live++;
     rip__ready(t);
 }
@@ -43,6 +53,15 @@ void rip__task_ended(void) {
         rip__deadline_drop(Q.current);
     rip_assert(S.live > 0);
     S.live--;
+    if (S.forked)
+        rip__fork_kept_ends(Q.current);
+}
+
+void rip__sched_forked(void) {
+    Q.head = Q.tail = NULL;         /* the other tasks' frames or stacks stay, unused: the child soon execs or exits */
+    S.ntimers = 0;
+    S.listed_first = S.listed_last = NULL;
+    S.live = 1;
 }
 
 static int timer_before(const rip_timer *a, const rip_timer *b) {
@@ -206,6 +225,7 @@ int rip__sched_loop(void) {
         rip__fatal("rip_run called inside a task (a program built with --posix runs main "
                    "as the first task already: start other tasks with rip_spawn)");
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
+    rip__fork_setup();              /* after poll's own handler: the child's runs after it */
     rip__slow(0);                   /* the inline channel paths may run */
     for (;;) {
         if (Q.head) {
