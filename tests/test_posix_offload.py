@@ -1,0 +1,228 @@
+"""POSIX mode's calls with no non-blocking form, and fork (issue 22, point
+1): what comparing with the plain build (tests/posix/offload.c) cannot show.
+
+- a task waiting in waitpid, system, flock, fcntl(F_SETLKW), getaddrinfo
+  or the open of a FIFO does not stop another task (it ticks meanwhile);
+- waitpid for one child waits on the child's pidfd: no pool thread is
+  started (the ticker counts the process's threads), while waitpid(-1)
+  needs one;
+- fork in a task: the child runs only the forking task (no tick of the
+  parent's other task in the child's output); a CGI-style server task
+  forks, execs /bin/echo through a pipe and waits while another task
+  answers.
+"""
+import pytest
+
+from conftest import run
+
+BACKENDS = ("rip", "ucontext")
+
+TICKING = r"""
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+
+static int threads(void) {
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static int max_threads;
+
+static void ticker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 3; i++) {
+        int n = threads();
+        if (n > max_threads)
+            max_threads = n;
+        printf("tick %d\n", i);
+        usleep(20000);
+    }
+}
+
+/* A child that holds `what` (0 flock, 1 fcntl) for 300 ms, then exits. */
+static pid_t holder(const char *path, int what) {
+    int p[2];
+    char c;
+    pipe(p);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(path, O_RDWR | O_CREAT, 0600);
+        struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+        if (what) fcntl(fd, F_SETLKW, &lk); else flock(fd, LOCK_EX);
+        write(p[1], "x", 1);
+        usleep(300000);
+        _exit(0);
+    }
+    read(p[0], &c, 1);
+    return pid;
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    int st = 0, r = -1;
+    const char *how = argv[1];
+    char path[] = "/tmp/rip-tick-XXXXXX";
+    int tmp = mkstemp(path);
+    close(tmp);
+    pid_t pid = 0;
+    if (how[0] == 'w' || how[0] == 'a') {   /* waitpid, any */
+        pid = fork();
+        if (pid == 0) {
+            usleep(300000);
+            _exit(9);
+        }
+    } else if (how[0] == 'l' || how[0] == 'f') {   /* lock (flock), fcntl */
+        pid = holder(path, how[0] == 'f');
+    } else if (how[0] == 'o') {             /* open of a FIFO */
+        unlink(path);
+        mkfifo(path, 0600);
+        pid = fork();
+        if (pid == 0) {
+            usleep(300000);
+            _exit(open(path, O_WRONLY) < 0);
+        }
+    }
+    fflush(stdout);
+    rip_spawn(ticker, NULL);
+    if (how[0] == 'w') {
+        r = waitpid(pid, &st, 0) == pid ? WEXITSTATUS(st) : -1;
+    } else if (how[0] == 'a') {
+        r = waitpid(-1, &st, 0) == pid ? WEXITSTATUS(st) : -1;
+    } else if (how[0] == 's') {
+        r = WEXITSTATUS(system("sleep 0.3; exit 5"));
+    } else if (how[0] == 'l' || how[0] == 'f') {
+        int fd = open(path, O_RDWR);
+        struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+        r = how[0] == 'l' ? flock(fd, LOCK_EX) : fcntl(fd, F_SETLKW, &lk);
+        waitpid(pid, &st, 0);
+    } else if (how[0] == 'o') {
+        r = open(path, O_RDONLY) >= 0;
+        waitpid(pid, &st, 0);
+    }
+    unlink(path);
+    printf("%s %d threads %d\n", how, r, max_threads);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("how, result", (("waitpid", 9), ("any", 9), ("system", 5),
+                                         ("lock", 0), ("fcntl", 0), ("open", 1)))
+def test_a_call_with_no_nonblocking_form_suspends_only_its_task(tmp_path, ripcc, backend, how,
+                                                                result):
+    """main waits 300 ms in the call; the task it spawned ticks three
+    times meanwhile (a call that blocked the scheduler's thread would let
+    the ticks come only after it, and print them after the result line
+    too late: they are printed first here)."""
+    src = tmp_path / "ticking.c"
+    src.write_text(TICKING)
+    exe = ripcc(str(src), backend, extra=["--posix"])
+    r = run([exe, how], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    lines = r.stdout.decode().splitlines()
+    assert lines[:3] == ["tick 0", "tick 1", "tick 2"], lines
+    said, got, _, threads = lines[3].split()
+    assert (said, int(got)) == (how, result)
+    if how == "waitpid":            # the child's pidfd: no pool thread at all
+        assert int(threads) == 1
+    if how == "any":                # waitpid(-1) has no one fd: it waits on the pool
+        assert int(threads) >= 2
+
+
+FORKING = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+
+static volatile int ticks;
+
+static void ticker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 10; i++) {
+        printf("[%d] tick %d\n", (int)getpid(), i);
+        fflush(stdout);
+        ticks++;
+        usleep(10000);
+    }
+}
+
+/* A CGI request: the child execs echo with its output on a pipe. */
+static void cgi(void *arg) {
+    (void)arg;
+    int p[2];
+    pipe(p);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(p[1], 1);
+        close(p[0]);
+        execl("/bin/sh", "sh", "-c", "sleep 0.05; echo cgi output", (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    char buf[64];
+    ssize_t n, got = 0;
+    while ((n = read(p[0], buf + got, sizeof buf - 1 - (size_t)got)) > 0)
+        got += n;
+    buf[got] = 0;
+    int st;
+    waitpid(pid, &st, 0);
+    printf("cgi said: %s", buf);
+    printf("cgi status %d\n", WEXITSTATUS(st));
+}
+
+int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    rip_spawn(ticker, NULL);
+    usleep(15000);                  /* the ticker runs, then sleeps: a timer */
+    int p[2];
+    pipe(p);
+    pid_t pid = fork();
+    if (pid == 0) {                 /* only this code path runs here */
+        usleep(50000);              /* long enough for the parent's ticker to tick again */
+        printf("child: %d ticks seen\n", ticks > 0);
+        write(p[1], "k", 1);
+        return 3;                   /* ends the child's program, as main's return does */
+    }
+    char c;
+    ssize_t n = read(p[0], &c, 1);
+    int st;
+    waitpid(pid, &st, 0);
+    printf("parent: child said %zd, status %d\n", n, WEXITSTATUS(st));
+    cgi(NULL);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fork_in_a_task_runs_only_that_task_in_the_child(tmp_path, ripcc, backend):
+    src = tmp_path / "forking.c"
+    src.write_text(FORKING)
+    exe = ripcc(str(src), backend, extra=["--posix"])
+    r = run([exe], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    out = r.stdout.decode()
+    pids = {line.split("]")[0][1:] for line in out.splitlines() if line.startswith("[")}
+    assert len(pids) == 1, out      # every tick from the parent: the child ran none
+    assert "child: 1 ticks seen" in out
+    assert "parent: child said 1, status 3" in out
+    assert "cgi said: cgi output\ncgi status 0\n" in out
