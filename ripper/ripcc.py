@@ -29,7 +29,8 @@ import subprocess
 import sys
 
 from . import __version__, abi, blocking, children, runtime
-from .cli import (BACKENDS, PATH_FLAGS, compile_flags, print_warnings, rip_source_reporting,
+from .cli import (BACKENDS, PATH_FLAGS, check_blocking_reporting, compile_flags, print_warnings,
+                  rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
 from .preprocess import compiler
@@ -465,6 +466,19 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     flags = cmd.without_inputs()
     lang = ["-x", "c"] if src == "-" or not src.endswith(".c") else []
     if cmd.backend != "rip":
+        if cmd.backend == "ucontext" and not cmd.all_async and src != "-" and \
+                cmd.blocking != "off":  # threads: a blocking call blocks only its task's thread
+            try:
+                text = open(src, "rb").read()
+            except OSError:
+                text = b""          # the compiler says why
+            found = check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
+                                             cmd.posix, getattr(cmd, "seconds", None))
+            if found and cmd.blocking == "error":
+                print(found[0].with_others(found[1:]).format(wants_color(cmd.args, sys.stderr)),
+                      file=sys.stderr)
+                return 1
+            print_warnings(found, cmd.args)
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
         return _run(cmd, cc + include + flags + depend + marked + stop + lang +
