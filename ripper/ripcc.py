@@ -374,15 +374,19 @@ POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
 def posix_link_flags(cmd):
     """--posix on ucontext: the link sends the program's blocking calls and
     main to the runtime's wrappers (runtime/src/ucontext/posix.c), which
-    suspend the task inside one and call the C library outside.
+    suspend the task inside one and call the C library outside.  On rip
+    the ripped code calls the runtime's own forms, and the link sends what
+    is left (code ripper did not rip: a library built on its own) to the
+    run-time catch (runtime/src/rip/catch.c).
 
         posix_link_flags(<ripcc --posix --backend=ucontext t.c>)
         -> ["-Wl,--wrap=read", ..., "-Wl,--wrap=main"]
+        posix_link_flags(<ripcc --posix t.c>) -> ["-Wl,--wrap=read", ...]
     """
-    if not cmd.posix or cmd.backend != "ucontext":
+    if not cmd.posix or cmd.backend == "threads":
         return []
     names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED) + \
-        ([] if "-shared" in cmd.args else ["main"])
+        ([] if "-shared" in cmd.args or cmd.backend != "ucontext" else ["main"])
     return ["-Wl,--wrap=" + name for name in names]
 
 

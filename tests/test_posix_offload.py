@@ -226,3 +226,91 @@ def test_fork_in_a_task_runs_only_that_task_in_the_child(tmp_path, ripcc, backen
     assert "child: 1 ticks seen" in out
     assert "parent: child said 1, status 3" in out
     assert "cgi said: cgi output\ncgi status 0\n" in out
+
+
+LIBRARY = r"""
+/* A library built on its own with plain cc: ripper never sees it.  It
+ * reads directly and through a function pointer. */
+#include <unistd.h>
+ssize_t (*lib_reader)(int, void *, size_t) = read;
+ssize_t lib_read(int fd, void *buf, size_t n) { return read(fd, buf, n); }
+ssize_t lib_read_through_pointer(int fd, void *buf, size_t n) { return lib_reader(fd, buf, n); }
+"""
+
+USES_LIBRARY = r"""
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+ssize_t lib_read(int fd, void *buf, size_t n);
+ssize_t lib_read_through_pointer(int fd, void *buf, size_t n);
+
+static void ticker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 3; i++) {
+        printf("tick %d\n", i);
+        usleep(20000);
+    }
+}
+
+int main(void) {
+    int p[2];
+    char buf[16];
+    pipe(p);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        usleep(200000);
+        write(p[1], "late", 4);
+        usleep(200000);
+        write(p[1], "later", 5);
+        _exit(0);
+    }
+    rip_spawn(ticker, NULL);
+    ssize_t n = lib_read(p[0], buf, sizeof buf);
+    printf("lib_read %zd %.*s\n", n, (int)n, buf);
+    rip_spawn(ticker, NULL);
+    n = lib_read_through_pointer(p[0], buf, sizeof buf);
+    printf("through a pointer %zd %.*s\n", n, (int)n, buf);
+    write(p[1], "ready", 5);        /* ready: read direct, no wait */
+    n = lib_read(p[0], buf, sizeof buf);
+    printf("ready %zd\n", n);
+    close(p[1]);
+    n = lib_read(p[0], buf, sizeof buf);
+    printf("end of file %zd\n", n);
+    n = lib_read(-1, buf, 1);
+    printf("bad fd %zd %s\n", n, strerror(errno));
+    waitpid(pid, NULL, 0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_library_ripper_never_saw_blocks_only_its_task(tmp_path, ripcc, backend):
+    """lib.o, compiled by cc alone, calls read in a task (directly and
+    through a pointer): the link catches it (--wrap).  On rip the call
+    cannot suspend (it runs on the task's C stack): it runs on the offload
+    pool while the other tasks run, with one warning naming it; on
+    ucontext the task suspends in it as in its own code, silently."""
+    lib = tmp_path / "lib.c"
+    lib.write_text(LIBRARY)
+    obj = tmp_path / "lib.o"
+    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
+    src = tmp_path / "uses_library.c"
+    src.write_text(USES_LIBRARY)
+    exe = ripcc(str(src), backend, extra=["--posix", str(obj)])
+    r = run([exe], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == (
+        "tick 0\ntick 1\ntick 2\nlib_read 4 late\n"
+        "tick 0\ntick 1\ntick 2\nthrough a pointer 5 later\n"
+        "ready 5\nend of file 0\nbad fd -1 Bad file descriptor\n")
+    err = r.stderr.decode()
+    if backend == "rip":
+        assert err.count("rip: warning: 'read' was called in a task by code ripper did not "
+                         "rip") == 1, err
+    else:
+        assert err == ""

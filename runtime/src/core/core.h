@@ -223,9 +223,12 @@ struct rip_job {
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
     rip_waiter wait;                /* the task's wait: status ETIMEDOUT when its deadline took the job off the queue */
+    volatile int *nested_done;      /* rip__offload_nested's: set to 1 when done, instead of readying the task */
 };
 int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
+void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the pool while this scheduler runs the other tasks from inside the current one (which cannot suspend: it is in code ripper did not rip), rip__sched_nested; fn(arg) in place if there is no pool */
+void rip__sched_nested(volatile int *done);   /* run other tasks, timers and fd waits until *done; the current task stays current, not queued */
 
 /* fd calls (io.c). */
 enum { RIP_IO_READ, RIP_IO_WRITE, RIP_IO_ACCEPT, RIP_IO_CONNECT };

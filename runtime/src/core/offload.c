@@ -157,7 +157,8 @@ void rip__offload_forked(void) {
     in_flight = 0;
 }
 
-int rip__offload_begin(rip_job *job) {
+/* Queue job for the pool; 0, or -1 when there is no wakeup fd. */
+static int queue(rip_job *job) {
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
     pthread_once(&atfork_once, register_atfork);
     if (!home) {                    /* no fd or memory for a wakeup: the caller runs fn in place */
@@ -189,10 +190,26 @@ int rip__offload_begin(rip_job *job) {
     grow_pool();
     pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.mu);
+    return 0;
+}
+
+int rip__offload_begin(rip_job *job) {
+    job->nested_done = NULL;
+    if (queue(job) == -1)
+        return -1;
     job->wait.task = job->task;
     job->wait.status = 0;
     rip__wait_limit(&job->wait, cancel, job, 0);
     return 0;
+}
+
+void *rip__offload_nested(void *(*fn)(void *), void *arg) {
+    volatile int done = 0;
+    rip_job job = { .fn = fn, .arg = arg, .nested_done = &done };
+    if (queue(&job) == -1)
+        return fn(arg);
+    rip__sched_nested(&done);
+    return job.result;
 }
 
 /* The eventfd said jobs are done: ready their tasks. */
@@ -213,7 +230,10 @@ static void drain(int fd, unsigned events, void *data) {
         rip_job *next = job->next; /* the task may free job once it runs */
         in_flight--;
         rip__loop_hold(-1);
-        rip__ready(job->task);
+        if (job->nested_done)
+            *job->nested_done = 1;  /* its task is running, further down this thread's stack */
+        else
+            rip__ready(job->task);
         job = next;
     }
 }

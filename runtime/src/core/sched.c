@@ -220,6 +220,26 @@ static int sched_end(int status) {
     return status;
 }
 
+void rip__sched_nested(volatile int *done) {
+    rip_task *me = Q.current;
+    while (!*done) {
+        if (Q.head) {
+            rip__backend_run_queue(RIP_TIMER_CHECK);
+            Q.current = me;
+            if (rip__loop_waiting())
+                rip__poll(0);
+            if (first_timer())
+                expire_timers(rip_now_ms());
+            continue;
+        }
+        rip_timer *first = first_timer();
+        rip__poll(first ? poll_timeout(first->deadline_ms) : -1); /* the job holds the loop: it polls */
+        if (first)
+            expire_timers(rip_now_ms());
+    }
+    Q.current = me;
+}
+
 int rip__sched_loop(void) {
     if (Q.current)                  /* a task's own scheduler would stop it in the middle */
         rip__fatal("rip_run called inside a task (a program built with --posix runs main "
