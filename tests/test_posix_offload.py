@@ -314,3 +314,97 @@ def test_a_library_ripper_never_saw_blocks_only_its_task(tmp_path, ripcc, backen
                          "rip") == 1, err
     else:
         assert err == ""
+
+
+DISK = r"""
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int threads(void) {
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Is the file's first page in the page cache? */
+static int resident(int fd) {
+    unsigned char v = 0;
+    void *m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    mincore(m, 4096, &v);
+    munmap(m, 4096);
+    return v & 1;
+}
+
+#define SIZE (64 * 1024)            /* under the size a write or read goes to the pool by */
+
+static int same(const char *in) {
+    for (int i = 0; i < SIZE; i++)
+        if (in[i] != (char)(i % 251))
+            return 0;
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    char *in = malloc(SIZE);
+    int fd = open(argv[1], O_RDONLY);   /* written and synced by the test */
+    ssize_t n = read(fd, in, SIZE);
+    printf("cached read: %zd same %d threads %d\n", n, same(in), threads());
+    n = pread(fd, in, SIZE, 0);
+    printf("cached pread: %zd same %d threads %d\n", n, same(in), threads());
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (resident(fd)) {
+        printf("still resident\n");
+        return 0;
+    }
+    memset(in, 0, SIZE);
+    lseek(fd, 0, SEEK_SET);
+    n = read(fd, in, SIZE);
+    printf("evicted read: %zd same %d threads %d\n", n, same(in), threads() > 1);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    memset(in, 0, SIZE);
+    n = pread(fd, in, SIZE, 0);
+    printf("evicted pread: %zd same %d\n", n, same(in));
+    printf("at the end: %zd\n", read(fd, in, SIZE));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_file_read_goes_to_the_pool_only_when_the_page_cache_misses(tmp_path, ripcc, backend):
+    """A read of cached file data is direct (preadv2 RWF_NOWAIT succeeds:
+    no thread but main's); once the pages are evicted (POSIX_FADV_DONTNEED
+    on the synced file) the same read goes to the pool (a pool thread
+    appears).  Each result is what the kernel's own read gives."""
+    import os
+    data = tmp_path / "data"
+    with open(data, "wb") as f:
+        f.write(bytes(i % 251 for i in range(64 * 1024)))
+        f.flush()
+        os.fsync(f.fileno())
+    src = tmp_path / "disk.c"
+    src.write_text(DISK)
+    exe = ripcc(str(src), backend, extra=["--posix"])
+    r = run([exe, str(data)], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    out = r.stdout.decode()
+    assert out.startswith("cached read: 65536 same 1 threads 1\n"
+                          "cached pread: 65536 same 1 threads 1\n"), out
+    if "still resident" in out:
+        pytest.skip("this file system keeps the pages (tmpfs?): no miss to see")
+    assert out.endswith("evicted read: 65536 same 1 threads 1\nevicted pread: 65536 same 1\n"
+                        "at the end: 0\n"), out

@@ -3,7 +3,7 @@
  * status, getaddrinfo/getnameinfo (numeric: no network), gethostbyname,
  * fsync/fdatasync (EBADF too), flock and fcntl(F_SETLKW) on a lock a
  * child holds for a while, open of a FIFO whose writer comes later,
- * open's ENOENT, pread/pwrite of 192 KiB (past the size that goes to the
+ * open's ENOENT, pread/pwrite of 320 KiB (past the size that goes to the
  * pool), pread at the end and on a pipe (ESPIPE), read of a large file.
  * The output must be the same built plainly and ripped
  * (tests/test_posix.py). */
@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define BIG (192 * 1024)
+#define BIG (320 * 1024)
 
 static char dir[64];
 
