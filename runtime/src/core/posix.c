@@ -46,6 +46,7 @@
 #include "core.h"
 #include "pxcall.h"
 #include "../shared/sys.h"
+#include "../shared/sys_offload.h"  /* fcntl past its --wrap wrapper */
 
 #ifndef RWF_NOWAIT
 #define RWF_NOWAIT 0x00000008
@@ -66,7 +67,7 @@ enum {
 static int nowait_missing;          /* the kernel has no preadv2 or RWF_NOWAIT: never ask again (a race is harmless) */
 
 static int program_nonblocking(int fd) {
-    int fl = fcntl(fd, F_GETFL);
+    int fl = rip__sys_fcntl(fd, F_GETFL, NULL);
     return fl != -1 && (fl & O_NONBLOCK);
 }
 
@@ -281,16 +282,16 @@ static ssize_t attempt(rip_pxop *op) {
                 errno = EAGAIN;     /* a wake before the outcome: wait again */
             return -1;
         }
-        int fl = fcntl(op->fd, F_GETFL);
+        int fl = rip__sys_fcntl(op->fd, F_GETFL, NULL);
         if (fl == -1)
             return -1;
         if (fl & O_NONBLOCK)        /* the program's own: EINPROGRESS is its answer */
             return rip__sys_connect(op->fd, op->daddr, op->daddrlen) == -1 ? OWN_ERROR : 0;
-        if (fcntl(op->fd, F_SETFL, fl | O_NONBLOCK) == -1)
+        if (rip__sys_fcntl(op->fd, F_SETFL, (void *)(long)(fl | O_NONBLOCK)) == -1)
             return -1;
         int r = rip__sys_connect(op->fd, op->daddr, op->daddrlen);
         int saved = errno;
-        fcntl(op->fd, F_SETFL, fl);
+        rip__sys_fcntl(op->fd, F_SETFL, (void *)(long)fl);
         errno = saved;
         if (r == -1 && errno == EINPROGRESS) {
             op->connecting = 1;

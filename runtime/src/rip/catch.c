@@ -38,6 +38,8 @@
 #include "core.h"
 #include "../shared/sys.h"
 
+extern int __real_fcntl(int, int, ...) __attribute__((weak)); /* fcntl past __wrap_fcntl below */
+
 /* Once per name: a caught call says so. */
 static void caught(const char *name, volatile int *said, void *(*job)(void *), void *call) {
     if (!__atomic_exchange_n(said, 1, __ATOMIC_RELAXED))
@@ -47,16 +49,19 @@ static void caught(const char *name, volatile int *said, void *(*job)(void *), v
     rip__offload_nested(job, call);
 }
 
+/* Did the program put fd in O_NONBLOCK (then its calls never wait)? */
+static int own_nonblocking(int fd) {
+    int fl = __real_fcntl ? __real_fcntl(fd, F_GETFL) : fcntl(fd, F_GETFL);
+    return fl != -1 && (fl & O_NONBLOCK);
+}
+
 /* Would a blocking call on fd in direction `events` return at once? */
 static int fd_ready(int fd, short events) {
     struct pollfd p = { .fd = fd, .events = events };
     int n;
     while ((n = rip__sys_poll_now(&p, 1)) == -1 && errno == EINTR)
         ;
-    if (n != 0)
-        return 1;                   /* ready, or an error the call will report */
-    int fl = fcntl(fd, F_GETFL);
-    return fl != -1 && (fl & O_NONBLOCK);   /* the program's own: the call never waits */
+    return n != 0 || own_nonblocking(fd); /* ready (or an error the call will report), or it never waits */
 }
 
 #define IN_TASK (rip__current() != NULL)
@@ -207,8 +212,7 @@ CATCH3(ssize_t, sendmsg, int, const struct msghdr *, int, FAILS,
        (a3 & MSG_DONTWAIT) || fd_ready(a1, POLLOUT))
 CATCH3(int, accept, int, struct sockaddr *, socklen_t *, FAILS, fd_ready(a1, POLLIN))
 CATCH4(int, accept4, int, struct sockaddr *, socklen_t *, int, FAILS, fd_ready(a1, POLLIN))
-CATCH3(int, connect, int, const struct sockaddr *, socklen_t, FAILS,
-       (fcntl(a1, F_GETFL) & O_NONBLOCK) != 0)
+CATCH3(int, connect, int, const struct sockaddr *, socklen_t, FAILS, own_nonblocking(a1))
 /* Waits with a timeout: direct when it is zero. */
 CATCH3(int, poll, struct pollfd *, nfds_t, int, FAILS, a3 == 0)
 CATCH5(int, select, int, fd_set *, fd_set *, fd_set *, struct timeval *, FAILS,
@@ -241,7 +245,6 @@ CATCH4(ssize_t, pread, int, void *, size_t, off_t, FAILS, 1)
 CATCH4(ssize_t, pwrite, int, const void *, size_t, off_t, FAILS, 1)
 
 /* The variadic three: their optional argument made explicit. */
-extern int __real_fcntl(int, int, ...) __attribute__((weak));
 struct fcntl_call { int a1, a2; void *a3; int r; int err; };
 static void *fcntl_job(void *p) {
     struct fcntl_call *c = p;
