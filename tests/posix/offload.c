@@ -1,6 +1,6 @@
 /* offload.c -- the calls with no non-blocking form, as plain POSIX:
  * waitpid (WNOHANG, a running child, ECHILD), wait, waitid, system's
- * status, getaddrinfo/getnameinfo (numeric: no network), gethostbyname,
+ * status and the signal mask its command inherits, getaddrinfo/getnameinfo (numeric: no network), gethostbyname,
  * fsync/fdatasync (EBADF too), flock and fcntl(F_SETLKW) on a lock a
  * child holds for a while, open of a FIFO whose writer comes later,
  * open's ENOENT, pread/pwrite of 320 KiB (past the size that goes to the
@@ -91,6 +91,8 @@ static void shell(void) {
     fflush(stdout);
     st = system("echo from the shell");
     printf("system(echo): %d\n", WEXITSTATUS(st));
+    st = system("exec grep SigBlk /proc/self/status");    /* the command gets the caller's mask */
+    printf("system(grep): %d\n", WEXITSTATUS(st));
 }
 
 static void names(void) {

@@ -214,6 +214,7 @@ int rip__pxc_step(rip_pxcall *c, rip_waiter *w) {
             pthread_sigmask(SIG_BLOCK, &chld, &sigchld_old);
         }
         c->sigchld_held = 1;
+        c->mask = &sigchld_old;     /* constant while any system of this thread runs */
         return RIP_PX_OFFLOAD;
     default:                        /* getaddrinfo, getnameinfo, gethostbyname*, fsync, fdatasync, wait */
         return RIP_PX_OFFLOAD;
@@ -263,9 +264,15 @@ void *rip__pxc_blocking(void *arg) {
     case RIP_PXC_FDATASYNC:
         r = rip__sys_fdatasync((int)c->a[0].l);
         break;
-    case RIP_PXC_SYSTEM:
+    case RIP_PXC_SYSTEM: {          /* under the caller's mask: the command inherits it, not the pool's (all blocked) */
+        sigset_t pools;
+        pthread_sigmask(SIG_SETMASK, c->mask, &pools);
         r = rip__sys_system(c->a[0].p);
+        int err = errno;
+        pthread_sigmask(SIG_SETMASK, &pools, NULL);
+        errno = err;
         break;
+    }
     case RIP_PXC_FLOCK:
         while ((r = rip__sys_flock((int)c->a[0].l, (int)c->a[1].l)) == -1 && errno == EINTR)
             ;

@@ -28,6 +28,7 @@ typedef struct {
     int waited;                     /* queued on pidfd: the next step begins by ending that wait */
     size_t done;                    /* pread, pwrite: bytes moved before the rest went to the pool */
     int sigchld_held;               /* system: this call blocked SIGCHLD in the scheduler's thread */
+    const void *mask;               /* system: the caller's signal mask (a sigset_t), which the command inherits */
     long result;                    /* when done: an integer result (int, pid_t, ssize_t) */
     void *presult;                  /* when done: gethostbyname's result */
     int err;                        /* when done: errno (the pool thread's, carried back) */

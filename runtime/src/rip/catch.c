@@ -22,6 +22,8 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -238,7 +240,32 @@ CATCH2(struct hostent *, gethostbyname2, const char *, int, NULLS, 0)
 #define WHEN_HOST(c) (void)0
 CATCH1(int, fsync, int, FAILS, 0)
 CATCH1(int, fdatasync, int, FAILS, 0)
-CATCH1(int, system, const char *, FAILS, 0)
+
+/* system: run under the caller's signal mask, which the command inherits
+ * (a pool thread blocks every signal). */
+extern int __real_system(const char *) __attribute__((weak));
+struct system_call { const char *command; sigset_t mask; int r; int err; };
+static void *system_job(void *p) {
+    struct system_call *c = p;
+    sigset_t pools;
+    pthread_sigmask(SIG_SETMASK, &c->mask, &pools);
+    errno = 0;
+    c->r = __real_system(c->command);
+    c->err = errno;
+    pthread_sigmask(SIG_SETMASK, &pools, NULL);
+    return p;
+}
+int __wrap_system(const char *command) {
+    if (!IN_TASK)
+        return __real_system(command);
+    static volatile int said;
+    struct system_call c = { .command = command };
+    pthread_sigmask(SIG_SETMASK, NULL, &c.mask);
+    caught("system", &said, system_job, &c);
+    if (c.r == -1)
+        errno = c.err;
+    return c.r;
+}
 CATCH2(int, flock, int, int, FAILS,
        (a2 & (LOCK_NB | LOCK_UN)) || __real_flock(a1, a2 | LOCK_NB) == 0 || errno != EWOULDBLOCK)
 CATCH4(ssize_t, pread, int, void *, size_t, off_t, FAILS, 1)
