@@ -123,7 +123,8 @@ POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.
-POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk")
+POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", "__open_2",
+                   "__openat_2")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
 POSIX_NOT_YET = {
