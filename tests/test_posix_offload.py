@@ -408,3 +408,54 @@ def test_a_file_read_goes_to_the_pool_only_when_the_page_cache_misses(tmp_path, 
         pytest.skip("this file system keeps the pages (tmpfs?): no miss to see")
     assert out.endswith("evicted read: 65536 same 1 threads 1\nevicted pread: 65536 same 1\n"
                         "at the end: 0\n"), out
+
+
+FORK_IN_CAUGHT = r"""
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+ssize_t lib_read(int fd, void *buf, size_t n);
+static int p[2];
+
+static void forker(void *arg) {
+    (void)arg;
+    pid_t pid = fork();
+    if (pid == 0) {
+        usleep(10000);
+        printf("child task done\n");
+        return;                     /* the child's last task ends: the child exits 0 */
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    printf("child exited %d\n", WEXITSTATUS(st));
+    write(p[1], "x", 1);
+}
+
+int main(void) {
+    char c;
+    pipe(p);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    rip_spawn(forker, NULL);
+    ssize_t n = lib_read(p[0], &c, 1);  /* caught: forker runs inside it, and forks */
+    printf("main read %zd\n", n);
+    return 0;
+}
+"""
+
+
+def test_a_fork_in_a_task_run_inside_a_caught_call_ends_its_child(tmp_path, ripcc):
+    """rip: main is caught in a library's read, the scheduler runs the
+    forking task inside it; the child (whose main is the parent's) runs
+    its task to the end and exits 0, as a threaded program's child does
+    when its last thread ends."""
+    lib = tmp_path / "lib.c"
+    lib.write_text(LIBRARY)
+    obj = tmp_path / "lib.o"
+    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
+    src = tmp_path / "fork_in_caught.c"
+    src.write_text(FORK_IN_CAUGHT)
+    exe = ripcc(str(src), "rip", extra=["--posix", str(obj)])
+    r = run([exe], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == "child task done\nchild exited 0\nmain read 1\n"

@@ -223,6 +223,14 @@ static int sched_end(int status) {
 void rip__sched_nested(volatile int *done) {
     rip_task *me = Q.current;
     while (!*done) {
+        if (S.forked && !rip__fork_keeps(me)) {
+            /* A task run in here forked, and this is its child: `me` and
+             * its job are the parent's.  The child's tasks run to their
+             * end as in any child, which then exits as a threaded
+             * program does when its last thread ends. */
+            Q.current = NULL;
+            exit(rip__sched_loop() == 0 ? 0 : 1);
+        }
         if (Q.head) {
             rip__backend_run_queue(RIP_TIMER_CHECK);
             Q.current = me;
