@@ -459,3 +459,83 @@ def test_a_fork_in_a_task_run_inside_a_caught_call_ends_its_child(tmp_path, ripc
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "child task done\nchild exited 0\nmain read 1\n"
+
+
+ANSWERS = r"""
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "rip.h"
+
+static int sv[2];
+static long worst_us;
+static int waiting;                 /* main is in waitpid */
+static int answered_meanwhile;      /* answers that came while it was */
+
+static long now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000L + t.tv_nsec / 1000;
+}
+
+static void answerer(void *arg) {
+    char c;
+    (void)arg;
+    while (read(sv[1], &c, 1) == 1)
+        write(sv[1], &c, 1);
+}
+
+static void asker(void *arg) {
+    char c = 'x';
+    (void)arg;
+    usleep(100000);                 /* main is in waitpid by now */
+    for (int i = 0; i < 20; i++) {
+        long t0 = now_us();
+        write(sv[0], &c, 1);
+        read(sv[0], &c, 1);
+        if (now_us() - t0 > worst_us)
+            worst_us = now_us() - t0;
+        answered_meanwhile += waiting;
+        usleep(10000);
+    }
+    shutdown(sv[0], SHUT_WR);       /* the answerer sees EOF and ends */
+}
+
+int main(void) {
+    socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sleep(1);
+        _exit(7);
+    }
+    rip_spawn(answerer, NULL);
+    rip_spawn(asker, NULL);
+    int st;
+    long t0 = now_us();
+    waiting = 1;
+    pid_t got = waitpid(pid, &st, 0);
+    waiting = 0;
+    printf("waitpid %d status %d after %ld ms\n", got == pid, WEXITSTATUS(st), (now_us() - t0) / 1000);
+    printf("worst answer %ld us, %d of 20 while main waited\n", worst_us, answered_meanwhile);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_task_in_waitpid_for_a_1s_child_leaves_another_answering_in_ms(tmp_path, ripcc,
+                                                                         backend):
+    src = tmp_path / "answers.c"
+    src.write_text(ANSWERS)
+    exe = ripcc(str(src), backend, extra=["--posix"])
+    r = run([exe], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    first, second = r.stdout.decode().splitlines()
+    said, ok, _, status, _, ms, _ = first.split()
+    assert (ok, status) == ("1", "7") and 950 <= int(ms) < 3000, first
+    words = second.replace(",", "").split()
+    assert int(words[2]) < 50000, second    # milliseconds, not the child's second
+    assert words[4] == "20", second         # every answer came while main waited
