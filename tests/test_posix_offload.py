@@ -6,10 +6,16 @@
 - waitpid for one child waits on the child's pidfd: no pool thread is
   started (the ticker counts the process's threads), while waitpid(-1)
   needs one;
+- a task in waitpid for a 1 s child leaves another answering a socket in
+  microseconds meanwhile;
+- a regular file's read is direct while cached, on the pool on a miss;
 - fork in a task: the child runs only the forking task (no tick of the
-  parent's other task in the child's output); a CGI-style server task
-  forks, execs /bin/echo through a pipe and waits while another task
-  answers.
+  parent's other task in the child's output); a CGI-style task forks,
+  execs sh through a pipe and waits while another task ticks;
+- a library compiled on its own (plain cc) that reads in a task, directly
+  and through a function pointer: caught at the link, the other tasks run
+  meanwhile (rip: one warning naming the call; ucontext: suspends, no
+  warning); a fork by a task run inside such a caught call.
 """
 import pytest
 
