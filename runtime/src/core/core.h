@@ -114,8 +114,8 @@ static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     for (; budget > 0 && (t = q->head); budget--) {
         if (!(q->head = t->next))
             q->tail = NULL;
-        if (__builtin_expect(rip__sched.forked, 0) && !rip__fork_keeps(t))
-            continue;               /* a task of the parent, woken in the child by a channel or lock */
+        if (__builtin_expect(!q->fast, 0) && rip__sched.forked && !rip__fork_keeps(t))
+            continue;               /* a task of the parent, woken in the child by a channel or lock (a forked child is never on the fast path: one load of a line already read) */
         q->current = t;
         run(t);
     }

@@ -47,6 +47,7 @@ static void after_fork_in_child(void) {
     S.kept[0] = me;
     S.nkept = 1;
     S.forked = 1;
+    rip__slow(1);                   /* off the fast path for good: the run queue looks at `kept` there only */
 }
 
 static void register_atfork(void) {
