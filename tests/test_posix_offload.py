@@ -160,6 +160,14 @@ FORKING = r"""
 #include "rip.h"
 
 static volatile int ticks;
+static rip_chan *handoff;
+
+static void waiter(void *arg) {      /* parked on a channel when main forks */
+    int v;
+    (void)arg;
+    rip_chan_recv(handoff, &v);
+    printf("[%d] waiter got %d\n", (int)getpid(), v);
+}
 
 static void ticker(void *arg) {
     (void)arg;
@@ -197,6 +205,8 @@ static void cgi(void *arg) {
 
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    handoff = rip_chan_new(sizeof(int), 0);
+    rip_spawn(waiter, NULL);
     rip_spawn(ticker, NULL);
     usleep(15000);                  /* the ticker runs, then sleeps: a timer */
     int p[2];
@@ -204,6 +214,9 @@ int main(void) {
     pid_t pid = fork();
     if (pid == 0) {                 /* only this code path runs here */
         usleep(50000);              /* long enough for the parent's ticker to tick again */
+        int one = 1;
+        rip_chan_send(handoff, &one);   /* readies the parent's waiter: the child must not run it */
+        usleep(10000);
         printf("child: %d ticks seen\n", ticks > 0);
         write(p[1], "k", 1);
         return 3;                   /* ends the child's program, as main's return does */
@@ -213,6 +226,8 @@ int main(void) {
     int st;
     waitpid(pid, &st, 0);
     printf("parent: child said %zd, status %d\n", n, WEXITSTATUS(st));
+    int two = 2;
+    rip_chan_send(handoff, &two);
     cgi(NULL);
     return 0;
 }
@@ -230,6 +245,7 @@ def test_fork_in_a_task_runs_only_that_task_in_the_child(tmp_path, ripcc, backen
     pids = {line.split("]")[0][1:] for line in out.splitlines() if line.startswith("[")}
     assert len(pids) == 1, out      # every tick from the parent: the child ran none
     assert "child: 1 ticks seen" in out
+    assert "waiter got 2" in out and "waiter got 1" not in out
     assert "parent: child said 1, status 3" in out
     assert "cgi said: cgi output\ncgi status 0\n" in out
 
