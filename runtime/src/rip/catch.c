@@ -85,6 +85,12 @@ static int fd_ready(int fd, short events) {
 
 #define WHEN_HOST(c) (void)0
 
+/* CATCHn(ret, name, T1..Tn, fails, DIRECT) defines __wrap_name and the
+ * job that runs it on the pool: struct name_call holds the arguments
+ * (a1..an), the result (r), errno (err) and, for the one-argument and
+ * two-argument calls, h_errno (herr) as the pool's thread left them;
+ * DIRECT, in terms of a1..an, says the call cannot wait; fails(r) that
+ * it failed (errno then comes back). */
 #define CATCH1(ret, name, T1, fails, DIRECT)                                   \
     extern ret __real_##name(T1) __attribute__((weak));                        \
     struct name##_call { T1 a1; ret r; int err; int herr; };                   \
@@ -244,7 +250,12 @@ CATCH1(int, fdatasync, int, FAILS, 0)
 /* system: run under the caller's signal mask, which the command inherits
  * (a pool thread blocks every signal). */
 extern int __real_system(const char *) __attribute__((weak));
-struct system_call { const char *command; sigset_t mask; int r; int err; };
+struct system_call {
+    const char *command;            /* system's argument */
+    sigset_t mask;                  /* the caller's signal mask */
+    int r;                          /* system's result */
+    int err;                        /* the pool thread's errno after it */
+};
 static void *system_job(void *p) {
     struct system_call *c = p;
     sigset_t pools;
@@ -272,7 +283,12 @@ CATCH4(ssize_t, pread, int, void *, size_t, off_t, FAILS, 1)
 CATCH4(ssize_t, pwrite, int, const void *, size_t, off_t, FAILS, 1)
 
 /* The variadic three: their optional argument made explicit. */
-struct fcntl_call { int a1, a2; void *a3; int r; int err; };
+struct fcntl_call {
+    int a1, a2;                     /* fd, cmd */
+    void *a3;                       /* the lock */
+    int r;                          /* fcntl's result */
+    int err;                        /* the pool thread's errno after it */
+};
 static void *fcntl_job(void *p) {
     struct fcntl_call *c = p;
     errno = 0;
@@ -305,7 +321,14 @@ static int is_fifo(int dirfd, const char *path) {
 }
 
 extern int __real_openat(int, const char *, int, ...) __attribute__((weak));
-struct openat_call { int dirfd; const char *path; int flags; mode_t mode; int r; int err; };
+struct openat_call {
+    int dirfd;                      /* openat's arguments (AT_FDCWD for open) */
+    const char *path;
+    int flags;
+    mode_t mode;
+    int r;                          /* the new fd, or -1 */
+    int err;                        /* the pool thread's errno after it */
+};
 static void *openat_job(void *p) {
     struct openat_call *c = p;
     errno = 0;
