@@ -125,6 +125,9 @@ POSIX_PREFIX = "rip_posix_"
 # buffer big enough: the ucontext link wraps these too.
 POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", "__open_2",
                    "__openat_2")
+# What a program built with -D_FILE_OFFSET_BITS=64 calls for open, openat,
+# pread, pwrite and fcntl (glibc's headers rename them): wrapped too.
+POSIX_LFS = ("open64", "openat64", "pread64", "pwrite64", "fcntl64")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
 POSIX_NOT_YET = {

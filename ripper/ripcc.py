@@ -385,7 +385,7 @@ def posix_link_flags(cmd):
     """
     if not cmd.posix or cmd.backend == "threads":
         return []
-    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED) + \
+    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LFS) + \
         ([] if "-shared" in cmd.args or cmd.backend != "ucontext" else ["main"])
     return ["-Wl,--wrap=" + name for name in names]
 

@@ -561,3 +561,40 @@ def test_a_task_in_waitpid_for_a_1s_child_leaves_another_answering_in_ms(tmp_pat
     words = second.replace(",", "").split()
     assert int(words[2]) < 50000, second    # milliseconds, not the child's second
     assert words[4] == "20", second         # every answer came while main waited
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_large_file_names_are_wrapped_too(tmp_path, ripcc, backend):
+    """-D_FILE_OFFSET_BITS=64 makes glibc's headers call open64, pread64,
+    fcntl64...: tests/posix/offload.c built so prints what its plain build
+    prints, and on ucontext the program's calls went to the wrappers."""
+    import os
+    from conftest import ROOT
+    src = os.path.join(ROOT, "tests", "posix", "offload.c")
+    plain = tmp_path / "plain"
+    assert run(["cc", "-std=gnu11", "-O2", "-pthread", "-D_FILE_OFFSET_BITS=64", src, "-o",
+                str(plain)]).returncode == 0
+    expected = run([str(plain)], timeout=60)
+    exe = ripcc(src, backend, extra=["--posix", "-D_FILE_OFFSET_BITS=64"])
+    if backend == "ucontext":
+        defined = run(["nm", "--defined-only", exe]).stdout.decode().split()
+        assert "__wrap_open64" in defined and "__wrap_fcntl64" in defined
+    r = run([exe], timeout=60)
+    assert r.stderr == b"", r.stderr.decode()
+    assert (r.returncode, r.stdout) == (expected.returncode, expected.stdout)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("how, result", (("fcntl", 0), ("open", 1)))
+def test_large_file_calls_suspend_only_their_task(tmp_path, ripcc, backend, how, result):
+    """The same waits as test_a_call_with_no_nonblocking_form_suspends_only_its_task
+    (fcntl(F_SETLKW) on a held lock, a FIFO's open), built with
+    -D_FILE_OFFSET_BITS=64 (fcntl64, open64): the ticks come meanwhile."""
+    src = tmp_path / "ticking_lfs.c"
+    src.write_text(TICKING)
+    exe = ripcc(str(src), backend, extra=["--posix", "-D_FILE_OFFSET_BITS=64"])
+    r = run([exe, how], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    lines = r.stdout.decode().splitlines()
+    assert lines[:3] == ["tick 0", "tick 1", "tick 2"], lines
+    assert lines[3].split()[:2] == [how, str(result)]

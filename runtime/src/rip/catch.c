@@ -418,3 +418,33 @@ int __wrap___openat_2(int dirfd, const char *path, int flags) {
         return __real___openat_2(dirfd, path, flags);
     return __wrap_openat(dirfd, path, flags);
 }
+
+/* The same under -D_FILE_OFFSET_BITS=64, whose headers call these names
+ * (one file offset size on 64-bit Linux: the same calls). */
+int __wrap_open64(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    return __wrap_open(path, flags | O_LARGEFILE, mode);
+}
+
+int __wrap_openat64(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    return __wrap_openat(dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+int __wrap_fcntl64(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    return __wrap_fcntl(fd, cmd, arg);
+}
+
+ssize_t __wrap_pread64(int fd, void *buf, size_t count, off_t offset) {
+    return __wrap_pread(fd, buf, count, offset);
+}
+
+ssize_t __wrap_pwrite64(int fd, const void *buf, size_t count, off_t offset) {
+    return __wrap_pwrite(fd, buf, count, offset);
+}

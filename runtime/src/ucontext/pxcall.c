@@ -243,3 +243,49 @@ int __wrap___openat_2(int dirfd, const char *path, int flags) {
         return __real___openat_2(dirfd, path, flags);
     return __wrap_openat(dirfd, path, flags);
 }
+
+/* The same under -D_FILE_OFFSET_BITS=64, whose headers call these names
+ * (one file offset size on 64-bit Linux: the same calls). */
+extern int __real_open64(const char *, int, ...) __attribute__((weak));
+extern int __real_openat64(int, const char *, int, ...) __attribute__((weak));
+extern int __real_fcntl64(int, int, ...) __attribute__((weak));
+extern ssize_t __real_pread64(int, void *, size_t, off_t) __attribute__((weak));
+extern ssize_t __real_pwrite64(int, const void *, size_t, off_t) __attribute__((weak));
+
+int __wrap_open64(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    if (!IN_TASK)
+        return __real_open64(path, flags, mode);
+    return open_mode(path, flags | O_LARGEFILE, mode);
+}
+
+int __wrap_openat64(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    if (!IN_TASK)
+        return __real_openat64(dirfd, path, flags, mode);
+    return openat_mode(dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+int __wrap_fcntl64(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    if (!IN_TASK)
+        return __real_fcntl64(fd, cmd, arg);
+    return fcntl_arg(fd, cmd, arg);
+}
+
+ssize_t __wrap_pread64(int fd, void *buf, size_t count, off_t offset) {
+    if (!IN_TASK)
+        return __real_pread64(fd, buf, count, offset);
+    return rip_posix_pread(fd, buf, count, offset);
+}
+
+ssize_t __wrap_pwrite64(int fd, const void *buf, size_t count, off_t offset) {
+    if (!IN_TASK)
+        return __real_pwrite64(fd, buf, count, offset);
+    return rip_posix_pwrite(fd, buf, count, offset);
+}
