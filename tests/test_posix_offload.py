@@ -598,3 +598,19 @@ def test_large_file_calls_suspend_only_their_task(tmp_path, ripcc, backend, how,
     lines = r.stdout.decode().splitlines()
     assert lines[:3] == ["tick 0", "tick 1", "tick 2"], lines
     assert lines[3].split()[:2] == [how, str(result)]
+
+
+def test_rip_posix_links_the_catch_but_not_main(tmp_path):
+    """rip --posix: the link wraps each call (for code ripper did not rip)
+    but not main, which ripper makes the first task itself."""
+    from conftest import RIPCC
+    src = tmp_path / "t.c"
+    src.write_text("#include <unistd.h>\nint main(void) { return sleep(0); }\n")
+    r = run([RIPCC, "-v", "--posix", "--backend=rip", str(src), "-o", str(tmp_path / "t")])
+    assert r.returncode == 0, r.stderr.decode()
+    link = [line for line in r.stderr.decode().splitlines()
+            if line.startswith("ripcc: ") and " -o " + str(tmp_path) in line][-1]
+    assert "-Wl,--wrap=read" in link and "-Wl,--wrap=waitpid" in link and \
+        "-Wl,--wrap=open64" in link
+    assert "-Wl,--wrap=main" not in link
+    assert run([str(tmp_path / "t")]).returncode == 0
