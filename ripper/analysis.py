@@ -299,6 +299,8 @@ class Analysis:
                 if isinstance(n, T.Ref) and n.what == "fn" and n.name in blocking.POSIX_CALLS \
                         and n.name in system and n.name not in self.defined:
                     out.add(n.name)
+        if "fcntl" in out and not blocking.fcntl_waits(self.unit, self.defined.values()):
+            out.discard("fcntl")    # no F_SETLKW written: every fcntl returns at once
         return out
 
     def find(self):

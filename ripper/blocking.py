@@ -111,7 +111,8 @@ POSIX_CALLS = ("read", "write", "readv", "writev", "recv", "send", "recvfrom", "
                "epoll_wait", "sleep", "usleep", "nanosleep")
 # Issue 22, EINTR part: the calls with a signal mask, and clock_nanosleep,
 # are resume points too; a handled signal ends a wait as signal(7) says.
-POSIX_CALLS += ("ppoll", "pselect", "epoll_pwait", "clock_nanosleep", "pause", "sigsuspend")
+POSIX_SIGNAL_WAITS = ("ppoll", "pselect", "epoll_pwait", "clock_nanosleep", "pause", "sigsuspend")
+POSIX_CALLS += POSIX_SIGNAL_WAITS
 # Calls --posix sends to the runtime without making them resume points:
 # the link wraps them on rip and ucontext (-Wl,--wrap=NAME to
 # __wrap_NAME, runtime/src/core/psignal.c): the program's signal handlers
@@ -121,10 +122,25 @@ POSIX_LINK_WRAPPED = ("sigaction", "signal", "__sysv_signal", "siginterrupt", "c
 # On ucontext also the mask calls: swapcontext restores each context's own
 # mask, so the runtime hands the program's to every context.
 POSIX_UCONTEXT_WRAPPED = ("sigprocmask", "pthread_sigmask")
+# Offload block (issue 22, point 1, fourth bullet): calls with no
+# non-blocking form.  Under --posix they run on the offload pool while the
+# task waits (a waitpid for one child waits on its pidfd instead; a
+# WNOHANG, LOCK_NB or uncontended lock, an fd call on a regular file whose
+# data is cached, goes direct: core/pxcall.c says when).
+POSIX_OFFLOADED = ("waitpid", "wait", "waitid", "getaddrinfo", "getnameinfo", "gethostbyname",
+                   "gethostbyname2", "fsync", "fdatasync", "system", "flock", "fcntl", "open",
+                   "openat", "pread", "pwrite")
+POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED
+# fcntl waits only for F_SETLKW: --posix makes it a resume point only in a
+# file where some fcntl call is written with it (posix_call_wanted).
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.
-POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk")
+POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", "__open_2",
+                   "__openat_2")
+# What a program built with -D_FILE_OFFSET_BITS=64 calls for open, openat,
+# pread, pwrite and fcntl (glibc's headers rename them): wrapped too.
+POSIX_LFS = ("open64", "openat64", "pread64", "pwrite64", "fcntl64")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
 POSIX_NOT_YET = {
@@ -241,6 +257,18 @@ def _diagnostic(unit, call, callee, function, how, posix=False, note=None):
     return Diagnostic(path, line, col, "%s blocks the whole scheduler in async function '%s'"
                       % (what, function), hint(callee, posix),
                       severity="error" if how == "error" else "warning", option=OPTION)
+
+
+def fcntl_waits(unit, functions):
+    """Is some fcntl call in `functions` (definitions of `unit`) written
+    with F_SETLKW, the one command that waits?  --posix rips fcntl only
+    then (a program's other fcntl calls stay plain, and so its functions).
+
+        fcntl_waits(<fcntl(fd, F_SETLKW, &lk) in f>, [f]) -> True
+    """
+    from .evaluation import callee_name, calls
+    return any(callee_name(c) == "fcntl" and _written_on_its_lines(unit, c, _FCNTL_WAITS)
+               for f in functions for c in calls(f.body))
 
 
 def _written_on_its_lines(unit, call, pattern):

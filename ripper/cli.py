@@ -172,6 +172,80 @@ def user_files(lines):
     return out
 
 
+def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix=False,
+                             seconds=None):
+    """check_blocking in a child process (libclang may crash or hang on a
+    file the compiler takes: then no warning, and the compiler goes on).
+
+        check_blocking_reporting("t.c", text, ["-O2"]) -> [Diagnostic...]
+    """
+    if blocking_mode == "off":
+        return []
+    if os.environ.get("RIPPER_DEBUG"):
+        return check_blocking(path, source, flags, blocking_mode, posix=posix)
+    limit = time_limit(source, seconds)
+    reap_children()
+    rfd, wfd = os.pipe()
+    with children.defer():
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                children.lead_own_group()
+                os.close(rfd)
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+                if limit:
+                    signal.alarm(int(limit) + 1)
+                found = check_blocking(path, source, flags, blocking_mode, limit, posix)
+                with os.fdopen(wfd, "wb") as f:
+                    pickle.dump([d.fields() for d in found], f)
+            except BaseException:
+                status = 3
+            os._exit(status)
+        try:
+            os.setpgid(pid, pid)    # as the child does: whichever comes first
+        except OSError:
+            pass
+        children.track(pid)
+    os.close(wfd)
+    try:
+        with os.fdopen(rfd, "rb") as f:
+            data = f.read()
+    finally:
+        children.kill_group(pid)
+        os.waitpid(pid, 0)
+        children.untrack(pid)
+    try:
+        return [Diagnostic.of_fields(fields) for fields in pickle.loads(data)]
+    except Exception:               # the child failed: no check, the build goes on
+        return []
+
+
+def check_blocking(path, source, flags=(), blocking_mode="warn", parse_alarm=None, posix=False):
+    """-Wblocking alone, for a build that is not ripped (ripcc
+    --backend=ucontext): the plain blocking calls in the async functions of
+    `source` (as Diagnostics, warnings or errors per `blocking_mode`),
+    without transforming anything.  A file that never names RIP_ASYNC
+    (rip.h not included) has no async function: it is not even parsed.
+    Anything libclang cannot read is left for the compiler to report.
+
+        check_blocking("t.c", b'#include "rip.h"\nRIP_ASYNC void f(void) { sleep(1); }')
+        -> [<t.c:2:26: warning: 'sleep' blocks the whole scheduler ... [-Wblocking]>]
+    """
+    if blocking_mode == "off":
+        return []
+    try:
+        preprocessed = start_preprocess(path, source, flags, timeout=parse_alarm).result()
+        if b'annotate("rip_async")' not in preprocessed.text:
+            return []
+        from .analysis import Analysis
+        from .parse import parse
+        unit = parse(preprocessed, dialect_flags(flags), parse_alarm)
+        return blocking.check(unit, Analysis(unit, posix=posix), blocking_mode)
+    except Diagnostic:
+        return []                   # the compiler says what is wrong with the file
+
+
 def _in_order(diagnostics):
     """One Diagnostic that reports all of `diagnostics`, by place in each file."""
     if len(diagnostics) > 1:

@@ -231,7 +231,7 @@ class AsyncFunction:
         writes for this call)."""
         callee = callee_name(await_.call)
         g = self.lw.functions.get(callee) if callee in self.names else None
-        if g is None or not g.variadic or intrinsic(await_, self.lw):
+        if g is None or not self.lw.va_thunked(g) or intrinsic(await_, self.lw):
             return
         fixed = len(g.param_types or ())
         types = []                  # (CType or None, spelling) of each `...` argument
@@ -435,7 +435,7 @@ class AsyncFunction:
         if not f.static and not lw.prototyped(f.name):
             out.append("%s *%s%s;" % (abi.FRAME_T, abi.constructor(f.name),
                                       "()" if f.knr else
-                                      abi.constructor_params(f, lw.params_text(f))))
+                                      lw.constructor_params(f, lw.params_text(f))))
         pieces = [(" ".join(out) + "\n" + "%s%s *%s" % (static, abi.FRAME_T,
                                                          abi.constructor(f.name)), None)]
         pieces += header_text

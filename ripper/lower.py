@@ -96,6 +96,7 @@ class _Lowering:
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
         self.prototypes = {}        # async function -> its constructor's file-scope parameter lists so far
+        self._va_thunked = {}       # variadic async function -> va_thunked()
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
 
     def error(self, node, message, hint=None):
@@ -284,11 +285,28 @@ class _Lowering:
         static = "static " if f.static else ""
         if block_scope or not self.prototyped(f.name):
             out.append("%s%s *%s%s;" % (static, abi.FRAME_T, self.constructor(f.name),
-                                        abi.constructor_params(f, params)))
+                                        self.constructor_params(f, params)))
         if not block_scope:
             self.declared.add(f.name)
             self.prototypes.setdefault(f.name, []).append(params)
         return " ".join(out)
+
+    def va_thunked(self, f):
+        """Is function f's `...` passed through a thunk (abi.VA_THUNK)?  A
+        variadic async function of the user's is; one the runtime declares
+        (rip_posix_fcntl), or the C library's that --posix maps to one
+        (fcntl), takes its arguments as written."""
+        if not f.variadic or f.system:
+            return False
+        if f.name not in self._va_thunked:
+            where = self.unit.lines.where(f.start)[0]
+            inside = os.path.realpath(where).startswith(os.path.realpath(runtime.INCLUDE) + os.sep)
+            self._va_thunked[f.name] = not inside
+        return self._va_thunked[f.name]
+
+    def constructor_params(self, f, params):
+        """abi.constructor_params where f's arguments go through a thunk."""
+        return abi.constructor_params(f, params) if self.va_thunked(f) else params
 
     def prototyped(self, name):
         """Has a file-scope prototype of async function `name`'s constructor
@@ -439,7 +457,7 @@ class _Lowering:
                 f = self.functions.get(d.name)
                 if f is not None:
                     out.append("%s *%s%s;" % (abi.FRAME_T, self.constructor(d.name),
-                                              abi.constructor_params(f, self.params_text(f, d))))
+                                              self.constructor_params(f, self.params_text(f, d))))
         return " ".join(out)
 
     def function_value(self, ref):

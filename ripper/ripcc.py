@@ -29,7 +29,8 @@ import subprocess
 import sys
 
 from . import __version__, abi, blocking, children, runtime, wholeprogram
-from .cli import (BACKENDS, PATH_FLAGS, compile_flags, print_warnings, rip_source_reporting,
+from .cli import (BACKENDS, PATH_FLAGS, check_blocking_reporting, compile_flags, print_warnings,
+                  rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
 from .preprocess import compiler
@@ -393,22 +394,28 @@ POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
 def posix_link_flags(cmd):
     """--posix on ucontext: the link sends the program's blocking calls and
     main to the runtime's wrappers (runtime/src/ucontext/posix.c), which
-    suspend the task inside one and call the C library outside; on rip and
-    ucontext, sigaction, signal and close (core/psignal.c), so that a
-    handled signal ends a wait and a close wakes the fd's waiters.
+    suspend the task inside one and call the C library outside.  On rip
+    the ripped code calls the runtime's own forms, and the link sends what
+    is left (code ripper did not rip: a library built on its own) to the
+    run-time catch (runtime/src/rip/catch.c).  On both, sigaction, signal
+    and close (core/psignal.c), so that a handled signal ends a wait and a
+    close wakes the fd's waiters.
 
         posix_link_flags(<ripcc --posix --backend=ucontext t.c>)
         -> ["-Wl,--wrap=read", ..., "-Wl,--wrap=main"]
+        posix_link_flags(<ripcc --posix t.c>) -> ["-Wl,--wrap=read", ...]
     """
-    if not cmd.posix or cmd.backend not in ("rip", "ucontext"):
+    if not cmd.posix or cmd.backend == "threads":
         return []
-    if cmd.backend == "rip":        # ripper calls the resume points by name: the rest only
-        if "-shared" in cmd.args:   # the program's link wraps them
-            return []
-        return ["-Wl,--wrap=" + name for name in blocking.POSIX_LINK_WRAPPED]
-    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LINK_WRAPPED +
-                 blocking.POSIX_UCONTEXT_WRAPPED) + \
-        ([] if "-shared" in cmd.args else ["main"])
+    shared = "-shared" in cmd.args
+    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LFS)
+    if cmd.backend == "rip":        # the run-time catch (rip/catch.c) has no form of these:
+        names = [n for n in names if n not in blocking.POSIX_SIGNAL_WAITS]  # a signal waits on
+    if cmd.backend == "ucontext":
+        names += list(blocking.POSIX_LINK_WRAPPED + blocking.POSIX_UCONTEXT_WRAPPED) + \
+            ([] if shared else ["main"])
+    elif not shared:                # the program's link wraps them (core/psignal.c)
+        names += list(blocking.POSIX_LINK_WRAPPED)
     return ["-Wl,--wrap=" + name for name in names]
 
 
@@ -506,6 +513,19 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     flags = cmd.without_inputs()
     lang = ["-x", "c"] if src == "-" or not src.endswith(".c") else []
     if cmd.backend != "rip":
+        if cmd.backend == "ucontext" and not cmd.all_async and src != "-" and \
+                cmd.blocking != "off":  # threads: a blocking call blocks only its task's thread
+            try:
+                text = open(src, "rb").read()
+            except OSError:
+                text = b""          # the compiler says why
+            found = check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
+                                             cmd.posix, getattr(cmd, "seconds", None))
+            if found and cmd.blocking == "error":
+                print(found[0].with_others(found[1:]).format(wants_color(cmd.args, sys.stderr)),
+                      file=sys.stderr)
+                return 1
+            print_warnings(found, cmd.args)
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
         return _run(cmd, cc + include + flags + depend + marked + stop + lang +

@@ -659,15 +659,36 @@ def test_ripcc_werror_blocking_compiles_nothing_and_cc_never_sees_the_flag(tmp_p
     assert not any(" -c " in " %s " % c for c in calls)     # preprocessing only
 
 
+def test_ripcc_ucontext_checks_blocking_calls_as_rip_does(tmp_path):
+    """ucontext compiles the source as written, but a blocking call in a
+    task stalls its scheduler there too: the same check, the same text."""
+    src = write(tmp_path, "u.c", BLOCKS)
+    said = {}
+    for backend in ("rip", "ucontext"):
+        r = run([RIPCC, "--backend=" + backend, src, "-o", str(tmp_path / backend)])
+        assert r.returncode == 0, r.stderr
+        said[backend] = r.stderr.decode()
+    assert "u.c:7:17: warning: 'read' blocks the whole scheduler in async function 'task'" in \
+        said["ucontext"]
+    assert said["ucontext"] == said["rip"]
+    r = run([RIPCC, "--backend=ucontext", "-Werror=blocking", src, "-o", str(tmp_path / "e")])
+    assert r.returncode == 1 and not (tmp_path / "e").exists()
+    assert b"error: 'read' blocks the whole scheduler" in r.stderr
+    plain = write(tmp_path, "plain.c", b"#include <unistd.h>\nint main(void) { return sleep(0); }\n")
+    r = run([RIPCC, "--backend=ucontext", plain, "-o", str(tmp_path / "p")])
+    assert r.returncode == 0 and r.stderr == b""
+
+
 def test_ripcc_passes_the_warning_through_and_still_builds(tmp_path):
     src = write(tmp_path, "b.c", BLOCKS)
     cc, log = logging_cc(tmp_path)
     exe = tmp_path / "b"
-    for backend in ("rip", "threads"):
+    for backend in ("rip", "ucontext", "threads"):
         r = run([RIPCC, "--backend=" + backend, "-Wblocking", "-Wno-error=blocking", src,
                  "-o", str(exe)], env=dict(os.environ, RIPCC_CC=cc))
         assert r.returncode == 0, r.stderr
-        assert (b"warning: 'read' blocks" in r.stderr) == (backend == "rip")
+        # threads: a task is a thread, which a blocking call blocks alone
+        assert (b"warning: 'read' blocks" in r.stderr) == (backend != "threads")
         assert run([str(exe)], input=b"").stdout == b"0\n"
     assert not BLOCKING_OPTION.search(log.read_text())
 

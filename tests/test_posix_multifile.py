@@ -253,9 +253,9 @@ def test_a_blocking_call_made_async_at_the_link_is_warned_of_there_once(tmp_path
     (cwd / "reap.c").write_text(
         "#include <stddef.h>\n#include <unistd.h>\n#include <sys/wait.h>\n"
         '#include "server.h"\n'
-        "int reap_and_read(int fd) { char c; waitpid(-1, NULL, WNOHANG); "
+        "int reap_and_read(int fd) { char c; sync(); "
         "return (int)read(fd, &c, 1); }\n"
-        "int serve_and_reap(int fd) { int n = serve(fd); waitpid(-1, NULL, WNOHANG); "
+        "int serve_and_reap(int fd) { int n = serve(fd); sync(); "
         "return n; }\n")
     compile_each(cwd)
     r = ripcc(cwd, "-c", "reap.c")
@@ -265,7 +265,7 @@ def test_a_blocking_call_made_async_at_the_link_is_warned_of_there_once(tmp_path
     assert r.returncode == 0, r.stderr.decode()
     err = r.stderr.decode()
     assert err.count("warning:") == 1
-    assert "reap.c:6:49: warning: 'waitpid' blocks the whole scheduler in async function " \
+    assert "reap.c:6:49: warning: 'sync' blocks the whole scheduler in async function " \
         "'serve_and_reap' [-Wblocking]" in err
     assert "'serve' is async in server.o, another object of the program" in err
 

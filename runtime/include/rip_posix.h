@@ -34,6 +34,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "rip.h"
@@ -85,6 +86,33 @@ rip_posix_handler rip_posix_signal(int sig, rip_posix_handler handler);         
 rip_posix_handler rip_posix___sysv_signal(int sig, rip_posix_handler handler);     /* ISO C's signal in glibc (SA_RESETHAND | SA_NODEFER) */
 int rip_posix_siginterrupt(int sig, int flag);                            /* siginterrupt(3) */
 int rip_posix_close(int fd);                                              /* close(2): tasks waiting on fd wake with EBADF */
+
+/* Calls with no non-blocking form (core/pxcall.c): run on the offload
+ * pool while the task waits, unless they can return at once (WNOHANG,
+ * LOCK_NB, a lock nobody holds, cached file data) or wait on an fd (a
+ * waitpid for one child: its pidfd).  errno and h_errno come back to the
+ * caller's thread.  See README ("POSIX mode") for when each goes where. */
+struct addrinfo;
+struct hostent;
+RIP_ASYNC pid_t rip_posix_waitpid(pid_t pid, int *status, int options);  /* waitpid(2) */
+RIP_ASYNC pid_t rip_posix_wait(int *status);                             /* wait(2) */
+RIP_ASYNC int rip_posix_waitid(idtype_t idtype, id_t id, siginfo_t *info, int options); /* waitid(2) */
+RIP_ASYNC int rip_posix_getaddrinfo(const char *node, const char *service,
+                                    const struct addrinfo *hints, struct addrinfo **res); /* getaddrinfo(3) */
+RIP_ASYNC int rip_posix_getnameinfo(const struct sockaddr *addr, socklen_t addrlen, char *host,
+                                    socklen_t hostlen, char *serv, socklen_t servlen,
+                                    int flags);                           /* getnameinfo(3) */
+RIP_ASYNC struct hostent *rip_posix_gethostbyname(const char *name);     /* gethostbyname(3): h_errno set */
+RIP_ASYNC struct hostent *rip_posix_gethostbyname2(const char *name, int af); /* gethostbyname2(3) */
+RIP_ASYNC int rip_posix_fsync(int fd);                                   /* fsync(2) */
+RIP_ASYNC int rip_posix_fdatasync(int fd);                               /* fdatasync(2) */
+RIP_ASYNC int rip_posix_system(const char *command);                     /* system(3): SIGCHLD blocked in the scheduler's thread meanwhile */
+RIP_ASYNC int rip_posix_flock(int fd, int operation);                    /* flock(2) */
+RIP_ASYNC int rip_posix_fcntl(int fd, int cmd, ...);                     /* fcntl(2): only F_SETLKW waits */
+RIP_ASYNC int rip_posix_open(const char *path, int flags, ...);          /* open(2): a FIFO's open waits on the pool */
+RIP_ASYNC int rip_posix_openat(int dirfd, const char *path, int flags, ...); /* openat(2) */
+RIP_ASYNC ssize_t rip_posix_pread(int fd, void *buf, size_t count, off_t offset);        /* pread(2) */
+RIP_ASYNC ssize_t rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset); /* pwrite(2) */
 
 #ifdef __cplusplus
 }

@@ -79,6 +79,9 @@ struct rip__sched {
     long slow;                      /* tasks with a deadline plus selects waiting: channel operations take the core's path while any */
     rip_task *first;                /* the first task started (main under --posix), NULL once it ended: signals interrupt its waits (psignal.c) */
     uint64_t sig_seen;              /* rip__sig_delivered when this scheduler last dispatched signals */
+    int forked;                     /* this is a child of fork(2) made in a task: only `kept` tasks run (fork.c) */
+    rip_task **kept;                /* when forked: the forking task and the tasks started since */
+    size_t nkept, kept_cap;         /* their number, the array's size */
 };
 extern __thread struct rip__sched rip__sched;
 
@@ -99,6 +102,15 @@ static inline void rip__check_owner(const struct rip__runq *owner, const char *w
                    what, rip__sched.worker);
 }
 
+/* fork(2) in a task (fork.c): the child runs only the forking task's code
+ * path, as a threaded program's child runs only the forking thread. */
+int  rip__fork_keeps(const rip_task *t);      /* in a forked child: may t run (the forking task, or one started since)? */
+void rip__fork_setup(void);                   /* register the child's handler (once; the scheduler starts) */
+void rip__fork_kept_ends(const rip_task *t);  /* in a forked child: t has finished */
+void rip__sched_forked(void);                 /* sched.c: drop every task, timer and count but the current task's */
+void rip__poll_forked(void);                  /* poll.c: a new epoll set, every fd wait and watcher dropped */
+void rip__offload_forked(void);               /* offload.c: no pool thread, job or wakeup fd of the parent's */
+
 /* The loop of rip__backend_run_queue: `run` runs one task. */
 static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     struct rip__runq *q = &rip__runq;
@@ -106,6 +118,8 @@ static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     for (; budget > 0 && (t = q->head); budget--) {
         if (!(q->head = t->next))
             q->tail = NULL;
+        if (__builtin_expect(!q->fast, 0) && rip__sched.forked && !rip__fork_keeps(t))
+            continue;               /* a task of the parent, woken in the child by a channel or lock (a forked child is never on the fast path: one load of a line already read) */
         q->current = t;
         run(t);
     }
@@ -213,9 +227,12 @@ struct rip_job {
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
     rip_waiter wait;                /* the task's wait: status ETIMEDOUT when its deadline took the job off the queue */
+    volatile int *nested_done;      /* rip__offload_nested's: set to 1 when done, instead of readying the task */
 };
 int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
+void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the pool while this scheduler runs the other tasks from inside the current one (which cannot suspend: it is in code ripper did not rip), rip__sched_nested; fn(arg) in place if there is no pool */
+void rip__sched_nested(volatile int *done);   /* run other tasks, timers and fd waits until *done; the current task stays current, not queued */
 
 /* fd calls (io.c). */
 enum { RIP_IO_READ, RIP_IO_WRITE, RIP_IO_ACCEPT, RIP_IO_CONNECT };

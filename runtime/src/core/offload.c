@@ -127,7 +127,40 @@ static int cancel(rip_waiter *w, void *on, int key) {
     return 1;
 }
 
-int rip__offload_begin(rip_job *job) {
+/* fork(2) while a pool thread held the pool's lock would leave it held
+ * in the child: the fork waits for it. */
+static void before_fork(void) {
+    pthread_mutex_lock(&pool.mu);
+}
+
+static void after_fork_in_parent(void) {
+    pthread_mutex_unlock(&pool.mu);
+}
+
+/* The child has none of the pool's threads: it starts its own as needed;
+ * the parent's queued jobs are the parent's tasks', gone here. */
+static void after_fork_in_child(void) {
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.work, NULL);
+    pool.head = pool.tail = NULL;
+    pool.threads = pool.idle = pool.queued = 0;
+}
+
+static void register_atfork(void) {
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+void rip__offload_forked(void) {
+    if (home)
+        close(home->efd);           /* the child's copy; its lock may be a pool thread's: left alone */
+    home = NULL;
+    in_flight = 0;
+}
+
+/* Queue job for the pool; 0, or -1 when there is no wakeup fd. */
+static int queue(rip_job *job) {
+    static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+    pthread_once(&atfork_once, register_atfork);
     if (!home) {                    /* no fd or memory for a wakeup: the caller runs fn in place */
         struct rip_offload_home *h = calloc(1, sizeof *h);
         if (!h || (h->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1) {
@@ -157,10 +190,26 @@ int rip__offload_begin(rip_job *job) {
     grow_pool();
     pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.mu);
+    return 0;
+}
+
+int rip__offload_begin(rip_job *job) {
+    job->nested_done = NULL;
+    if (queue(job) == -1)
+        return -1;
     job->wait.task = job->task;
     job->wait.status = 0;
     rip__wait_limit(&job->wait, cancel, job, 0);
     return 0;
+}
+
+void *rip__offload_nested(void *(*fn)(void *), void *arg) {
+    volatile int done = 0;
+    rip_job job = { .fn = fn, .arg = arg, .nested_done = &done };
+    if (queue(&job) == -1)
+        return fn(arg);
+    rip__sched_nested(&done);
+    return job.result;
 }
 
 /* The eventfd said jobs are done: ready their tasks. */
@@ -181,7 +230,10 @@ static void drain(int fd, unsigned events, void *data) {
         rip_job *next = job->next; /* the task may free job once it runs */
         in_flight--;
         rip__loop_hold(-1);
-        rip__ready(job->task);
+        if (job->nested_done)
+            *job->nested_done = 1;  /* its task is running, further down this thread's stack */
+        else
+            rip__ready(job->task);
         job = next;
     }
 }

@@ -178,6 +178,21 @@ static void after_fork_in_child(void) {
         P.fds[fd].flags = 0;
 }
 
+/* The child of a fork in a task runs only that task: the fds the others
+ * waited on, and the watchers (whose owners forget their sources in the
+ * child: rip__offload_forked), are dropped without a wake. */
+void rip__poll_forked(void) {
+    after_fork_in_child();          /* already run if it was registered first: then a no-op */
+    for (int fd = 0; fd < P.nfds; fd++) {
+        fd_state *s = &P.fds[fd];
+        *s = (fd_state){ .proven = s->proven };
+    }
+    P.waiting = 0;
+    P.held = 0;
+    P.check_head = P.check_len = 0;
+    P.next_sweep_ms = 0;
+}
+
 int rip__poll_begin(void) {
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
     pthread_once(&atfork_once, register_atfork);

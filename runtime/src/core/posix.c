@@ -47,7 +47,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "core.h"
+#include "pxcall.h"
 #include "../shared/sys.h"
+#include "../shared/sys_offload.h"  /* fcntl past its --wrap wrapper */
 
 #ifndef RWF_NOWAIT
 #define RWF_NOWAIT 0x00000008
@@ -58,7 +60,8 @@ enum {
     HOW_SOCKET,                     /* recv/send with MSG_DONTWAIT */
     HOW_NOWAIT,                     /* preadv2/pwritev2 with RWF_NOWAIT */
     HOW_POLL,                       /* poll(fd, 0), then the call */
-    HOW_DIRECT                      /* the call itself: a file epoll cannot watch */
+    HOW_DIRECT,                     /* the call itself: a file epoll cannot watch */
+    HOW_DISK                        /* a regular file or block device: rip__px_disk_try (pxcall.c) */
 };
 
 #define OFFLOAD (-2)                /* attempt: the call must run blocking, on the offload pool */
@@ -67,14 +70,16 @@ enum {
 static int nowait_missing;          /* the kernel has no preadv2 or RWF_NOWAIT: never ask again (a race is harmless) */
 
 static int program_nonblocking(int fd) {
-    int fl = fcntl(fd, F_GETFL);
+    int fl = rip__sys_fcntl(fd, F_GETFL, NULL);
     return fl != -1 && (fl & O_NONBLOCK);
 }
 
 /* How to try a non-socket fd. */
 static int classify_file(int fd) {
     struct stat st;
-    if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)))
+    if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+        return HOW_DISK;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
         return HOW_DIRECT;
     return nowait_missing ? HOW_POLL : HOW_NOWAIT;
 }
@@ -165,6 +170,13 @@ static int is_read(const rip_pxop *op) {
         op->kind == RIP_PX_READV || op->kind == RIP_PX_RECVMSG;
 }
 
+/* One try on a regular file or block device: the count, -1 and errno,
+ * or OFFLOAD (the disk would make the thread wait). */
+static ssize_t disk(rip_pxop *op, int writing, const struct iovec *v, int cnt) {
+    ssize_t n = rip__px_disk_try(op, writing, v, cnt);
+    return n == -2 ? OFFLOAD : n;
+}
+
 /* One try of readv or writev. */
 static ssize_t attempt_vector(rip_pxop *op, int writing) {
     const struct iovec *v;
@@ -183,6 +195,8 @@ static ssize_t attempt_vector(rip_pxop *op, int writing) {
     }
     if (op->how == HOW_DIRECT)
         return writing ? rip__sys_writev(op->fd, v, cnt) : rip__sys_readv(op->fd, v, cnt);
+    if (op->how == HOW_DISK)
+        return disk(op, writing, v, cnt);
     return try_file(op, writing, v, cnt);
 }
 
@@ -232,6 +246,8 @@ static ssize_t attempt(rip_pxop *op) {
         if (op->how == HOW_DIRECT)
             return op->kind == RIP_PX_READ ? rip__sys_read(op->fd, at, left) : rip__sys_write(op->fd, at, left);
         struct iovec one = { at, left };
+        if (op->how == HOW_DISK)
+            return disk(op, op->kind == RIP_PX_WRITE, &one, 1);
         return try_file(op, op->kind == RIP_PX_WRITE, &one, 1);
     }
     case RIP_PX_READV:
@@ -269,16 +285,16 @@ static ssize_t attempt(rip_pxop *op) {
                 errno = EAGAIN;     /* a wake before the outcome: wait again */
             return -1;
         }
-        int fl = fcntl(op->fd, F_GETFL);
+        int fl = rip__sys_fcntl(op->fd, F_GETFL, NULL);
         if (fl == -1)
             return -1;
         if (fl & O_NONBLOCK)        /* the program's own: EINPROGRESS is its answer */
             return rip__sys_connect(op->fd, op->daddr, op->daddrlen) == -1 ? OWN_ERROR : 0;
-        if (fcntl(op->fd, F_SETFL, fl | O_NONBLOCK) == -1)
+        if (rip__sys_fcntl(op->fd, F_SETFL, (void *)(long)(fl | O_NONBLOCK)) == -1)
             return -1;
         int r = rip__sys_connect(op->fd, op->daddr, op->daddrlen);
         int saved = errno;
-        fcntl(op->fd, F_SETFL, fl);
+        rip__sys_fcntl(op->fd, F_SETFL, (void *)(long)fl);
         errno = saved;
         if (r == -1 && errno == EINPROGRESS) {
             op->connecting = 1;
@@ -329,6 +345,8 @@ static int sock_kind(rip_pxop *op) {
 /* Does the call go on until all bytes moved (a blocking write or send, or
  * MSG_WAITALL on a stream)? */
 static int wants_all(rip_pxop *op) {
+    if (op->how == HOW_DISK)
+        return 1;                   /* a file's read is short only at its end: a cached part, then the rest */
     if (op->kind == RIP_PX_WRITE || op->kind == RIP_PX_SEND || op->kind == RIP_PX_WRITEV ||
             op->kind == RIP_PX_SENDMSG)
         return 1;
@@ -475,9 +493,34 @@ int rip__px_step(rip_pxop *op, rip_waiter *w) {
     }
 }
 
+void rip__px_disk_blocking(rip_pxop *op) {
+    const struct iovec *v;
+    int cnt, writing = !is_read(op);
+    ssize_t n;
+    struct iovec one = { (char *)op->buf + op->done, op->len - op->done };
+    if (op->kind == RIP_PX_READ || op->kind == RIP_PX_WRITE) {
+        v = &one;
+        cnt = 1;
+    } else if (rest_of(op, &v, &cnt) == -1) {
+        finish_error(op, errno);
+        return;
+    }
+    while ((n = writing ? rip__sys_writev(op->fd, v, cnt) : rip__sys_readv(op->fd, v, cnt)) == -1 &&
+           errno == EINTR)
+        ;
+    if (n == -1)
+        finish_error(op, errno);
+    else
+        finish(op, (ssize_t)(op->done + (size_t)n), 0);
+}
+
 void *rip__px_blocking(void *arg) {
     rip_pxop *op = arg;
     int r;
+    if (op->kind != RIP_PX_CONNECT) {   /* a file's read or write the disk makes wait */
+        rip__px_disk_blocking(op);
+        return op;
+    }
     while ((r = rip__sys_connect(op->fd, op->daddr, op->daddrlen)) == -1 && errno == EINTR)
         ;
     finish(op, r, r == -1 ? errno : 0);

@@ -36,6 +36,16 @@ int rip_worker_id(void) {
 void rip__task_started(rip_task *t) {
     if (!S.live && !S.first)
         S.first = t;                /* main, under --posix */
+    if (S.forked && S.nkept == S.kept_cap) {
+        size_t cap = S.kept_cap ? 2 * S.kept_cap : 8;
+        rip_task **grown = realloc(S.kept, cap * sizeof *grown);
+        if (!grown)
+            rip__fatal("out of memory for the forked child's tasks");
+        S.kept = grown;
+        S.kept_cap = cap;
+    }
+    if (S.forked)
+        S.kept[S.nkept++] = t;
     S.live++;
     rip__ready(t);
 }
@@ -47,6 +57,15 @@ void rip__task_ended(void) {
         S.first = NULL;
     rip_assert(S.live > 0);
     S.live--;
+    if (S.forked)
+        rip__fork_kept_ends(Q.current);
+}
+
+void rip__sched_forked(void) {
+    Q.head = Q.tail = NULL;         /* the other tasks' frames or stacks stay, unused: the child soon execs or exits */
+    S.ntimers = 0;
+    S.listed_first = S.listed_last = NULL;
+    S.live = 1;
 }
 
 static int timer_before(const rip_timer *a, const rip_timer *b) {
@@ -206,11 +225,40 @@ static int sched_end(int status) {
     return status;
 }
 
+void rip__sched_nested(volatile int *done) {
+    rip_task *me = Q.current;
+    while (!*done) {
+        if (S.forked && !rip__fork_keeps(me)) {
+            /* A task run in here forked, and this is its child: `me` and
+             * its job are the parent's.  The child's tasks run to their
+             * end as in any child, which then exits as a threaded
+             * program does when its last thread ends. */
+            Q.current = NULL;
+            exit(rip__sched_loop() == 0 ? 0 : 1);
+        }
+        if (Q.head) {
+            rip__backend_run_queue(RIP_TIMER_CHECK);
+            Q.current = me;
+            if (rip__loop_waiting())
+                rip__poll(0);
+            if (first_timer())
+                expire_timers(rip_now_ms());
+            continue;
+        }
+        rip_timer *first = first_timer();
+        rip__poll(first ? poll_timeout(first->deadline_ms) : -1); /* the job holds the loop: it polls */
+        if (first)
+            expire_timers(rip_now_ms());
+    }
+    Q.current = me;
+}
+
 int rip__sched_loop(void) {
     if (Q.current)                  /* a task's own scheduler would stop it in the middle */
         rip__fatal("rip_run called inside a task (a program built with --posix runs main "
                    "as the first task already: start other tasks with rip_spawn)");
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
+    rip__fork_setup();              /* after poll's own handler: the child's runs after it */
     rip__slow(0);                   /* the inline channel paths may run */
     for (;;) {
         rip__signals_check();       /* a handled signal may end a wait */

@@ -1,0 +1,291 @@
+/* pxcall.c -- the offload block of rip_posix.h on the ucontext backend,
+ * and its link-time wrappers (__wrap_NAME: rip_posix_NAME inside a task,
+ * the C library's NAME anywhere else), as posix.c does for the fd calls. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include "../core/pxcall.h"
+#include "uc.h"
+#include "rip_posix.h"
+#include "../shared/sys_offload.h"
+
+#define IN_TASK (rip__current() != NULL)
+
+/* Step the call, parking between steps; its result is in c. */
+static void run(rip_pxcall *c) {
+    rip_waiter w;
+    int r;
+    while ((r = rip__pxc_step(c, &w)) != 1) {
+        if (r == RIP_PX_OFFLOAD) {
+            if (rip__deadline_passed())
+                rip__pxc_timed_out(c);
+            else if (!rip_offload(rip__pxc_blocking, c))
+                rip__pxc_timed_out(c);  /* the deadline dropped it before it ran */
+            break;
+        }
+        rip__uc_park();
+    }
+    rip__pxc_deliver(c);
+}
+
+#define L(x) ((rip_pxarg){ .l = (long)(x) })
+#define P(x) ((rip_pxarg){ .p = (void *)(x) })
+#define CALL(k, ...) (rip_pxcall){ .kind = (k), .a = { __VA_ARGS__ }, .pidfd = -1 }
+
+static long run_int(rip_pxcall c) {
+    run(&c);
+    return c.result;
+}
+
+pid_t rip_posix_waitpid(pid_t pid, int *status, int options) {
+    if (!IN_TASK)
+        return rip__sys_waitpid(pid, status, options);
+    return (pid_t)run_int(CALL(RIP_PXC_WAITPID, L(pid), P(status), L(options)));
+}
+
+pid_t rip_posix_wait(int *status) {
+    if (!IN_TASK)
+        return rip__sys_wait(status);
+    return (pid_t)run_int(CALL(RIP_PXC_WAIT, P(status)));
+}
+
+int rip_posix_waitid(idtype_t idtype, id_t id, siginfo_t *info, int options) {
+    if (!IN_TASK)
+        return rip__sys_waitid(idtype, id, info, options);
+    return (int)run_int(CALL(RIP_PXC_WAITID, L(idtype), L(id), P(info), L(options)));
+}
+
+int rip_posix_getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
+                          struct addrinfo **res) {
+    if (!IN_TASK)
+        return rip__sys_getaddrinfo(node, service, hints, res);
+    return (int)run_int(CALL(RIP_PXC_GETADDRINFO, P(node), P(service), P(hints), P(res)));
+}
+
+int rip_posix_getnameinfo(const struct sockaddr *addr, socklen_t addrlen, char *host,
+                          socklen_t hostlen, char *serv, socklen_t servlen, int flags) {
+    if (!IN_TASK)
+        return rip__sys_getnameinfo(addr, addrlen, host, hostlen, serv, servlen, flags);
+    return (int)run_int(CALL(RIP_PXC_GETNAMEINFO, P(addr), L(addrlen), P(host), L(hostlen),
+                             P(serv), L(servlen), L(flags)));
+}
+
+static struct hostent *run_host(rip_pxcall c) {
+    run(&c);
+    return c.presult;
+}
+
+struct hostent *rip_posix_gethostbyname(const char *name) {
+    if (!IN_TASK)
+        return rip__sys_gethostbyname(name);
+    return run_host(CALL(RIP_PXC_GETHOSTBYNAME, P(name)));
+}
+
+struct hostent *rip_posix_gethostbyname2(const char *name, int af) {
+    if (!IN_TASK)
+        return rip__sys_gethostbyname2(name, af);
+    return run_host(CALL(RIP_PXC_GETHOSTBYNAME2, P(name), L(af)));
+}
+
+int rip_posix_fsync(int fd) {
+    if (!IN_TASK)
+        return rip__sys_fsync(fd);
+    return (int)run_int(CALL(RIP_PXC_FSYNC, L(fd)));
+}
+
+int rip_posix_fdatasync(int fd) {
+    if (!IN_TASK)
+        return rip__sys_fdatasync(fd);
+    return (int)run_int(CALL(RIP_PXC_FDATASYNC, L(fd)));
+}
+
+int rip_posix_system(const char *command) {
+    if (!IN_TASK)
+        return rip__sys_system(command);
+    return (int)run_int(CALL(RIP_PXC_SYSTEM, P(command)));
+}
+
+int rip_posix_flock(int fd, int operation) {
+    if (!IN_TASK)
+        return rip__sys_flock(fd, operation);
+    return (int)run_int(CALL(RIP_PXC_FLOCK, L(fd), L(operation)));
+}
+
+static int fcntl_arg(int fd, int cmd, void *arg) {
+    if (!IN_TASK)
+        return rip__sys_fcntl(fd, cmd, arg);
+    return (int)run_int(CALL(RIP_PXC_FCNTL, L(fd), L(cmd), P(arg)));
+}
+
+int rip_posix_fcntl(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);    /* an int or a pointer, read as glibc reads it */
+    va_end(ap);
+    return fcntl_arg(fd, cmd, arg);
+}
+
+static int open_mode(const char *path, int flags, mode_t mode) {
+    if (!IN_TASK)
+        return rip__sys_open(path, flags, mode);
+    return (int)run_int(CALL(RIP_PXC_OPEN, P(path), L(flags), L(mode)));
+}
+
+static int openat_mode(int dirfd, const char *path, int flags, mode_t mode) {
+    if (!IN_TASK)
+        return rip__sys_openat(dirfd, path, flags, mode);
+    return (int)run_int(CALL(RIP_PXC_OPENAT, L(dirfd), P(path), L(flags), L(mode)));
+}
+
+/* open's mode is there only with O_CREAT or O_TMPFILE, as glibc reads it. */
+#define MODE_OF(flags, last, mode) do {                                       \
+        if ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE) {        \
+            va_list ap;                                                       \
+            va_start(ap, last);                                               \
+            mode = va_arg(ap, mode_t);                                        \
+            va_end(ap);                                                       \
+        }                                                                     \
+    } while (0)
+
+int rip_posix_open(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    return open_mode(path, flags, mode);
+}
+
+int rip_posix_openat(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    return openat_mode(dirfd, path, flags, mode);
+}
+
+ssize_t rip_posix_pread(int fd, void *buf, size_t count, off_t offset) {
+    if (!IN_TASK)
+        return rip__sys_pread(fd, buf, count, offset);
+    return (ssize_t)run_int(CALL(RIP_PXC_PREAD, L(fd), P(buf), L(count), L(offset)));
+}
+
+ssize_t rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset) {
+    if (!IN_TASK)
+        return rip__sys_pwrite(fd, buf, count, offset);
+    return (ssize_t)run_int(CALL(RIP_PXC_PWRITE, L(fd), P(buf), L(count), L(offset)));
+}
+
+/* The wrappers (ripcc --posix links with -Wl,--wrap=NAME for each): the
+ * rip_posix_ forms above already call the library outside a task. */
+pid_t __wrap_waitpid(pid_t pid, int *status, int options) { return rip_posix_waitpid(pid, status, options); }
+pid_t __wrap_wait(int *status) { return rip_posix_wait(status); }
+int __wrap_waitid(idtype_t idtype, id_t id, siginfo_t *info, int options) {
+    return rip_posix_waitid(idtype, id, info, options);
+}
+int __wrap_getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
+                       struct addrinfo **res) {
+    return rip_posix_getaddrinfo(node, service, hints, res);
+}
+int __wrap_getnameinfo(const struct sockaddr *addr, socklen_t addrlen, char *host,
+                       socklen_t hostlen, char *serv, socklen_t servlen, int flags) {
+    return rip_posix_getnameinfo(addr, addrlen, host, hostlen, serv, servlen, flags);
+}
+struct hostent *__wrap_gethostbyname(const char *name) { return rip_posix_gethostbyname(name); }
+struct hostent *__wrap_gethostbyname2(const char *name, int af) {
+    return rip_posix_gethostbyname2(name, af);
+}
+int __wrap_fsync(int fd) { return rip_posix_fsync(fd); }
+int __wrap_fdatasync(int fd) { return rip_posix_fdatasync(fd); }
+int __wrap_system(const char *command) { return rip_posix_system(command); }
+int __wrap_flock(int fd, int operation) { return rip_posix_flock(fd, operation); }
+int __wrap_fcntl(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    return fcntl_arg(fd, cmd, arg);
+}
+int __wrap_open(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    return open_mode(path, flags, mode);
+}
+int __wrap_openat(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    return openat_mode(dirfd, path, flags, mode);
+}
+ssize_t __wrap_pread(int fd, void *buf, size_t count, off_t offset) {
+    return rip_posix_pread(fd, buf, count, offset);
+}
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t count, off_t offset) {
+    return rip_posix_pwrite(fd, buf, count, offset);
+}
+
+void __chk_fail(void) __attribute__((noreturn));
+
+ssize_t __wrap___pread_chk(int fd, void *buf, size_t n, off_t offset, size_t buflen) {
+    if (n > buflen)
+        __chk_fail();
+    return rip_posix_pread(fd, buf, n, offset);
+}
+
+/* open with a flags value the compiler cannot see and no mode: glibc's
+ * check (O_CREAT or O_TMPFILE needs a mode: it aborts), then the call. */
+extern int __real___open_2(const char *, int) __attribute__((weak));
+extern int __real___openat_2(int, const char *, int) __attribute__((weak));
+#define NEEDS_MODE(flags) ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE)
+
+int __wrap___open_2(const char *path, int flags) {
+    if (NEEDS_MODE(flags))
+        return __real___open_2(path, flags);
+    return __wrap_open(path, flags);
+}
+
+int __wrap___openat_2(int dirfd, const char *path, int flags) {
+    if (NEEDS_MODE(flags))
+        return __real___openat_2(dirfd, path, flags);
+    return __wrap_openat(dirfd, path, flags);
+}
+
+/* The same under -D_FILE_OFFSET_BITS=64, whose headers call these names
+ * (one file offset size on 64-bit Linux: the same calls). */
+extern int __real_open64(const char *, int, ...) __attribute__((weak));
+extern int __real_openat64(int, const char *, int, ...) __attribute__((weak));
+extern int __real_fcntl64(int, int, ...) __attribute__((weak));
+extern ssize_t __real_pread64(int, void *, size_t, off_t) __attribute__((weak));
+extern ssize_t __real_pwrite64(int, const void *, size_t, off_t) __attribute__((weak));
+
+int __wrap_open64(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    if (!IN_TASK)
+        return __real_open64(path, flags, mode);
+    return open_mode(path, flags | O_LARGEFILE, mode);
+}
+
+int __wrap_openat64(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    MODE_OF(flags, flags, mode);
+    if (!IN_TASK)
+        return __real_openat64(dirfd, path, flags, mode);
+    return openat_mode(dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+int __wrap_fcntl64(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    if (!IN_TASK)
+        return __real_fcntl64(fd, cmd, arg);
+    return fcntl_arg(fd, cmd, arg);
+}
+
+ssize_t __wrap_pread64(int fd, void *buf, size_t count, off_t offset) {
+    if (!IN_TASK)
+        return __real_pread64(fd, buf, count, offset);
+    return rip_posix_pread(fd, buf, count, offset);
+}
+
+ssize_t __wrap_pwrite64(int fd, const void *buf, size_t count, off_t offset) {
+    if (!IN_TASK)
+        return __real_pwrite64(fd, buf, count, offset);
+    return rip_posix_pwrite(fd, buf, count, offset);
+}
