@@ -115,11 +115,23 @@ POSIX_PREFIX = "rip_posix_"
 POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
-POSIX_NOT_YET = {
-    "pthread_create": "--posix does not make threads tasks yet: the start routine runs "
-                      "plain on a thread of its own, outside the scheduler (its blocking "
-                      "calls block only that thread)",
-}
+POSIX_NOT_YET = {}
+# pthreads under --posix: a thread is a task (runtime/src/*/pthread.c).
+# The calls that may wait are resume points as POSIX_CALLS are (ripped
+# code calls the frame of rip_posix_NAME); every one of both tuples is
+# renamed rip_posix_NAME wherever the program names it, plain functions
+# too (same signature; the runtime keeps its own state in the user's
+# pthread_mutex_t...), and the ucontext link wraps them all.
+# pthread_create's start routine, named directly, becomes a task's function
+# (analysis.py: the one plain function pointer that may be async).
+POSIX_PTHREAD_WAITS = ("pthread_join", "pthread_exit", "pthread_mutex_lock",
+                       "pthread_mutex_timedlock", "pthread_cond_wait", "pthread_cond_timedwait")
+POSIX_PTHREAD_CALLS = ("pthread_create", "pthread_detach", "pthread_self", "pthread_equal",
+                       "pthread_mutex_init", "pthread_mutex_destroy", "pthread_mutex_trylock",
+                       "pthread_mutex_unlock", "pthread_cond_init", "pthread_cond_destroy",
+                       "pthread_cond_signal", "pthread_cond_broadcast", "pthread_key_create",
+                       "pthread_key_delete", "pthread_getspecific", "pthread_setspecific")
+POSIX_PTHREAD = POSIX_PTHREAD_WAITS + POSIX_PTHREAD_CALLS
 
 
 # The clause the hint of each of POSIX_CALLS ends with: POSIX mode rips

@@ -106,6 +106,7 @@ class _Lowering:
         self.check_names()
         if self.analysis.posix:
             self.refuse_rip_run()
+            self.check_start_routines()
         for start, name_at, annotations in self.unit.async_typedefs:
             self.async_typedef(start, name_at, annotations)
         groups = _declaration_groups(self.unit.functions)
@@ -188,6 +189,26 @@ class _Lowering:
             name = blocking.POSIX_PREFIX + name
         return abi.constructor(name)
 
+    def renamed(self, name):
+        """--posix: the runtime's function a plain call or use of the C
+        library's pthread function `name` goes to (blocking.POSIX_PTHREAD),
+        else None.
+
+            renamed("pthread_mutex_unlock") -> "rip_posix_pthread_mutex_unlock"
+        """
+        if name in self.analysis.posix_renames:
+            return blocking.POSIX_PREFIX + name
+        return None
+
+    def renamed_prototype(self, name):
+        """The declaration of renamed(name), spelled from the library's
+        declaration in scope (pthread_create's start routine is a frame
+        constructor in ripped code)."""
+        if name == "pthread_create":
+            return ("int %spthread_create(pthread_t *, const pthread_attr_t *, %s *(*)(void *), "
+                    "void *);" % (blocking.POSIX_PREFIX, abi.FRAME_T))
+        return "__typeof__(%s) %s;" % (name, self.renamed(name))
+
     def check_names(self):
         """The names ripper generates must not be the user's: they start
         `rip__`, which rip.h reserves, and a user's name there is refused.
@@ -229,6 +250,8 @@ class _Lowering:
             int f(int a), a;  ->  int f(int a), a; typedef ... struct rip__frame *rip__new_f(int a);"""
         lines = []
         for f in group:
+            if f.system and self.renamed(f.name):
+                lines.append(self.renamed_prototype(f.name))
             if f.name not in self.names:
                 continue
             lines.append(self.prototype_text(f))
@@ -361,6 +384,27 @@ class _Lowering:
                                      hint="call the task's function directly, or start it "
                                      "with rip_spawn")
 
+    def check_start_routines(self):
+        """--posix: each pthread_create (the library's) starts a function
+        this file defines, named directly: ripper makes it a task's
+        function; a pointer it cannot follow could be a function that
+        suspends, or one ripper would have to rip."""
+        if "pthread_create" not in self.analysis.posix_renames:
+            return
+        for body in [f.body for f in self.analysis.defined.values()] + list(self.unit.globals):
+            for call in calls(body):
+                if callee_name(call) != "pthread_create" or len(call.args) != 4:
+                    continue
+                start = T.strip_parens(call.args[2])
+                while isinstance(start, T.Unary) and start.op == "&":
+                    start = T.strip_parens(start.operand)
+                if not (isinstance(start, T.Ref) and start.what == "fn" and
+                        start.name in self.analysis.start_routines):
+                    raise self.error(call.args[2], "pthread_create's start routine is not a "
+                                     "function of this file named directly, under --posix",
+                                     hint="a thread is a task, whose function ripper rips: "
+                                     "pass the name of a function defined in this file")
+
     def plain_definition(self, f):
         self.remove_annotations(f.annotations)
         for call in calls(f.body):
@@ -392,6 +436,18 @@ class _Lowering:
             open_ = self.text.find(b"(", call.callee.end)
             self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
             self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
+        for n in root.nodes():
+            if isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
+                    n.name not in self.analysis.posix_calls and \
+                    not any(s <= n.start and n.end <= e for s, e in skip):
+                self.rw.replace(n.start, n.end, [(self.renamed(n.name), None)])
+                skip.append((n.start, n.end))
+            elif isinstance(n, T.Call) and callee_name(n) in self.analysis.posix_calls and \
+                    self.renamed(callee_name(n)):      # a pthread wait in a plain function
+                c = T.strip_parens(n.callee)
+                if not any(s <= c.start and c.end <= e for s, e in skip):
+                    self.rw.replace(c.start, c.end, [(self.renamed(callee_name(n)), None)])
+                    skip.append((c.start, c.end))
         for ref in function_values(root):
             if any(s <= ref.start and ref.end <= e for s, e in skip):
                 continue
@@ -432,6 +488,10 @@ class _Lowering:
         leave it; raise when it goes where a plain pointer is expected."""
         name = ref.name
         dest = value_destination(ref, self.functions)
+        if name in self.analysis.start_routines and self.analysis.start_routine_of(ref):
+            return self.constructor(name)
+        if self.renamed(name) and name not in self.analysis.posix_calls:
+            return self.renamed(name)
         if name in self.analysis.posix_calls:
             raise self.error(ref, "'%s' taken as a function pointer under --posix: a call "
                              "through it could not suspend" % name,
@@ -646,6 +706,8 @@ class _Lowering:
             "    }",
             "    %sstatus = %s;" % (m, status),
             "    %s(%s);" % (abi.FREE, abi.DONE),
+            # --posix: a return from main ends the program, threads (tasks) or not
+            "    __builtin_exit(%sstatus);" % m if self.analysis.posix else "",
             "    return 1;",
             "}",
             "static %s *%stask(void *arg) {" % (frame, m),

@@ -304,6 +304,8 @@ class Printer:
             self.gen(self.field_access(n.key))
         elif n.key in fn.unused:
             self.gen("0")
+        elif n.what == "fn" and fn.lw.renamed(n.name) and id(n) not in fn.values:
+            self.gen(fn.lw.renamed(n.name))     # a plain call of a pthread function (--posix)
         elif id(n) in fn.values:
             text = fn.lw.function_value(n)
             if text is None:

@@ -380,7 +380,7 @@ def posix_link_flags(cmd):
     """
     if not cmd.posix or cmd.backend != "ucontext":
         return []
-    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED) + \
+    names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_PTHREAD) + \
         ([] if "-shared" in cmd.args else ["main"])
     return ["-Wl,--wrap=" + name for name in names]
 

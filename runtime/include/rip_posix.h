@@ -23,6 +23,7 @@
 #define RIP_POSIX_H
 
 #include <poll.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -60,6 +61,38 @@ RIP_ASYNC int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout); /* p
 RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
 RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */
 RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem); /* nanosleep(2): 0, or -1 and EINVAL (bad req) or EFAULT (NULL req) */
+
+/* pthreads as tasks (issue 22, point 1, third bullet).  Same signatures
+ * and error numbers as libc's; a thread is a task, pthread_t a value of
+ * the runtime's (pthread.c), a pthread_mutex_t or pthread_cond_t the
+ * user's storage, holding the runtime's object (made on first use, so the
+ * static initializers work).  The waits (join, lock, cond wait) suspend
+ * the task.  In ripped code the start routine is its frame constructor. */
+typedef RIP_ASYNC_FN(void *, rip_posix_start_fn, (void *arg)); /* a start routine */
+int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             rip_posix_start_fn *start, void *arg); /* pthread_create(3): a task; attr's detach state kept, its stack size not (0, or EAGAIN, EINVAL) */
+RIP_ASYNC int rip_posix_pthread_join(pthread_t thread, void **retval); /* pthread_join(3): 0, ESRCH (no such thread), EINVAL (detached, or joined already), EDEADLK (itself) */
+RIP_ASYNC void rip_posix_pthread_exit(void *retval); /* pthread_exit(3): the task ends with retval (destructors run); from main, the program ends when the last task does, status 0 */
+int rip_posix_pthread_detach(pthread_t thread);      /* pthread_detach(3): 0, ESRCH, EINVAL */
+pthread_t rip_posix_pthread_self(void);              /* pthread_self(3) */
+int rip_posix_pthread_equal(pthread_t a, pthread_t b); /* pthread_equal(3) */
+int rip_posix_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr); /* 0, EINVAL, ENOMEM; type normal, recursive or errorcheck */
+int rip_posix_pthread_mutex_destroy(pthread_mutex_t *m); /* 0, or EBUSY (held or waited on) */
+RIP_ASYNC int rip_posix_pthread_mutex_lock(pthread_mutex_t *m); /* 0, EDEADLK (errorcheck relock), ENOMEM */
+RIP_ASYNC int rip_posix_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime); /* 0, ETIMEDOUT (CLOCK_REALTIME abstime passed), EINVAL, EDEADLK */
+int rip_posix_pthread_mutex_trylock(pthread_mutex_t *m); /* 0, EBUSY */
+int rip_posix_pthread_mutex_unlock(pthread_mutex_t *m);  /* 0, EPERM (errorcheck, recursive: not the holder) */
+int rip_posix_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr); /* 0, EINVAL, ENOMEM; the attr's clock kept */
+int rip_posix_pthread_cond_destroy(pthread_cond_t *c);   /* 0, or EBUSY (waited on) */
+RIP_ASYNC int rip_posix_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m); /* 0, EPERM (m not held) */
+RIP_ASYNC int rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                               const struct timespec *abstime); /* 0, ETIMEDOUT (abstime on c's clock passed; m held again), EINVAL, EPERM */
+int rip_posix_pthread_cond_signal(pthread_cond_t *c);    /* 0 */
+int rip_posix_pthread_cond_broadcast(pthread_cond_t *c); /* 0 */
+int rip_posix_pthread_key_create(pthread_key_t *key, void (*destructor)(void *)); /* 0, EAGAIN; destructors run at the end of each task with a value */
+int rip_posix_pthread_key_delete(pthread_key_t key);     /* 0, EINVAL */
+void *rip_posix_pthread_getspecific(pthread_key_t key);  /* the calling task's value, or NULL */
+int rip_posix_pthread_setspecific(pthread_key_t key, const void *value); /* 0, EINVAL, ENOMEM */
 
 #ifdef __cplusplus
 }

@@ -130,6 +130,8 @@ void rip__wait_limit(rip_waiter *w, rip_cancel_fn *cancel, void *on, int key); /
 void rip__wait_ended(rip_waiter *w);          /* the current task runs again after waiting on w: disarm its deadline (w->status tells a timeout) */
 rip_cancel_fn rip__wl_cancel;                 /* take w off the rip_waitlist `on`: 1, or 0 if it is not on it */
 void rip__task_ended(void);                   /* the current task has finished */
+int  rip__px_tasks_mapped(void);              /* some task has a pthread_t (pthread.c) */
+void rip__px_task_ended(rip_task *t);         /* t ends: its pthread_t's thread ends too (pthread.c) */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
 void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */

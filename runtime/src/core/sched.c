@@ -41,6 +41,8 @@ void rip__task_started(rip_task *t) {
 void rip__task_ended(void) {
     if (S.slow)                     /* else no task has a deadline */
         rip__deadline_drop(Q.current);
+    if (rip__px_tasks_mapped())     /* else no task asked for its pthread_t (pthread.c) */
+        rip__px_task_ended(Q.current);
     rip_assert(S.live > 0);
     S.live--;
 }

@@ -13,6 +13,7 @@
 #define RIP_SYS_H
 
 #include <poll.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -49,6 +50,18 @@ RIP__SYS(int, nanosleep, (const struct timespec *req, struct timespec *rem), (re
 RIP__SYS(int, poll, (struct pollfd *fds, nfds_t n, int timeout_ms), (fds, n, timeout_ms))
 RIP__SYS(int, epoll_wait, (int epfd, struct epoll_event *events, int max, int timeout_ms),
          (epfd, events, max, timeout_ms))
+
+/* The pthread calls the runtime makes (offload pool, workers): --posix
+ * wraps them too on ucontext, where a task's call would be a task's. */
+RIP__SYS(int, pthread_create, (pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+                               void *arg), (t, a, fn, arg))
+RIP__SYS(int, pthread_join, (pthread_t t, void **v), (t, v))
+RIP__SYS(int, pthread_mutex_init, (pthread_mutex_t *m, const pthread_mutexattr_t *a), (m, a))
+RIP__SYS(int, pthread_mutex_destroy, (pthread_mutex_t *m), (m))
+RIP__SYS(int, pthread_mutex_lock, (pthread_mutex_t *m), (m))
+RIP__SYS(int, pthread_mutex_unlock, (pthread_mutex_t *m), (m))
+RIP__SYS(int, pthread_cond_wait, (pthread_cond_t *c, pthread_mutex_t *m), (c, m))
+RIP__SYS(int, pthread_cond_signal, (pthread_cond_t *c), (c))
 
 /* poll(2) with timeout 0. */
 static inline int rip__sys_poll_now(struct pollfd *fds, nfds_t n) {

@@ -357,6 +357,14 @@ void rip__uc_park(void) {
     switch_end(fake, &sched_stack, &sched_stack_size);
 }
 
+void rip__uc_exit(void) {
+    uc_task *t = (uc_task *)rip__current();
+    t->finished = 1;                /* run() frees the stack once we are off it */
+    switch_begin(NULL, sched_stack, sched_stack_size);
+    setcontext(&sched_ctx);
+    rip__fatal("setcontext: %s", strerror(errno));
+}
+
 void rip_spawn(rip_task_fn *fn, void *arg) {
     rip__spawn_check();
     uc_task *t = task_new();

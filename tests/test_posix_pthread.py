@@ -1,0 +1,239 @@
+"""pthreads under POSIX mode (ripcc --posix, issue 22 point 1): a thread
+is a task.  tests/posix/pthread_*.c compare each call's results with the
+plain build (test_posix.py); these check what a comparison cannot show:
+a thread that waits suspends only itself, a mutex held across a wait
+excludes the others, threads are cheap on rip, ripper's errors, and the
+runtime's answers where glibc's would hang."""
+import os
+import time
+
+import pytest
+
+from conftest import run
+from test_posix import ripper_posix
+
+BOTH = ("rip", "ucontext")
+
+READ_WHILE_OTHERS_RUN = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int p[2];
+#ifdef HOLD
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+#endif
+
+static void *reader(void *arg) {
+    char buf[8];
+    (void)arg;
+#ifdef HOLD
+    pthread_mutex_lock(&mu);        /* held across the read */
+#endif
+    ssize_t n = read(p[0], buf, sizeof buf);
+    printf("read %zd\n", n);
+#ifdef HOLD
+    pthread_mutex_unlock(&mu);
+#endif
+    return NULL;
+}
+
+static void *ticker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 3; i++) {
+#ifdef HOLD
+        printf("trylock %s\n", pthread_mutex_trylock(&mu) ? "busy" : "got it");
+#else
+        printf("tick %d\n", i);
+#endif
+        usleep(10000);
+    }
+#ifdef HOLD
+    pthread_mutex_lock(&mu);        /* waits for the reader's unlock */
+    printf("locked after the reader\n");
+    pthread_mutex_unlock(&mu);
+#endif
+    return NULL;
+}
+
+int main(void) {
+    pthread_t r, t;
+    pipe(p);
+    fflush(stdout);
+    if (fork() == 0) {
+        usleep(200000);
+        _exit(write(p[1], "late", 4) != 4);
+    }
+    pthread_create(&r, NULL, reader, NULL);
+    usleep(1000);                   /* the reader is in read() */
+    pthread_create(&t, NULL, ticker, NULL);
+    pthread_join(t, NULL);
+    pthread_join(r, NULL);
+    return 0;                       /* the child has written: it ends on its own */
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BOTH)
+def test_a_thread_blocked_in_read_does_not_stop_the_others(tmp_path, ripcc, backend):
+    """The reader waits 200 ms in read() on a pipe; the other thread ticks
+    meanwhile (a read that blocked the scheduler would print them after)."""
+    src = tmp_path / "reads.c"
+    src.write_text(READ_WHILE_OTHERS_RUN)
+    r = run([ripcc(str(src), backend, extra=["--posix"])], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\nread 4\n"
+
+
+@pytest.mark.parametrize("backend", BOTH)
+def test_a_mutex_held_across_a_read_excludes_the_others(tmp_path, ripcc, backend):
+    """The reader holds the mutex while it waits in read(): the other
+    thread runs (its trylocks answer busy) but gets the mutex only after."""
+    src = tmp_path / "holds.c"
+    src.write_text(READ_WHILE_OTHERS_RUN)
+    r = run([ripcc(str(src), backend, extra=["--posix", "-DHOLD"])], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == "trylock busy\n" * 3 + "read 4\nlocked after the reader\n"
+
+
+MANY = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *one(void *arg) { return (void *)((long)arg + 1); }
+
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 10000;
+    pthread_t *t = malloc(sizeof *t * (size_t)n);
+    long sum = 0;
+    for (long i = 0; i < n; i++)
+        if (pthread_create(&t[i], NULL, one, (void *)i) != 0)
+            return 1;
+    for (int i = 0; i < n; i++) {
+        void *v;
+        if (pthread_join(t[i], &v) != 0)
+            return 2;
+        sum += (long)v;
+    }
+    printf("%ld\n", sum);
+    free(t);
+    return 0;
+}
+"""
+
+
+def test_ten_thousand_threads_are_created_and_joined_quickly_on_rip(tmp_path, ripcc):
+    """10,000 threads live at once: tasks, a frame each."""
+    src = tmp_path / "many.c"
+    src.write_text(MANY)
+    exe = ripcc(str(src), "rip", extra=["--posix"])
+    start = time.monotonic()
+    r = run([exe, "10000"], timeout=60)
+    took = time.monotonic() - start
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout == b"50005000\n"
+    assert took < 2.0, took
+
+
+@pytest.mark.parametrize("backend", BOTH)
+def test_destroy_of_a_waited_condition_variable_is_ebusy(tmp_path, ripcc, backend):
+    """glibc's pthread_cond_destroy waits for the waiters; the runtime
+    answers EBUSY, as POSIX allows."""
+    src = tmp_path / "cbusy.c"
+    src.write_text(r"""
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static int go;
+static void *waiter(void *a) {
+    (void)a;
+    pthread_mutex_lock(&mu);
+    while (!go)
+        pthread_cond_wait(&c, &mu);
+    pthread_mutex_unlock(&mu);
+    return NULL;
+}
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, NULL, waiter, NULL);
+    usleep(1000);
+    printf("destroy waited: %s\n", pthread_cond_destroy(&c) == EBUSY ? "EBUSY" : "?");
+    pthread_mutex_lock(&mu);
+    go = 1;
+    pthread_cond_signal(&c);
+    pthread_mutex_unlock(&mu);
+    pthread_join(t, NULL);
+    printf("destroy: %d\n", pthread_cond_destroy(&c));
+    return 0;
+}
+""")
+    r = run([ripcc(str(src), backend, extra=["--posix"])], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout == b"destroy waited: EBUSY\ndestroy: 0\n"
+
+
+def test_ripper_posix_rips_a_start_routine_that_blocks_nowhere(tmp_path):
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n"
+        "static void *square(void *a) { long n = (long)a; return (void *)(n * n); }\n"
+        "int main(void) { pthread_t t; void *v;\n"
+        "  pthread_create(&t, 0, square, (void *)3); return pthread_join(t, &v); }\n"))
+    assert status == 0, err
+    assert err == ""
+    assert "rip_posix_pthread_create(&rip__F->t, 0, rip__new_square, (void *)3)" in text
+    assert "rip__new_rip_posix_pthread_join(" in text
+
+
+def test_ripper_posix_refuses_a_start_routine_it_cannot_see(tmp_path):
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n"
+        "static void *run(void *a) { return a; }\n"
+        "int main(void) { pthread_t t; void *(*fn)(void *) = run;\n"
+        "  pthread_create(&t, 0, fn, 0); return pthread_join(t, 0); }\n"))
+    assert status == 1
+    assert "p.c:4:25: error: pthread_create's start routine is not a function of this file " \
+        "named directly, under --posix" in err
+
+
+def test_ripper_posix_renames_pthread_calls_in_plain_functions(tmp_path):
+    """A destructor is called through a plain pointer: it stays plain, and
+    its pthread calls go to the runtime (whose mutex is in the user's
+    pthread_mutex_t), not to glibc's."""
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n#include <stdlib.h>\n"
+        "static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;\n"
+        "static void gone(void *v) { pthread_mutex_lock(&mu); free(v); pthread_mutex_unlock(&mu); }\n"
+        "int main(void) { pthread_key_t k; pthread_key_create(&k, gone);\n"
+        "  return pthread_setspecific(k, malloc(1)); }\n"))
+    assert status == 0, err
+    assert "static void gone(void *v) { rip_posix_pthread_mutex_lock(&mu); free(v); " \
+        "rip_posix_pthread_mutex_unlock(&mu); }" in text
+    assert "rip_posix_pthread_key_create(&rip__F->k, gone)" in text
+
+
+def test_a_plain_function_that_would_wait_for_a_mutex_is_a_fatal_error(tmp_path, ripcc):
+    """On rip a plain function cannot suspend: locking a mutex a task holds
+    there would stop every task, so it says so and aborts."""
+    src = tmp_path / "plainwait.c"
+    src.write_text(r"""
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static void on_usr1(int sig) { (void)sig; pthread_mutex_lock(&mu); }
+int main(void) {
+    signal(SIGUSR1, on_usr1);
+    pthread_mutex_lock(&mu);
+    raise(SIGUSR1);
+    usleep(1000);
+    return 0;
+}
+""")
+    r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=20)
+    assert r.returncode != 0
+    assert "pthread_mutex_lock would wait in a plain function" in r.stderr.decode()
