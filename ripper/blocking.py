@@ -125,12 +125,17 @@ POSIX_NOT_YET = {}
 # pthread_create's start routine, named directly, becomes a task's function
 # (analysis.py: the one plain function pointer that may be async).
 POSIX_PTHREAD_WAITS = ("pthread_join", "pthread_exit", "pthread_mutex_lock",
-                       "pthread_mutex_timedlock", "pthread_cond_wait", "pthread_cond_timedwait")
+                       "pthread_mutex_timedlock", "pthread_cond_wait", "pthread_cond_timedwait",
+                       "pthread_rwlock_rdlock", "pthread_rwlock_wrlock",
+                       "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock")
 POSIX_PTHREAD_CALLS = ("pthread_create", "pthread_detach", "pthread_self", "pthread_equal",
                        "pthread_mutex_init", "pthread_mutex_destroy", "pthread_mutex_trylock",
                        "pthread_mutex_unlock", "pthread_cond_init", "pthread_cond_destroy",
                        "pthread_cond_signal", "pthread_cond_broadcast", "pthread_key_create",
-                       "pthread_key_delete", "pthread_getspecific", "pthread_setspecific")
+                       "pthread_key_delete", "pthread_getspecific", "pthread_setspecific",
+                       "pthread_rwlock_init", "pthread_rwlock_destroy",
+                       "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
+                       "pthread_rwlock_unlock", "pthread_once")
 POSIX_PTHREAD = POSIX_PTHREAD_WAITS + POSIX_PTHREAD_CALLS
 
 

@@ -93,6 +93,16 @@ int rip_posix_pthread_key_create(pthread_key_t *key, void (*destructor)(void *))
 int rip_posix_pthread_key_delete(pthread_key_t key);     /* 0, EINVAL */
 void *rip_posix_pthread_getspecific(pthread_key_t key);  /* the calling task's value, or NULL */
 int rip_posix_pthread_setspecific(pthread_key_t key, const void *value); /* 0, EINVAL, ENOMEM */
+int rip_posix_pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr); /* 0, ENOMEM; readers preferred (glibc's default) whatever attr says */
+int rip_posix_pthread_rwlock_destroy(pthread_rwlock_t *l); /* 0, or EBUSY (held or waited on) */
+RIP_ASYNC int rip_posix_pthread_rwlock_rdlock(pthread_rwlock_t *l); /* 0, EDEADLK (the caller holds it for writing) */
+RIP_ASYNC int rip_posix_pthread_rwlock_wrlock(pthread_rwlock_t *l); /* 0, EDEADLK */
+RIP_ASYNC int rip_posix_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime); /* 0, ETIMEDOUT (CLOCK_REALTIME), EINVAL, EDEADLK */
+RIP_ASYNC int rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime); /* likewise */
+int rip_posix_pthread_rwlock_tryrdlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADLK */
+int rip_posix_pthread_rwlock_trywrlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADLK */
+int rip_posix_pthread_rwlock_unlock(pthread_rwlock_t *l);    /* 0, EPERM (not locked) */
+int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)); /* 0: init has run once, by whichever task came first */
 
 #ifdef __cplusplus
 }

@@ -507,3 +507,144 @@ int rip_posix_pthread_setspecific(pthread_key_t key, const void *value) {
     th->specific[key] = (void *)value;
     return 0;
 }
+
+/* -- readers-writer locks -- */
+
+/* A writer, or any number of readers.  As glibc's default (prefer
+ * readers), a read lock is granted whenever no writer holds the lock,
+ * writers waiting or not; an unlock grants, in order of waiting, every
+ * waiting reader, or the first waiting writer once no one holds it. */
+struct rip_pxrwlock {
+    rip_task *writer;               /* the task holding it for writing, or NULL */
+    long readers;                   /* read locks held (by any tasks) */
+    rip_waitlist waiters;           /* waiting tasks, oldest first; w->elem non-NULL for a writer */
+};
+
+rip_pxrwlock *rip__px_rwlock(pthread_rwlock_t *l, int *err) {
+    rip_pxrwlock *rw = *slot_of(l);
+    if (rw)
+        return rw;
+    rw = calloc(1, sizeof *rw);
+    if (!rw) {
+        *err = ENOMEM;
+        return NULL;
+    }
+    *slot_of(l) = rw;
+    return rw;
+}
+
+int rip__px_rw_try(rip_pxrwlock *l, int write) {
+    rip_task *me = rip__current();
+    if (l->writer == me)
+        return EDEADLK;             /* glibc: a lock of any kind by the writer */
+    if (write ? l->writer || l->readers : l->writer != NULL)
+        return EBUSY;
+    if (write)
+        l->writer = me;
+    else
+        l->readers++;
+    return 0;
+}
+
+int rip__px_rw_wait(rip_pxrwlock *l, int write, rip_waiter *w) {
+    if (rip__deadline_passed())
+        return ETIMEDOUT;
+    w->task = rip__current();
+    w->elem = write ? (void *)l : NULL;
+    w->status = 0;
+    rip__wl_push(&l->waiters, w);
+    rip__wait_limit(w, rip__wl_cancel, &l->waiters, 0);
+    return RIP_WAIT;
+}
+
+int rip__px_rw_waited(rip_waiter *w) {
+    rip__wait_ended(w);
+    return w->status == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+/* Grant what can be granted now, oldest waiter first. */
+static void rw_grant(rip_pxrwlock *l) {
+    rip_waiter *prev = NULL, *w = l->waiters.head;
+    while (w && !l->writer) {
+        rip_waiter *next = w->next;
+        int write = w->elem != NULL;
+        if (!write || !l->readers) {
+            if (prev)
+                prev->next = next;
+            else
+                l->waiters.head = next;
+            if (l->waiters.tail == w)
+                l->waiters.tail = prev;
+            if (write)
+                l->writer = w->task;
+            else
+                l->readers++;
+            w->status = 0;
+            rip__ready(w->task);
+        } else {
+            prev = w;
+        }
+        w = next;
+    }
+}
+
+int rip_posix_pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr) {
+    (void)attr;                     /* its kind (reader or writer preference) is not kept */
+    memset(l, 0, sizeof *l);
+    int err;
+    return rip__px_rwlock(l, &err) ? 0 : err;
+}
+
+int rip_posix_pthread_rwlock_destroy(pthread_rwlock_t *l) {
+    rip_pxrwlock *rw = *slot_of(l);
+    if (rw) {
+        if (rw->writer || rw->readers || rw->waiters.head)
+            return EBUSY;
+        free(rw);
+        *slot_of(l) = NULL;
+    }
+    return 0;
+}
+
+int rip_posix_pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
+    int err;
+    rip_pxrwlock *rw = rip__px_rwlock(l, &err);
+    return rw ? rip__px_rw_try(rw, 0) : err;
+}
+
+int rip_posix_pthread_rwlock_trywrlock(pthread_rwlock_t *l) {
+    int err;
+    rip_pxrwlock *rw = rip__px_rwlock(l, &err);
+    return rw ? rip__px_rw_try(rw, 1) : err;
+}
+
+int rip_posix_pthread_rwlock_unlock(pthread_rwlock_t *l) {
+    int err;
+    rip_pxrwlock *rw = rip__px_rwlock(l, &err);
+    if (!rw)
+        return err;
+    if (rw->writer == rip__current())
+        rw->writer = NULL;
+    else if (rw->readers > 0)
+        rw->readers--;
+    else
+        return EPERM;               /* not locked */
+    rw_grant(rw);
+    return 0;
+}
+
+/* -- pthread_once: glibc's states in the user's int (0 not yet, 1 being
+ * run, 2 done), so a static PTHREAD_ONCE_INIT works -- */
+
+int rip__px_once_begin(pthread_once_t *once) {
+    if (*once == 2)
+        return 0;
+    if (*once == 1)
+        return RIP_WAIT;
+    *once = 1;
+    return 1;
+}
+
+void rip__px_once_end(pthread_once_t *once) {
+    *once = 2;
+}

@@ -48,6 +48,8 @@ int rip__cond_busy(rip_cond *c);              /* waited on (mutex.c) */
 typedef struct rip_pxrwlock rip_pxrwlock;
 rip_pxrwlock *rip__px_rwlock(pthread_rwlock_t *l, int *err); /* made if need be */
 int  rip__px_rw_try(rip_pxrwlock *l, int write); /* 0 taken, EBUSY, EDEADLK (the caller holds it for writing) */
+int  rip__px_once_begin(pthread_once_t *once); /* 1: the caller runs the init routine; 0: done already; RIP_WAIT: another task is running it */
+void rip__px_once_end(pthread_once_t *once);  /* the init routine returned */
 int  rip__px_rw_wait(rip_pxrwlock *l, int write, rip_waiter *w); /* queue w: RIP_WAIT (under the task's deadline), or ETIMEDOUT */
 int  rip__px_rw_waited(rip_waiter *w);        /* a woken waiter's result: 0 (it holds the lock) or ETIMEDOUT */
 #endif

@@ -303,3 +303,123 @@ void rip_posix_pthread_exit(void *retval) {
     (void)retval;
     no_wait("pthread_exit");
 }
+
+/* Read or write lock of a rwlock, plain or until an absolute
+ * CLOCK_REALTIME time. */
+struct rwlock_frame {
+    rip_frame hdr;
+    int result;                     /* RIP_RESULT slot */
+    pthread_rwlock_t *l;            /* the user's rwlock */
+    int write;                      /* 1 write lock, 0 read lock */
+    const struct timespec *abstime; /* the timed calls', else NULL */
+    int64_t saved;                  /* the task's deadline before, while a timed wait runs */
+    rip_waiter w;                   /* our place among the lock's waiters */
+};
+
+static int rwlock_resume(rip_frame *f, rip_frame *done) {
+    struct rwlock_frame *F = (struct rwlock_frame *)f;
+    (void)done;
+    int r, err;
+    if (f->state == 0) {
+        rip_pxrwlock *rw = rip__px_rwlock(F->l, &err);
+        if (!rw) {
+            F->result = err;
+            return 1;
+        }
+        if ((r = rip__px_rw_try(rw, F->write)) != EBUSY) {
+            F->result = r;
+            return 1;
+        }
+        if (F->abstime) {
+            int64_t at;
+            if ((err = rip__px_abstime_ms(F->abstime, CLOCK_REALTIME, &at)) != 0) {
+                F->result = err;
+                return 1;
+            }
+            F->saved = rip_set_deadline(at);
+            if (F->saved >= 0 && F->saved < at)
+                rip_set_deadline(F->saved);
+        }
+        r = rip__px_rw_wait(rw, F->write, &F->w);
+        if (r == RIP_WAIT) {
+            suspend(f, 1);
+            return 0;
+        }
+    } else {
+        r = rip__px_rw_waited(&F->w);
+    }
+    if (F->abstime)
+        rip_set_deadline(F->saved);
+    F->result = r;
+    return 1;
+}
+
+static rip_frame *rwlock_frame(pthread_rwlock_t *l, int write, const struct timespec *abstime) {
+    struct rwlock_frame *F = rip__frame_alloc(sizeof *F, rwlock_resume);
+    F->l = l;
+    F->write = write;
+    F->abstime = abstime;
+    return &F->hdr;
+}
+
+rip_frame *rip__new_rip_posix_pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+    return rwlock_frame(l, 0, NULL);
+}
+
+rip_frame *rip__new_rip_posix_pthread_rwlock_wrlock(pthread_rwlock_t *l) {
+    return rwlock_frame(l, 1, NULL);
+}
+
+rip_frame *rip__new_rip_posix_pthread_rwlock_timedrdlock(pthread_rwlock_t *l,
+                                                        const struct timespec *abstime) {
+    return rwlock_frame(l, 0, abstime);
+}
+
+rip_frame *rip__new_rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l,
+                                                        const struct timespec *abstime) {
+    return rwlock_frame(l, 1, abstime);
+}
+
+/* ... and called from a plain function: a wait would stop every task. */
+static int rwlock_plain(pthread_rwlock_t *l, int write, const char *call) {
+    int err;
+    rip_pxrwlock *rw = rip__px_rwlock(l, &err);
+    if (!rw)
+        return err;
+    int r = rip__px_rw_try(rw, write);
+    if (r == EBUSY)
+        no_wait(call);
+    return r;
+}
+
+int rip_posix_pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+    return rwlock_plain(l, 0, "pthread_rwlock_rdlock");
+}
+
+int rip_posix_pthread_rwlock_wrlock(pthread_rwlock_t *l) {
+    return rwlock_plain(l, 1, "pthread_rwlock_wrlock");
+}
+
+int rip_posix_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime) {
+    (void)abstime;
+    return rwlock_plain(l, 0, "pthread_rwlock_timedrdlock");
+}
+
+int rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime) {
+    (void)abstime;
+    return rwlock_plain(l, 1, "pthread_rwlock_timedwrlock");
+}
+
+/* pthread_once: an init routine is a plain function on rip (it was passed
+ * as a plain pointer), so it never suspends: one found running is being
+ * re-entered from itself, which glibc's would wait on for good. */
+int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)) {
+    int r = rip__px_once_begin(once);
+    if (r == RIP_WAIT)
+        rip__fatal("pthread_once called again from its own init routine");
+    if (r == 1) {
+        init();
+        rip__px_once_end(once);
+    }
+    return 0;
+}

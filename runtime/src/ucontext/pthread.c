@@ -108,6 +108,54 @@ int rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
     return cond_wait(c, m, abstime);
 }
 
+static int rwlock(pthread_rwlock_t *l, int write, const struct timespec *abstime) {
+    int err;
+    int64_t at, saved = -1;
+    rip_pxrwlock *rw = rip__px_rwlock(l, &err);
+    if (!rw)
+        return err;
+    int r = rip__px_rw_try(rw, write);
+    if (r != EBUSY)
+        return r;
+    if (abstime) {
+        if ((err = rip__px_abstime_ms(abstime, CLOCK_REALTIME, &at)) != 0)
+            return err;
+        saved = deadline_for_wait(at);
+    }
+    rip_waiter w;
+    r = rip__px_rw_wait(rw, write, &w);
+    if (r == RIP_WAIT) {
+        rip__uc_park();
+        r = rip__px_rw_waited(&w);
+    }
+    if (abstime)
+        rip_set_deadline(saved);
+    return r;
+}
+
+int rip_posix_pthread_rwlock_rdlock(pthread_rwlock_t *l) { return rwlock(l, 0, NULL); }
+int rip_posix_pthread_rwlock_wrlock(pthread_rwlock_t *l) { return rwlock(l, 1, NULL); }
+int rip_posix_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *at) {
+    return rwlock(l, 0, at);
+}
+int rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *at) {
+    return rwlock(l, 1, at);
+}
+
+/* pthread_once: an init routine may suspend here (it runs on the task's
+ * stack): another task's call waits for it, yielding, as glibc's would
+ * wait on its futex. */
+int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)) {
+    int r;
+    while ((r = rip__px_once_begin(once)) == RIP_WAIT)
+        rip_yield();
+    if (r == 1) {
+        init();
+        rip__px_once_end(once);
+    }
+    return 0;
+}
+
 /* The wrappers.  __real_NAME is the C library's NAME, resolved by the
  * linker under --wrap=NAME; weak, as in posix.c. */
 #define REAL __attribute__((weak))
@@ -132,6 +180,16 @@ REAL int __real_pthread_cond_broadcast(pthread_cond_t *);
 REAL int __real_pthread_key_create(pthread_key_t *, void (*)(void *));
 REAL int __real_pthread_key_delete(pthread_key_t);
 REAL void *__real_pthread_getspecific(pthread_key_t);
+REAL int __real_pthread_rwlock_init(pthread_rwlock_t *, const pthread_rwlockattr_t *);
+REAL int __real_pthread_rwlock_destroy(pthread_rwlock_t *);
+REAL int __real_pthread_rwlock_rdlock(pthread_rwlock_t *);
+REAL int __real_pthread_rwlock_wrlock(pthread_rwlock_t *);
+REAL int __real_pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct timespec *);
+REAL int __real_pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *);
+REAL int __real_pthread_rwlock_tryrdlock(pthread_rwlock_t *);
+REAL int __real_pthread_rwlock_trywrlock(pthread_rwlock_t *);
+REAL int __real_pthread_rwlock_unlock(pthread_rwlock_t *);
+REAL int __real_pthread_once(pthread_once_t *, void (*)(void));
 REAL int __real_pthread_setspecific(pthread_key_t, const void *);
 
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg) {
@@ -224,4 +282,46 @@ void *__wrap_pthread_getspecific(pthread_key_t k) {
 
 int __wrap_pthread_setspecific(pthread_key_t k, const void *v) {
     return IN_TASK ? rip_posix_pthread_setspecific(k, v) : __real_pthread_setspecific(k, v);
+}
+
+int __wrap_pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *a) {
+    return IN_TASK ? rip_posix_pthread_rwlock_init(l, a) : __real_pthread_rwlock_init(l, a);
+}
+
+int __wrap_pthread_rwlock_destroy(pthread_rwlock_t *l) {
+    return IN_TASK ? rip_posix_pthread_rwlock_destroy(l) : __real_pthread_rwlock_destroy(l);
+}
+
+int __wrap_pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+    return IN_TASK ? rip_posix_pthread_rwlock_rdlock(l) : __real_pthread_rwlock_rdlock(l);
+}
+
+int __wrap_pthread_rwlock_wrlock(pthread_rwlock_t *l) {
+    return IN_TASK ? rip_posix_pthread_rwlock_wrlock(l) : __real_pthread_rwlock_wrlock(l);
+}
+
+int __wrap_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *at) {
+    return IN_TASK ? rip_posix_pthread_rwlock_timedrdlock(l, at)
+                   : __real_pthread_rwlock_timedrdlock(l, at);
+}
+
+int __wrap_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *at) {
+    return IN_TASK ? rip_posix_pthread_rwlock_timedwrlock(l, at)
+                   : __real_pthread_rwlock_timedwrlock(l, at);
+}
+
+int __wrap_pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
+    return IN_TASK ? rip_posix_pthread_rwlock_tryrdlock(l) : __real_pthread_rwlock_tryrdlock(l);
+}
+
+int __wrap_pthread_rwlock_trywrlock(pthread_rwlock_t *l) {
+    return IN_TASK ? rip_posix_pthread_rwlock_trywrlock(l) : __real_pthread_rwlock_trywrlock(l);
+}
+
+int __wrap_pthread_rwlock_unlock(pthread_rwlock_t *l) {
+    return IN_TASK ? rip_posix_pthread_rwlock_unlock(l) : __real_pthread_rwlock_unlock(l);
+}
+
+int __wrap_pthread_once(pthread_once_t *o, void (*init)(void)) {
+    return IN_TASK ? rip_posix_pthread_once(o, init) : __real_pthread_once(o, init);
 }
