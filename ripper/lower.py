@@ -96,6 +96,7 @@ class _Lowering:
         self.fn_typedefs = set()    # async functions whose function type has a name
         self.declared = set()       # async functions whose constructor is declared so far
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
+        self.tls_keys = {}          # --posix: Ref key of each thread-local variable -> its name
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -107,6 +108,7 @@ class _Lowering:
         if self.analysis.posix:
             self.refuse_rip_run()
             self.check_start_routines()
+            self.thread_locals_per_task()
         for start, name_at, annotations in self.unit.async_typedefs:
             self.async_typedef(start, name_at, annotations)
         groups = _declaration_groups(self.unit.functions)
@@ -188,6 +190,49 @@ class _Lowering:
         if name in self.analysis.posix_calls:
             name = blocking.POSIX_PREFIX + name
         return abi.constructor(name)
+
+    def thread_locals_per_task(self):
+        """--posix: a thread is a task, and every task runs on one thread,
+        so a __thread (_Thread_local) variable becomes one copy per task:
+        its declaration loses the keyword (the variable itself stays, as
+        the copies' initial value and as the copy used outside any task),
+        a slot `rip__tls_NAME` follows it, and every use of NAME reads the
+        current task's copy (tls_access).  One declared in a function is
+        refused (it would need a slot of its own there).
+
+            __thread int n = 1;  ->  int n = 1; void *rip__tls_n;
+            n++;                 ->  (*(__typeof__(n) *)rip_posix_tls(&rip__tls_n, &n, ...))++;
+        """
+        unit = self.unit
+        for name, offset in unit.block_thread_locals:
+            if not runtime.is_runtime_header(unit.lines.where(offset)[0]):
+                raise self.error(offset, "thread-local variable '%s' declared in a function, "
+                                 "under --posix" % name,
+                                 hint="declare it at file scope (static __thread): ripper "
+                                 "gives each task its own copy of those")
+        self.tls_keys = {}          # Ref key of a thread-local variable -> its name
+        stripped = set()
+        for i, tl in enumerate(unit.thread_locals):
+            if tl.keyword < 0:
+                raise self.error(tl.name_at, "thread-local variable '%s': ripper cannot find "
+                                 "its __thread or _Thread_local keyword, under --posix"
+                                 % tl.name, hint="write the keyword in the declaration")
+            self.tls_keys["var:%d" % tl.name_at] = tl.name
+            if i == 0:
+                self.rw.insert(tl.start, [("void *rip_posix_tls(void **, const void *, "
+                                           "__typeof__(sizeof 0), __typeof__(sizeof 0)); ", None)])
+            if tl.keyword not in stripped:      # `__thread int a, b;`: one keyword
+                stripped.add(tl.keyword)
+                self.rw.replace(tl.keyword, tl.keyword_end, [])
+            slot = "static " if tl.storage == "static" else \
+                "" if tl.definition else "extern "
+            end = semicolon_after(self.text, tl.end)
+            self.rw.insert(end, [(" %svoid *rip__tls_%s;" % (slot, tl.name), None)])
+
+    def tls_access(self, name):
+        """The current task's copy of thread-local variable `name`, an lvalue."""
+        return ("(*(__typeof__(%s) *)rip_posix_tls(&rip__tls_%s, &%s, sizeof(%s), "
+                "__alignof__(%s)))" % (name, name, name, name, name))
 
     def renamed(self, name):
         """--posix: the runtime's function a plain call or use of the C
@@ -437,7 +482,11 @@ class _Lowering:
             self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
             self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
         for n in root.nodes():
-            if isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
+            if isinstance(n, T.Ref) and n.key in self.tls_keys and \
+                    not any(s <= n.start and n.end <= e for s, e in skip):
+                self.rw.replace(n.start, n.end, [(self.tls_access(n.name), None)])
+                skip.append((n.start, n.end))
+            elif isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
                     n.name not in self.analysis.posix_calls and \
                     not any(s <= n.start and n.end <= e for s, e in skip):
                 self.rw.replace(n.start, n.end, [(self.renamed(n.name), None)])

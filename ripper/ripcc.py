@@ -467,8 +467,11 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     if cmd.backend != "rip":
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
-        return _run(cmd, cc + include + flags + depend + marked + stop + lang +
-                    [src, "-o", out])
+        status = _run(cmd, cc + include + flags + depend + marked + stop + lang +
+                      [src, "-o", out])
+        if status == 0 and marked and stop == ["-c"]:
+            refuse_thread_locals(src, out)
+        return status
     notes = []
     try:
         text = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
@@ -498,6 +501,41 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
         f.write(ripped)
     # preprocessed C (.i): compiled without the preprocessor's flags
     return _run(cmd, cc + without_preprocessor_flags(flags) + stop + [path, "-o", out])
+
+
+_TLS_DECL = r"\b(?:__thread|_Thread_local|thread_local)\b[^;]*?\b(%s)\b"
+
+
+def refuse_thread_locals(src, obj):
+    """--posix on ucontext: a __thread variable is the OS thread's, which
+    every task shares, not one per thread as the program means; refuse
+    object `obj` (compiled from `src`) if it defines or uses one, naming
+    it, where the source declares it if it can be found there."""
+    try:
+        r = children.run(["readelf", "-sW", obj], capture_output=True)
+    except OSError:
+        return                      # no readelf: no check
+    names = []
+    for line in r.stdout.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) >= 8 and parts[3] == "TLS" and parts[7] not in names:
+            names.append(parts[7])
+    if not names:
+        return
+    name, line, col = names[0], 0, 0
+    try:
+        text = open(src, "rb").read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    m = re.search(_TLS_DECL % re.escape(name), text)
+    path = src
+    if m:
+        line = text.count("\n", 0, m.start(1)) + 1
+        col = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
+    raise Diagnostic(path, line, col, "thread-local variable '%s' under --posix on the ucontext "
+                     "backend, where every task shares the OS thread's copy" % name,
+                     "build with --backend=rip, which gives each task (thread) its own copy, "
+                     "or --backend=threads")
 
 
 def _depend_flags(cmd, src, out):

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import run
-from test_posix import ripper_posix
+from test_posix import plain_build, ripper_posix  # noqa: F401 (a fixture)
 
 BOTH = ("rip", "ucontext")
 
@@ -237,3 +237,38 @@ int main(void) {
     r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=20)
     assert r.returncode != 0
     assert "pthread_mutex_lock would wait in a plain function" in r.stderr.decode()
+
+
+TLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "posix_pthread", "tls.c")
+
+
+@pytest.mark.parametrize("backend", ("rip", "threads"))
+def test_thread_locals_are_per_thread(ripcc, plain_build, backend):
+    """Each thread its own copy of every __thread/_Thread_local variable,
+    from the initializer, kept across its sleeps; on rip, where every task
+    runs on one OS thread, ripper makes each use reach the task's copy."""
+    plain = run([plain_build(TLS)], timeout=60)
+    r = run([ripcc(TLS, backend, extra=["--posix"])], timeout=60)
+    assert r.returncode == plain.returncode == 0, r.stderr.decode()
+    assert r.stdout == plain.stdout
+    assert b"worker 4: fresh 1, own 1\n" in r.stdout
+
+
+def test_thread_locals_are_refused_on_ucontext(tmp_path):
+    """ucontext tasks share their OS thread's thread-locals: ripcc refuses
+    the program rather than let the threads share one copy silently."""
+    from conftest import RIPCC
+    r = run([RIPCC, "--posix", "--backend=ucontext", TLS, "-o", str(tmp_path / "tls")])
+    assert r.returncode == 1
+    assert "tls.c:11:21: error: thread-local variable 'counter' under --posix on the " \
+        "ucontext backend, where every task shares the OS thread's copy" in r.stderr.decode()
+    assert not (tmp_path / "tls").exists()
+
+
+def test_ripper_posix_refuses_a_thread_local_declared_in_a_function(tmp_path):
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n"
+        "static void *run(void *a) { static __thread int n; return (void *)(long)(n++ + (long)a); }\n"
+        "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); return pthread_join(t, 0); }\n"))
+    assert status == 1
+    assert "p.c:2:49: error: thread-local variable 'n' declared in a function, under --posix" in err

@@ -149,12 +149,15 @@ static rip_pxthread *record_new(int *err) {
     return th;
 }
 
+static void tls_free(rip_pxthread *th);
+
 static void record_free(rip_pxthread *th) {
     size_t slot = (size_t)(th->id & SLOT_MASK);
     P.rec[slot] = NULL;
     P.gen[slot]++;
     P.free_slots[P.nfree++] = slot;
     free(th->specific);
+    tls_free(th);
     free(th);
 }
 
@@ -185,13 +188,25 @@ void rip__px_thread_begin(rip_pxthread *th) {
     h_put(th->task, th);
 }
 
+/* The last task asked for and its thread: a thread-local's uses come in
+ * runs by one task. */
+static __thread struct {
+    rip_task *task;                 /* NULL: none */
+    rip_pxthread *th;
+} last;
+
 rip_pxthread *rip__px_self(void) {
     rip_task *t = rip__current();
     if (!t)
         rip__outside_task("pthread_self");
+    if (t == last.task)
+        return last.th;
     rip_pxthread *th = h_get(t);
-    if (th)
+    if (th) {
+        last.task = t;
+        last.th = th;
         return th;
+    }
     int err;
     th = record_new(&err);
     if (!th)
@@ -205,6 +220,9 @@ static void run_destructors(rip_pxthread *th);
 static void thread_end(rip_pxthread *th, void *retval, int destructors) {
     if (destructors)
         run_destructors(th);
+    tls_free(th);                   /* after the destructors, which may use them */
+    if (last.task == th->task)
+        last.task = NULL;
     h_del(th->task);
     th->task = NULL;
     th->ended = 1;
@@ -647,4 +665,49 @@ int rip__px_once_begin(pthread_once_t *once) {
 
 void rip__px_once_end(pthread_once_t *once) {
     *once = 2;
+}
+
+/* -- thread-locals (ripper --posix rewrites each use of a __thread
+ * variable to a call of this): each task's copy made at its first use,
+ * from the variable itself, which outside any task is the copy used -- */
+
+static size_t tls_vars;             /* indexes handed out (the process's, as the variables are) */
+
+void *rip_posix_tls(void **slot, const void *image, size_t size, size_t align) {
+    if (!rip__current())
+        return (void *)image;
+    size_t index = (size_t)(uintptr_t)*slot;
+    if (!index) {
+        index = __atomic_add_fetch(&tls_vars, 1, __ATOMIC_RELAXED);
+        *slot = (void *)(uintptr_t)index;
+    }
+    rip_pxthread *th = rip__px_self();
+    if (index > th->ntls) {
+        size_t n = th->ntls ? th->ntls : 8;
+        while (n < index)
+            n *= 2;
+        void **t = realloc(th->tls, n * sizeof *t);
+        if (!t)
+            rip__fatal("out of memory for a thread-local variable");
+        memset(t + th->ntls, 0, (n - th->ntls) * sizeof *t);
+        th->tls = t;
+        th->ntls = n;
+    }
+    void *p = th->tls[index - 1];
+    if (!p) {
+        size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+        if (posix_memalign(&p, a, size ? size : 1) != 0)
+            rip__fatal("out of memory for a thread-local variable");
+        memcpy(p, image, size);
+        th->tls[index - 1] = p;
+    }
+    return p;
+}
+
+static void tls_free(rip_pxthread *th) {
+    for (size_t i = 0; i < th->ntls; i++)
+        free(th->tls[i]);
+    free(th->tls);
+    th->tls = NULL;
+    th->ntls = 0;
 }

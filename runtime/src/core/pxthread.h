@@ -24,6 +24,8 @@ struct rip_pxthread {
     rip_task *joiner;               /* the task waiting in pthread_join, or NULL */
     void **specific;                /* thread-specific values, by key (pthread_setspecific) */
     size_t nspecific;               /* entries of `specific` */
+    void **tls;                     /* its copies of the program's thread-locals, by index (rip_posix_tls) */
+    size_t ntls;                    /* entries of `tls` */
 };
 
 rip_pxthread *rip__px_thread_new(const pthread_attr_t *attr, void *start, void *arg, int *err); /* a record for pthread_create (detach state from attr), or NULL and *err (EAGAIN, EINVAL) */
