@@ -137,6 +137,20 @@ POSIX_PTHREAD_CALLS = ("pthread_create", "pthread_detach", "pthread_self", "pthr
                        "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
                        "pthread_rwlock_unlock", "pthread_once")
 POSIX_PTHREAD = POSIX_PTHREAD_WAITS + POSIX_PTHREAD_CALLS
+# The C library's pthread calls that take a thread (a pthread_t, now the
+# runtime's) or a mutex, condition variable or rwlock (holding the
+# runtime's object), or that would block every task (barriers, spins):
+# not mapped, so refused under --posix, where the program names them
+# (ripper, on rip; ripcc's link, on ucontext).
+POSIX_PTHREAD_REFUSED = tuple("""pthread_cancel pthread_kill pthread_sigqueue
+        pthread_timedjoin_np pthread_tryjoin_np pthread_clockjoin_np pthread_getattr_np
+        pthread_setname_np pthread_getname_np pthread_setschedparam pthread_getschedparam
+        pthread_setschedprio pthread_setaffinity_np pthread_getaffinity_np pthread_getcpuclockid
+        pthread_mutex_clocklock pthread_mutex_consistent pthread_mutex_consistent_np
+        pthread_mutex_getprioceiling pthread_mutex_setprioceiling pthread_cond_clockwait
+        pthread_rwlock_clockrdlock pthread_rwlock_clockwrlock pthread_spin_init
+        pthread_spin_destroy pthread_spin_lock pthread_spin_trylock pthread_spin_unlock
+        pthread_barrier_init pthread_barrier_destroy pthread_barrier_wait""".split())
 
 
 # The clause the hint of each of POSIX_CALLS ends with: POSIX mode rips

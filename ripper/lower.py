@@ -434,6 +434,15 @@ class _Lowering:
         this file defines, named directly: ripper makes it a task's
         function; a pointer it cannot follow could be a function that
         suspends, or one ripper would have to rip."""
+        for name in sorted(self.analysis.library_names(blocking.POSIX_PTHREAD_REFUSED)):
+            ref = next(n for f in list(self.analysis.defined.values()) + self.unit.globals
+                       for n in (f.body if hasattr(f, "body") else f).nodes()
+                       if isinstance(n, T.Ref) and n.what == "fn" and n.name == name)
+            raise self.error(ref, "'%s' under --posix, where threads are tasks: it is not "
+                             "mapped to them" % name,
+                             hint="the pthread calls --posix maps are listed in README "
+                             "(\"POSIX mode\"); use a mutex and a condition variable, or "
+                             "build without --posix")
         if "pthread_create" not in self.analysis.posix_renames:
             return
         for body in [f.body for f in self.analysis.defined.values()] + list(self.unit.globals):

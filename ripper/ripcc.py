@@ -336,6 +336,13 @@ def build(cmd):
                              "too (its blocking calls become the runtime's at the link)"
                              % (", ".join(sorted(symbols.posix)),
                                 "was" if len(symbols.posix) == 1 else "were"))
+        refused = sorted(symbols.pthread_refused.items())
+        if refused and cmd.posix and cmd.backend == "ucontext":
+            raise Diagnostic("", 0, 0, "%s: '%s' under --posix, where threads are tasks: it is "
+                             "not mapped to them" % (refused[0][1], refused[0][0]),
+                             "the pthread calls --posix maps are listed in README (\"POSIX "
+                             "mode\"); use a mutex and a condition variable, or build without "
+                             "--posix")
         wrong = sorted((f, b) for f, b in symbols.backends.items() if b != cmd.backend)
         if wrong:
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
@@ -365,6 +372,7 @@ class _Symbols:
         self.backends = {}          # object (as the user named it) -> the backend it was built for
         self.ripped = {}            # name of an async function -> where it is defined
         self.posix = set()          # objects compiled by ripcc --posix for ucontext
+        self.pthread_refused = {}   # a call of blocking.POSIX_PTHREAD_REFUSED -> an object making it
 
 
 POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
@@ -405,6 +413,8 @@ def _symbols(files, names):
             out.backends[where] = name[len("rip__built_for_"):]
         elif kind == "T" and abi.constructed(name):
             out.ripped[abi.constructed(name)] = where
+        elif kind == "U" and name in blocking.POSIX_PTHREAD_REFUSED:
+            out.pthread_refused.setdefault(name, where)
     return out
 
 

@@ -272,3 +272,21 @@ def test_ripper_posix_refuses_a_thread_local_declared_in_a_function(tmp_path):
         "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); return pthread_join(t, 0); }\n"))
     assert status == 1
     assert "p.c:2:49: error: thread-local variable 'n' declared in a function, under --posix" in err
+
+
+@pytest.mark.parametrize("backend", BOTH)
+def test_a_pthread_call_not_mapped_to_tasks_is_refused(tmp_path, backend):
+    """pthread_kill would hand glibc the runtime's pthread_t: refused, by
+    ripper on rip (with the place) and by ripcc's link on ucontext."""
+    from conftest import RIPCC
+    src = tmp_path / "kill.c"
+    src.write_text("#include <pthread.h>\n#include <signal.h>\n"
+                   "static void *run(void *a) { return a; }\n"
+                   "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0);\n"
+                   "  pthread_kill(t, 0); return pthread_join(t, 0); }\n")
+    r = run([RIPCC, "--posix", "--backend=" + backend, str(src), "-o", str(tmp_path / "k")])
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert "'pthread_kill' under --posix, where threads are tasks: it is not mapped to them" \
+        in err
+    assert ("kill.c:5:3: error:" if backend == "rip" else "ripcc: error: ") in err, err
