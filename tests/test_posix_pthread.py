@@ -15,12 +15,14 @@ from test_posix import plain_build, ripper_posix  # noqa: F401 (a fixture)
 BOTH = ("rip", "ucontext")
 
 READ_WHILE_OTHERS_RUN = r"""
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 static int p[2];
+static pid_t main_tid, other_tids;  /* threads are tasks: all on main's OS thread */
 #ifdef HOLD
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 #endif
@@ -28,6 +30,7 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static void *reader(void *arg) {
     char buf[8];
     (void)arg;
+    other_tids |= gettid() != main_tid;
 #ifdef HOLD
     pthread_mutex_lock(&mu);        /* held across the read */
 #endif
@@ -41,6 +44,7 @@ static void *reader(void *arg) {
 
 static void *ticker(void *arg) {
     (void)arg;
+    other_tids |= gettid() != main_tid;
     for (int i = 0; i < 3; i++) {
 #ifdef HOLD
         printf("trylock %s\n", pthread_mutex_trylock(&mu) ? "busy" : "got it");
@@ -59,6 +63,7 @@ static void *ticker(void *arg) {
 
 int main(void) {
     pthread_t r, t;
+    main_tid = gettid();
     pipe(p);
     fflush(stdout);
     if (fork() == 0) {
@@ -70,6 +75,7 @@ int main(void) {
     pthread_create(&t, NULL, ticker, NULL);
     pthread_join(t, NULL);
     pthread_join(r, NULL);
+    printf("on main's OS thread: %d\n", !other_tids);
     return 0;                       /* the child has written: it ends on its own */
 }
 """
@@ -83,7 +89,7 @@ def test_a_thread_blocked_in_read_does_not_stop_the_others(tmp_path, ripcc, back
     src.write_text(READ_WHILE_OTHERS_RUN)
     r = run([ripcc(str(src), backend, extra=["--posix"])], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
-    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\nread 4\n"
+    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\nread 4\non main's OS thread: 1\n"
 
 
 @pytest.mark.parametrize("backend", BOTH)
@@ -94,17 +100,24 @@ def test_a_mutex_held_across_a_read_excludes_the_others(tmp_path, ripcc, backend
     src.write_text(READ_WHILE_OTHERS_RUN)
     r = run([ripcc(str(src), backend, extra=["--posix", "-DHOLD"])], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
-    assert r.stdout.decode() == "trylock busy\n" * 3 + "read 4\nlocked after the reader\n"
+    assert r.stdout.decode() == "trylock busy\n" * 3 + \
+        "read 4\nlocked after the reader\non main's OS thread: 1\n"
 
 
 MANY = r"""
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-static void *one(void *arg) { return (void *)((long)arg + 1); }
+static pid_t main_tid;
+
+/* arg + 1 on main's OS thread (a task), 0 on a thread of its own */
+static void *one(void *arg) { return (void *)(gettid() == main_tid ? (long)arg + 1 : 0); }
 
 int main(int argc, char **argv) {
+    main_tid = gettid();
     int n = argc > 1 ? atoi(argv[1]) : 10000;
     pthread_t *t = malloc(sizeof *t * (size_t)n);
     long sum = 0;
@@ -125,7 +138,7 @@ int main(int argc, char **argv) {
 
 
 def test_ten_thousand_threads_are_created_and_joined_quickly_on_rip(tmp_path, ripcc):
-    """10,000 threads live at once: tasks, a frame each."""
+    """10,000 threads live at once: tasks on main's OS thread, a frame each."""
     src = tmp_path / "many.c"
     src.write_text(MANY)
     exe = ripcc(str(src), "rip", extra=["--posix"])
