@@ -273,6 +273,7 @@ class Analysis:
         self.posix_calls = self.library_posix_calls() if posix else set()
         self.pinned = {}            # --posix: function -> where it is used as a plain pointer
         self.start_routines = {}    # --posix: function -> where pthread_create starts it (a task)
+        self.extern_start_routines = set()  # --posix: start routines defined in another file
         self.posix_renames = self.library_names(blocking.POSIX_PTHREAD) if posix else set()
         self.names = self.find()
 
@@ -300,6 +301,18 @@ class Analysis:
                         and n.name in system and n.name not in self.defined:
                     out.add(n.name)
         return out
+
+    def find_extern_start_routines(self, bodies):
+        """--posix: functions pthread_create starts that another file
+        defines (ripped async there, or plain: the link tells), named here
+        only as start routines (a call here would need the one or the other)."""
+        refs = {}
+        for body in bodies:
+            for n in body.nodes():
+                if isinstance(n, T.Ref) and n.what == "fn" and n.name not in self.defined:
+                    refs.setdefault(n.name, []).append(n)
+        return {name for name, found in refs.items()
+                if all(self.start_routine_of(r) is not None for r in found)}
 
     def start_routine_of(self, ref):
         """--posix: the pthread_create call (the C library's) that `ref`, a
@@ -347,6 +360,8 @@ class Analysis:
                     result.add(name)
                     why.setdefault(name, "--all-async")
         bodies = [f.body for f in self.defined.values()] + list(unit.globals)
+        if self.posix:
+            self.extern_start_routines = self.find_extern_start_routines(bodies)
         for body in bodies:
             for ref in function_values(body):
                 dest = value_destination(ref, self.functions)

@@ -97,6 +97,8 @@ class _Lowering:
         self.declared = set()       # async functions whose constructor is declared so far
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
         self.tls_keys = {}          # --posix: Ref key of each thread-local variable -> its name
+        self.declared_extern_starts = set()     # those given their weak declarations
+        self.extern_creates = set()     # --posix: callee offsets of pthread_create calls whose start routine is another file's
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -245,13 +247,24 @@ class _Lowering:
             return blocking.POSIX_PREFIX + name
         return None
 
+    def renamed_at(self, ref):
+        """renamed(ref.name) for Ref `ref`: a pthread_create whose start
+        routine another file defines goes to pthread_create_extern, which
+        takes both the routine's frame constructor and its plain function,
+        weak references, whichever that file has."""
+        if ref.name == "pthread_create" and ref.start in self.extern_creates:
+            return blocking.POSIX_PREFIX + "pthread_create_extern"
+        return self.renamed(ref.name)
+
     def renamed_prototype(self, name):
         """The declaration of renamed(name), spelled from the library's
         declaration in scope (pthread_create's start routine is a frame
         constructor in ripped code)."""
         if name == "pthread_create":
             return ("int %spthread_create(pthread_t *, const pthread_attr_t *, %s *(*)(void *), "
-                    "void *);" % (blocking.POSIX_PREFIX, abi.FRAME_T))
+                    "void *); int %spthread_create_extern(pthread_t *, const pthread_attr_t *, "
+                    "%s *(*)(void *), void *(*)(void *), void *);"
+                    % (blocking.POSIX_PREFIX, abi.FRAME_T, blocking.POSIX_PREFIX, abi.FRAME_T))
         return "__typeof__(%s) %s;" % (name, self.renamed(name))
 
     def check_names(self):
@@ -297,6 +310,12 @@ class _Lowering:
         for f in group:
             if f.system and self.renamed(f.name):
                 lines.append(self.renamed_prototype(f.name))
+            if f.name in self.analysis.extern_start_routines and \
+                    f.name not in self.declared_extern_starts:
+                self.declared_extern_starts.add(f.name)
+                lines.append("extern %s *%s(void *) __attribute__((weak)); extern "
+                             "__typeof__(%s) %s __attribute__((weak));"
+                             % (abi.FRAME_T, abi.constructor(f.name), f.name, f.name))
             if f.name not in self.names:
                 continue
             lines.append(self.prototype_text(f))
@@ -452,12 +471,17 @@ class _Lowering:
                 start = T.strip_parens(call.args[2])
                 while isinstance(start, T.Unary) and start.op == "&":
                     start = T.strip_parens(start.operand)
+                if isinstance(start, T.Ref) and start.what == "fn" and \
+                        start.name in self.analysis.extern_start_routines:
+                    self.extern_creates.add(T.strip_parens(call.callee).start)
+                    continue
                 if not (isinstance(start, T.Ref) and start.what == "fn" and
                         start.name in self.analysis.start_routines):
                     raise self.error(call.args[2], "pthread_create's start routine is not a "
-                                     "function of this file named directly, under --posix",
+                                     "function named directly, under --posix",
                                      hint="a thread is a task, whose function ripper rips: "
-                                     "pass the name of a function defined in this file")
+                                     "pass the name of the function (one defined in another "
+                                     "file only as a start routine here)")
 
     def plain_definition(self, f):
         self.remove_annotations(f.annotations)
@@ -498,7 +522,7 @@ class _Lowering:
             elif isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
                     n.name not in self.analysis.posix_calls and \
                     not any(s <= n.start and n.end <= e for s, e in skip):
-                self.rw.replace(n.start, n.end, [(self.renamed(n.name), None)])
+                self.rw.replace(n.start, n.end, [(self.renamed_at(n), None)])
                 skip.append((n.start, n.end))
             elif isinstance(n, T.Call) and callee_name(n) in self.analysis.posix_calls and \
                     self.renamed(callee_name(n)):      # a pthread wait in a plain function
@@ -548,6 +572,8 @@ class _Lowering:
         dest = value_destination(ref, self.functions)
         if name in self.analysis.start_routines and self.analysis.start_routine_of(ref):
             return self.constructor(name)
+        if name in self.analysis.extern_start_routines and self.analysis.start_routine_of(ref):
+            return "%s, %s" % (abi.constructor(name), name)     # both: whichever is defined
         if self.renamed(name) and name not in self.analysis.posix_calls:
             return self.renamed(name)
         if name in self.analysis.posix_calls:

@@ -56,6 +56,39 @@ int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     return 0;
 }
 
+/* A thread whose start routine is a plain function (another file's,
+ * calling nothing that suspends): one step. */
+static int plain_thread_resume(rip_frame *f, rip_frame *done) {
+    struct thread_frame *F = (struct thread_frame *)f;
+    (void)done;
+    rip__px_thread_begin(F->th);
+    void *(*start)(void *) = (void *(*)(void *))F->th->start;
+    rip__px_thread_end(F->th, start(F->th->arg));
+    return 1;
+}
+
+static rip_frame *plain_thread_frame(void *th) {
+    struct thread_frame *F = rip__frame_alloc(sizeof *F, plain_thread_resume);
+    F->th = th;
+    return &F->hdr;
+}
+
+int rip_posix_pthread_create_extern(pthread_t *thread, const pthread_attr_t *attr,
+                                    rip_posix_start_fn *ripped, void *(*plain)(void *),
+                                    void *arg) {
+    if (ripped)
+        return rip_posix_pthread_create(thread, attr, ripped, arg);
+    if (!plain)
+        rip__fatal("pthread_create: the start routine is defined in no file of the program");
+    int err;
+    rip_pxthread *th = rip__px_thread_new(attr, (void *)plain, arg, &err);
+    if (!th)
+        return err;
+    *thread = th->id;
+    rip_spawn(plain_thread_frame, th);
+    return 0;
+}
+
 /* pthread_join: parked until the thread ends (it readies the joiner). */
 struct join_frame {
     rip_frame hdr;
