@@ -291,7 +291,10 @@ class Analysis:
 
     def library_names(self, names, globals_too=True):
         """Those of `names` the user's functions (and globals) name that
-        are the C library's functions."""
+        are the C library's functions.
+
+            library_names(("pthread_join",)) -> {"pthread_join"} when main calls it
+        """
         system = {f.name for f in self.unit.functions if f.system}
         out = set()
         for body in [f.body for f in self.defined.values()] + \
@@ -305,7 +308,10 @@ class Analysis:
     def find_extern_start_routines(self, bodies):
         """--posix: functions pthread_create starts that another file
         defines (ripped async there, or plain: the link tells), named here
-        only as start routines (a call here would need the one or the other)."""
+        only as start routines (a call here would need the one or the other).
+
+            void *w(void *);  ...  pthread_create(&t, 0, w, 0);  -> {"w"}
+        """
         refs = {}
         for body in bodies:
             for n in body.nodes():
@@ -316,7 +322,10 @@ class Analysis:
 
     def start_routine_of(self, ref):
         """--posix: the pthread_create call (the C library's) that `ref`, a
-        function used as a value, is the start routine of, or None."""
+        function used as a value, is the start routine of, or None.
+
+            pthread_create(&t, 0, worker, 0)  -> that call, for the Ref `worker`
+        """
         if "pthread_create" not in self.posix_renames:
             return None
         use = value_use(ref)

@@ -98,7 +98,8 @@ class _Lowering:
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
         self.tls_keys = {}          # --posix: Ref key of each thread-local variable -> its name
         self.declared_extern_starts = set()     # those given their weak declarations
-        self.extern_creates = set()     # --posix: callee offsets of pthread_create calls whose start routine is another file's
+        self.extern_creates = set()     # --posix: callee offsets of pthread_create calls
+                                        # whose start routine another file defines
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -232,7 +233,10 @@ class _Lowering:
             self.rw.insert(end, [(" %svoid *rip__tls_%s;" % (slot, tl.name), None)])
 
     def tls_access(self, name):
-        """The current task's copy of thread-local variable `name`, an lvalue."""
+        """The current task's copy of thread-local variable `name`, an lvalue.
+
+            tls_access("n") -> "(*(__typeof__(n) *)rip_posix_tls(&rip__tls_n, &n, sizeof(n), ...))"
+        """
         return ("(*(__typeof__(%s) *)rip_posix_tls(&rip__tls_%s, &%s, sizeof(%s), "
                 "__alignof__(%s)))" % (name, name, name, name, name))
 
@@ -259,7 +263,10 @@ class _Lowering:
     def renamed_prototype(self, name):
         """The declaration of renamed(name), spelled from the library's
         declaration in scope (pthread_create's start routine is a frame
-        constructor in ripped code)."""
+        constructor in ripped code).
+
+            renamed_prototype("pthread_self") -> "__typeof__(pthread_self) rip_posix_pthread_self;"
+        """
         if name == "pthread_create":
             return ("int %spthread_create(pthread_t *, const pthread_attr_t *, %s *(*)(void *), "
                     "void *); int %spthread_create_extern(pthread_t *, const pthread_attr_t *, "
@@ -449,10 +456,14 @@ class _Lowering:
                                      "with rip_spawn")
 
     def check_start_routines(self):
-        """--posix: each pthread_create (the library's) starts a function
-        this file defines, named directly: ripper makes it a task's
-        function; a pointer it cannot follow could be a function that
-        suspends, or one ripper would have to rip."""
+        """--posix: refuse the pthread calls not mapped to tasks; and each
+        pthread_create (the library's) starts a function named directly:
+        this file's is ripped as a task's function, another file's goes
+        to pthread_create_extern (renamed_at); a pointer ripper cannot
+        follow could be a function that suspends, or one it must rip.
+
+            pthread_create(&t, 0, fn, 0)  (fn a variable)  -> error at `fn`
+        """
         for name in sorted(self.analysis.library_names(blocking.POSIX_PTHREAD_REFUSED)):
             ref = next(n for f in list(self.analysis.defined.values()) + self.unit.globals
                        for n in (f.body if hasattr(f, "body") else f).nodes()

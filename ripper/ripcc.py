@@ -372,7 +372,7 @@ class _Symbols:
         self.backends = {}          # object (as the user named it) -> the backend it was built for
         self.ripped = {}            # name of an async function -> where it is defined
         self.posix = set()          # objects compiled by ripcc --posix for ucontext
-        self.pthread_refused = {}   # a call of blocking.POSIX_PTHREAD_REFUSED -> an object making it
+        self.pthread_refused = {}   # blocking.POSIX_PTHREAD_REFUSED called -> an object calling it
 
 
 POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
