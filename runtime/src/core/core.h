@@ -9,6 +9,7 @@
 #ifndef RIP_CORE_H
 #define RIP_CORE_H
 
+#include <errno.h>
 #include <poll.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -95,6 +96,27 @@ static inline void rip__check_owner(const struct rip__runq *owner, const char *w
                    what, rip__sched.worker);
 }
 
+/* errno per thread (POSIX mode's threads, pthread.c): once a task has a
+ * pthread record, each such task's errno is restored when it runs and
+ * saved when it stops, so another task's calls in between leave it as
+ * it was, as a thread's. */
+extern __thread int rip__px_errno_on;         /* some task has a pthread record */
+int *rip__px_errno_slot(const rip_task *t);   /* t's saved errno, or NULL (no record) */
+
+static inline void rip__px_errno_save(const rip_task *t) {
+    int *slot = rip__px_errno_slot(t);
+    if (slot)
+        *slot = errno;
+}
+
+static inline void rip__run_own_errno(rip_task *t, void (*run)(rip_task *t)) {
+    int *slot = rip__px_errno_slot(t);
+    if (slot)
+        errno = *slot;
+    run(t);
+    rip__px_errno_save(t);          /* no slot: t ended */
+}
+
 /* The loop of rip__backend_run_queue: `run` runs one task. */
 static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     struct rip__runq *q = &rip__runq;
@@ -103,7 +125,13 @@ static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
         if (!(q->head = t->next))
             q->tail = NULL;
         q->current = t;
-        run(t);
+        if (__builtin_expect(rip__px_errno_on, 0)) {
+            rip__run_own_errno(t, run);
+        } else {
+            run(t);
+            if (__builtin_expect(rip__px_errno_on, 0))  /* t made the first record */
+                rip__px_errno_save(t);
+        }
     }
     q->current = NULL;
     return budget == 0 && q->head;

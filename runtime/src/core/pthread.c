@@ -71,7 +71,10 @@ static void h_grow(void) {
     free(values);
 }
 
+__thread int rip__px_errno_on;
+
 static void h_put(rip_task *t, rip_pxthread *th) {
+    rip__px_errno_on = 1;           /* for good: the loop keeps each thread's errno */
     if (2 * (H.count + 1) > H.cap)
         h_grow();
     size_t i = h_find(t);
@@ -86,6 +89,11 @@ static rip_pxthread *h_get(const rip_task *t) {
         return NULL;
     size_t i = h_find(t);
     return H.keys[i] ? H.values[i] : NULL;
+}
+
+int *rip__px_errno_slot(const rip_task *t) {
+    rip_pxthread *th = h_get(t);
+    return th ? &th->err : NULL;
 }
 
 static void h_del(const rip_task *t) {

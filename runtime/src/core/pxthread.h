@@ -25,6 +25,7 @@ struct rip_pxthread {
     void **specific;                /* thread-specific values, by key (pthread_setspecific) */
     size_t nspecific;               /* entries of `specific` */
     void **tls;                     /* its copies of the program's thread-locals, by index (rip_posix_tls) */
+    int err;                        /* its errno while another task runs (core.h rip__run_own_errno) */
     size_t ntls;                    /* entries of `tls` */
 };
 

@@ -25,6 +25,7 @@ static int thread_resume(rip_frame *f, rip_frame *done) {
     struct thread_frame *F = (struct thread_frame *)f;
     if (f->state == 0) {
         rip__px_thread_begin(F->th);
+        errno = 0;                  /* a new thread's, as glibc's */
         rip_posix_start_fn *start = (rip_posix_start_fn *)F->th->start;
         done = start(F->th->arg);
         if (!rip__call(f, done)) {
@@ -48,6 +49,7 @@ static rip_frame *thread_frame(void *th) {
 int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              rip_posix_start_fn *start, void *arg) {
     int err;
+    rip__px_self();                 /* the creator too has a record: its errno is kept */
     rip_pxthread *th = rip__px_thread_new(attr, (void *)start, arg, &err);
     if (!th)
         return err;
@@ -62,6 +64,7 @@ static int plain_thread_resume(rip_frame *f, rip_frame *done) {
     struct thread_frame *F = (struct thread_frame *)f;
     (void)done;
     rip__px_thread_begin(F->th);
+    errno = 0;                      /* a new thread's, as glibc's */
     void *(*start)(void *) = (void *(*)(void *))F->th->start;
     rip__px_thread_end(F->th, start(F->th->arg));
     return 1;

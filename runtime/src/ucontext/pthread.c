@@ -15,6 +15,7 @@
 static void thread_main(void *arg) {
     rip_pxthread *th = arg;
     rip__px_thread_begin(th);
+    errno = 0;                      /* a new thread's, as glibc's */
     void *(*start)(void *) = (void *(*)(void *))th->start;
     rip__px_thread_end(th, start(th->arg));
 }
@@ -22,6 +23,7 @@ static void thread_main(void *arg) {
 int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              rip_posix_start_fn *start, void *arg) {
     int err;
+    rip__px_self();                 /* the creator too has a record: its errno is kept */
     rip_pxthread *th = rip__px_thread_new(attr, (void *)start, arg, &err);
     if (!th)
         return err;
