@@ -16,10 +16,14 @@ runs as the first task:
 
     int main(void) { char b[9]; return read(0, b, 9) < 0; }   -> main async (calls 'read')
 
-A function used as a plain function pointer (a signal handler, a
-pthread_create start routine, a qsort comparator) does not become async
-through those calls: it stays plain and they stay the C library's (in a
-handler or another thread they block only that), `pinned` says where.
+A function used as a plain function pointer (a signal handler, a qsort
+comparator) does not become async through those calls: it stays plain and
+they stay the C library's (in a handler they block only that), `pinned`
+says where.  The exception is pthread_create's start routine, named
+directly: a thread is a task, so the routine is async, whatever it calls
+(`start_routines`), and pthread_create is given its frame constructor.
+The pthread calls that may wait (blocking.POSIX_PTHREAD_WAITS: join, a
+mutex lock...) are async like the other POSIX calls.
 
     RIP_ASYNC void rip_yield(void);
     static void helper(void) { rip_yield(); }       -> async (calls one)
@@ -281,6 +285,9 @@ class Analysis:
         self.plain = {}             # --all-async: name -> why it stays plain
         self.posix_calls = self.library_posix_calls() if posix else set()
         self.pinned = {}            # --posix: function -> where it is used as a plain pointer
+        self.start_routines = {}    # --posix: function -> where pthread_create starts it (a task)
+        self.extern_start_routines = set()  # --posix: start routines defined in another file
+        self.posix_renames = self.library_names(blocking.POSIX_PTHREAD) if posix else set()
         self.names = self.find()
 
     def make_plain(self, name, why):
@@ -289,19 +296,59 @@ class Analysis:
         self.names.discard(name)
 
     def library_posix_calls(self):
-        """--posix: the names of blocking.POSIX_CALLS the user's functions
-        call (or name) that are the C library's: declared in a system
-        header, defined nowhere in the user's files."""
+        """--posix: the names of blocking.POSIX_CALLS (and the pthread calls
+        that wait) the user's functions call (or name) that are the C
+        library's: declared in a system header, defined nowhere in the
+        user's files."""
+        return self.library_names(blocking.POSIX_CALLS + blocking.POSIX_PTHREAD_WAITS, False)
+
+    def library_names(self, names, globals_too=True):
+        """Those of `names` the user's functions (and globals) name that
+        are the C library's functions.
+
+            library_names(("pthread_join",)) -> {"pthread_join"} when main calls it
+        """
         system = {f.name for f in self.unit.functions if f.system}
         out = set()
-        for f in self.defined.values():
-            for n in f.body.nodes():
-                if isinstance(n, T.Ref) and n.what == "fn" and n.name in blocking.POSIX_CALLS \
+        for body in [f.body for f in self.defined.values()] + \
+                (list(self.unit.globals) if globals_too else []):
+            for n in body.nodes():
+                if isinstance(n, T.Ref) and n.what == "fn" and n.name in names \
                         and n.name in system and n.name not in self.defined:
                     out.add(n.name)
         if "fcntl" in out and not blocking.fcntl_waits(self.unit, self.defined.values()):
             out.discard("fcntl")    # no F_SETLKW written: every fcntl returns at once
         return out
+
+    def find_extern_start_routines(self, bodies):
+        """--posix: functions pthread_create starts that another file
+        defines (ripped async there, or plain: the link tells), named here
+        only as start routines (a call here would need the one or the other).
+
+            void *w(void *);  ...  pthread_create(&t, 0, w, 0);  -> {"w"}
+        """
+        refs = {}
+        for body in bodies:
+            for n in body.nodes():
+                if isinstance(n, T.Ref) and n.what == "fn" and n.name not in self.defined:
+                    refs.setdefault(n.name, []).append(n)
+        return {name for name, found in refs.items()
+                if all(self.start_routine_of(r) is not None for r in found)}
+
+    def start_routine_of(self, ref):
+        """--posix: the pthread_create call (the C library's) that `ref`, a
+        function used as a value, is the start routine of, or None.
+
+            pthread_create(&t, 0, worker, 0)  -> that call, for the Ref `worker`
+        """
+        if "pthread_create" not in self.posix_renames:
+            return None
+        use = value_use(ref)
+        p = use.parent
+        if isinstance(p, T.Call) and callee_name(p) == "pthread_create" and \
+                len(p.args) == 4 and p.args[2] is use:
+            return p
+        return None
 
     def find(self):
         """The async names, each with the reason in `self.why`."""
@@ -341,9 +388,17 @@ class Analysis:
                     result.add(name)
                     why.setdefault(name, "--all-async")
         bodies = [f.body for f in self.defined.values()] + list(unit.globals)
+        if self.posix:
+            self.extern_start_routines = self.find_extern_start_routines(bodies)
         for body in bodies:
             for ref in function_values(body):
                 dest = value_destination(ref, self.functions)
+                if self.posix and ref.name in self.defined and self.start_routine_of(ref):
+                    self.start_routines.setdefault(ref.name, at(ref))
+                    result.add(ref.name)
+                    why.setdefault(ref.name, "a thread's start routine (%s), a task under "
+                                   "--posix" % at(ref))
+                    continue
                 if self.posix and dest is not None and not dest.async_fn and \
                         ref.name in self.defined:
                     self.pinned.setdefault(ref.name, at(ref))

@@ -143,11 +143,42 @@ POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", 
 POSIX_LFS = ("open64", "openat64", "pread64", "pwrite64", "fcntl64")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
-POSIX_NOT_YET = {
-    "pthread_create": "--posix does not make threads tasks yet: the start routine runs "
-                      "plain on a thread of its own, outside the scheduler (its blocking "
-                      "calls block only that thread)",
-}
+POSIX_NOT_YET = {}
+# pthreads under --posix: a thread is a task (runtime/src/*/pthread.c).
+# The calls that may wait are resume points as POSIX_CALLS are (ripped
+# code calls the frame of rip_posix_NAME); every one of both tuples is
+# renamed rip_posix_NAME wherever the program names it, plain functions
+# too (same signature; the runtime keeps its own state in the user's
+# pthread_mutex_t...), and the ucontext link wraps them all.
+# pthread_create's start routine, named directly, becomes a task's function
+# (analysis.py: the one plain function pointer that may be async).
+POSIX_PTHREAD_WAITS = ("pthread_join", "pthread_exit", "pthread_mutex_lock",
+                       "pthread_mutex_timedlock", "pthread_cond_wait", "pthread_cond_timedwait",
+                       "pthread_rwlock_rdlock", "pthread_rwlock_wrlock",
+                       "pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock")
+POSIX_PTHREAD_CALLS = ("pthread_create", "pthread_detach", "pthread_self", "pthread_equal",
+                       "pthread_mutex_init", "pthread_mutex_destroy", "pthread_mutex_trylock",
+                       "pthread_mutex_unlock", "pthread_cond_init", "pthread_cond_destroy",
+                       "pthread_cond_signal", "pthread_cond_broadcast", "pthread_key_create",
+                       "pthread_key_delete", "pthread_getspecific", "pthread_setspecific",
+                       "pthread_rwlock_init", "pthread_rwlock_destroy",
+                       "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
+                       "pthread_rwlock_unlock", "pthread_once")
+POSIX_PTHREAD = POSIX_PTHREAD_WAITS + POSIX_PTHREAD_CALLS
+# The C library's pthread calls that take a thread (a pthread_t, now the
+# runtime's) or a mutex, condition variable or rwlock (holding the
+# runtime's object), or that would block every task (barriers, spins):
+# not mapped, so refused under --posix, where the program names them
+# (ripper, on rip; ripcc's link, on ucontext).
+POSIX_PTHREAD_REFUSED = tuple("""pthread_cancel pthread_kill pthread_sigqueue
+        pthread_timedjoin_np pthread_tryjoin_np pthread_clockjoin_np pthread_getattr_np
+        pthread_setname_np pthread_getname_np pthread_setschedparam pthread_getschedparam
+        pthread_setschedprio pthread_setaffinity_np pthread_getaffinity_np pthread_getcpuclockid
+        pthread_mutex_clocklock pthread_mutex_consistent pthread_mutex_consistent_np
+        pthread_mutex_getprioceiling pthread_mutex_setprioceiling pthread_cond_clockwait
+        pthread_rwlock_clockrdlock pthread_rwlock_clockwrlock pthread_spin_init
+        pthread_spin_destroy pthread_spin_lock pthread_spin_trylock pthread_spin_unlock
+        pthread_barrier_init pthread_barrier_destroy pthread_barrier_wait""".split())
 
 
 # The clause the hint of each of POSIX_CALLS ends with: POSIX mode rips

@@ -341,7 +341,9 @@ class AsyncFunction:
         dirty = set()
         for n in self.f.body.nodes():
             if (isinstance(n, T.Ref) and (n.key in self.fields or n.key in self.unused or
-                                          id(n) in self.values or n.key in self.lw.hoisted)) or \
+                                          id(n) in self.values or n.key in self.lw.hoisted or
+                                          n.key in self.lw.tls_keys or
+                                          (n.what == "fn" and self.lw.renamed(n.name)))) or \
                     isinstance(n, (T.FuncName, T.DeclStmt, T.Return)):
                 dirty.add(id(n))
         for c in self.unevaluated:

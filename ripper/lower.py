@@ -98,6 +98,10 @@ class _Lowering:
         self.prototypes = {}        # async function -> its constructor's file-scope parameter lists so far
         self._va_thunked = {}       # variadic async function -> va_thunked()
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
+        self.tls_keys = {}          # --posix: Ref key of each thread-local variable -> its name
+        self.declared_extern_starts = set()     # those given their weak declarations
+        self.extern_creates = set()     # --posix: callee offsets of pthread_create calls
+                                        # whose start routine another file defines
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -108,6 +112,8 @@ class _Lowering:
         self.check_names()
         if self.analysis.posix:
             self.refuse_rip_run()
+            self.check_start_routines()
+            self.thread_locals_per_task()
         for start, name_at, annotations in self.unit.async_typedefs:
             self.async_typedef(start, name_at, annotations)
         groups = _declaration_groups(self.unit.functions)
@@ -190,6 +196,86 @@ class _Lowering:
             name = blocking.POSIX_PREFIX + name
         return abi.constructor(name)
 
+    def thread_locals_per_task(self):
+        """--posix: a thread is a task, and every task runs on one thread,
+        so a __thread (_Thread_local) variable becomes one copy per task:
+        its declaration loses the keyword (the variable itself stays, as
+        the copies' initial value and as the copy used outside any task),
+        a slot `rip__tls_NAME` follows it, and every use of NAME reads the
+        current task's copy (tls_access).  One declared in a function is
+        refused (it would need a slot of its own there).
+
+            __thread int n = 1;  ->  int n = 1; void *rip__tls_n;
+            n++;                 ->  (*(__typeof__(n) *)rip_posix_tls(&rip__tls_n, &n, ...))++;
+        """
+        unit = self.unit
+        for name, offset in unit.block_thread_locals:
+            if not runtime.is_runtime_header(unit.lines.where(offset)[0]):
+                raise self.error(offset, "thread-local variable '%s' declared in a function, "
+                                 "under --posix" % name,
+                                 hint="declare it at file scope (static __thread): ripper "
+                                 "gives each task its own copy of those")
+        self.tls_keys = {}          # Ref key of a thread-local variable -> its name
+        stripped = set()
+        for i, tl in enumerate(unit.thread_locals):
+            if tl.keyword < 0:
+                raise self.error(tl.name_at, "thread-local variable '%s': ripper cannot find "
+                                 "its __thread or _Thread_local keyword, under --posix"
+                                 % tl.name, hint="write the keyword in the declaration")
+            self.tls_keys["var:%d" % tl.name_at] = tl.name
+            if i == 0:
+                self.rw.insert(tl.start, [("void *rip_posix_tls(void **, const void *, "
+                                           "__typeof__(sizeof 0), __typeof__(sizeof 0)); ", None)])
+            if tl.keyword not in stripped:      # `__thread int a, b;`: one keyword
+                stripped.add(tl.keyword)
+                self.rw.replace(tl.keyword, tl.keyword_end, [])
+            slot = "static " if tl.storage == "static" else \
+                "" if tl.definition else "extern "
+            end = semicolon_after(self.text, tl.end)
+            self.rw.insert(end, [(" %svoid *rip__tls_%s;" % (slot, tl.name), None)])
+
+    def tls_access(self, name):
+        """The current task's copy of thread-local variable `name`, an lvalue.
+
+            tls_access("n") -> "(*(__typeof__(n) *)rip_posix_tls(&rip__tls_n, &n, sizeof(n), ...))"
+        """
+        return ("(*(__typeof__(%s) *)rip_posix_tls(&rip__tls_%s, &%s, sizeof(%s), "
+                "__alignof__(%s)))" % (name, name, name, name, name))
+
+    def renamed(self, name):
+        """--posix: the runtime's function a plain call or use of the C
+        library's pthread function `name` goes to (blocking.POSIX_PTHREAD),
+        else None.
+
+            renamed("pthread_mutex_unlock") -> "rip_posix_pthread_mutex_unlock"
+        """
+        if name in self.analysis.posix_renames:
+            return blocking.POSIX_PREFIX + name
+        return None
+
+    def renamed_at(self, ref):
+        """renamed(ref.name) for Ref `ref`: a pthread_create whose start
+        routine another file defines goes to pthread_create_extern, which
+        takes both the routine's frame constructor and its plain function,
+        weak references, whichever that file has."""
+        if ref.name == "pthread_create" and ref.start in self.extern_creates:
+            return blocking.POSIX_PREFIX + "pthread_create_extern"
+        return self.renamed(ref.name)
+
+    def renamed_prototype(self, name):
+        """The declaration of renamed(name), spelled from the library's
+        declaration in scope (pthread_create's start routine is a frame
+        constructor in ripped code).
+
+            renamed_prototype("pthread_self") -> "__typeof__(pthread_self) rip_posix_pthread_self;"
+        """
+        if name == "pthread_create":
+            return ("int %spthread_create(pthread_t *, const pthread_attr_t *, %s *(*)(void *), "
+                    "void *); int %spthread_create_extern(pthread_t *, const pthread_attr_t *, "
+                    "%s *(*)(void *), void *(*)(void *), void *);"
+                    % (blocking.POSIX_PREFIX, abi.FRAME_T, blocking.POSIX_PREFIX, abi.FRAME_T))
+        return "__typeof__(%s) %s;" % (name, self.renamed(name))
+
     def check_names(self):
         """The names ripper generates must not be the user's: they start
         `rip__`, which rip.h reserves, and a user's name there is refused.
@@ -231,6 +317,14 @@ class _Lowering:
             int f(int a), a;  ->  int f(int a), a; typedef ... struct rip__frame *rip__new_f(int a);"""
         lines = []
         for f in group:
+            if f.system and self.renamed(f.name):
+                lines.append(self.renamed_prototype(f.name))
+            if f.name in self.analysis.extern_start_routines and \
+                    f.name not in self.declared_extern_starts:
+                self.declared_extern_starts.add(f.name)
+                lines.append("extern %s *%s(void *) __attribute__((weak)); extern "
+                             "__typeof__(%s) %s __attribute__((weak));"
+                             % (abi.FRAME_T, abi.constructor(f.name), f.name, f.name))
             if f.name not in self.names:
                 continue
             lines.append(self.prototype_text(f))
@@ -394,6 +488,45 @@ class _Lowering:
                                      hint="call the task's function directly, or start it "
                                      "with rip_spawn")
 
+    def check_start_routines(self):
+        """--posix: refuse the pthread calls not mapped to tasks; and each
+        pthread_create (the library's) starts a function named directly:
+        this file's is ripped as a task's function, another file's goes
+        to pthread_create_extern (renamed_at); a pointer ripper cannot
+        follow could be a function that suspends, or one it must rip.
+
+            pthread_create(&t, 0, fn, 0)  (fn a variable)  -> error at `fn`
+        """
+        for name in sorted(self.analysis.library_names(blocking.POSIX_PTHREAD_REFUSED)):
+            ref = next(n for f in list(self.analysis.defined.values()) + self.unit.globals
+                       for n in (f.body if hasattr(f, "body") else f).nodes()
+                       if isinstance(n, T.Ref) and n.what == "fn" and n.name == name)
+            raise self.error(ref, "'%s' under --posix, where threads are tasks: it is not "
+                             "mapped to them" % name,
+                             hint="the pthread calls --posix maps are listed in README "
+                             "(\"POSIX mode\"); use a mutex and a condition variable, or "
+                             "build without --posix")
+        if "pthread_create" not in self.analysis.posix_renames:
+            return
+        for body in [f.body for f in self.analysis.defined.values()] + list(self.unit.globals):
+            for call in calls(body):
+                if callee_name(call) != "pthread_create" or len(call.args) != 4:
+                    continue
+                start = T.strip_parens(call.args[2])
+                while isinstance(start, T.Unary) and start.op == "&":
+                    start = T.strip_parens(start.operand)
+                if isinstance(start, T.Ref) and start.what == "fn" and \
+                        start.name in self.analysis.extern_start_routines:
+                    self.extern_creates.add(T.strip_parens(call.callee).start)
+                    continue
+                if not (isinstance(start, T.Ref) and start.what == "fn" and
+                        start.name in self.analysis.start_routines):
+                    raise self.error(call.args[2], "pthread_create's start routine is not a "
+                                     "function named directly, under --posix",
+                                     hint="a thread is a task, whose function ripper rips: "
+                                     "pass the name of the function (one defined in another "
+                                     "file only as a start routine here)")
+
     def plain_definition(self, f):
         self.remove_annotations(f.annotations)
         for call in calls(f.body):
@@ -425,6 +558,22 @@ class _Lowering:
             open_ = self.text.find(b"(", call.callee.end)
             self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
             self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
+        for n in root.nodes():
+            if isinstance(n, T.Ref) and n.key in self.tls_keys and \
+                    not any(s <= n.start and n.end <= e for s, e in skip):
+                self.rw.replace(n.start, n.end, [(self.tls_access(n.name), None)])
+                skip.append((n.start, n.end))
+            elif isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
+                    n.name not in self.analysis.posix_calls and \
+                    not any(s <= n.start and n.end <= e for s, e in skip):
+                self.rw.replace(n.start, n.end, [(self.renamed_at(n), None)])
+                skip.append((n.start, n.end))
+            elif isinstance(n, T.Call) and callee_name(n) in self.analysis.posix_calls and \
+                    self.renamed(callee_name(n)):      # a pthread wait in a plain function
+                c = T.strip_parens(n.callee)
+                if not any(s <= c.start and c.end <= e for s, e in skip):
+                    self.rw.replace(c.start, c.end, [(self.renamed(callee_name(n)), None)])
+                    skip.append((c.start, c.end))
         for ref in function_values(root):
             if any(s <= ref.start and ref.end <= e for s, e in skip):
                 continue
@@ -465,6 +614,12 @@ class _Lowering:
         leave it; raise when it goes where a plain pointer is expected."""
         name = ref.name
         dest = value_destination(ref, self.functions)
+        if name in self.analysis.start_routines and self.analysis.start_routine_of(ref):
+            return self.constructor(name)
+        if name in self.analysis.extern_start_routines and self.analysis.start_routine_of(ref):
+            return "%s, %s" % (abi.constructor(name), name)     # both: whichever is defined
+        if self.renamed(name) and name not in self.analysis.posix_calls:
+            return self.renamed(name)
         if name in self.analysis.posix_calls:
             raise self.error(ref, "'%s' taken as a function pointer under --posix: a call "
                              "through it could not suspend" % name,
@@ -683,6 +838,8 @@ class _Lowering:
             "    }",
             "    %sstatus = %s;" % (m, status),
             "    %s(%s);" % (abi.FREE, abi.DONE),
+            # --posix: a return from main ends the program, threads (tasks) or not
+            "    __builtin_exit(%sstatus);" % m if self.analysis.posix else "",
             "    return 1;",
             "}",
             "static %s *%stask(void *arg) {" % (frame, m),

@@ -105,7 +105,9 @@ GLOBAL_BINDINGS = (1, 2, 10)        # STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE
 
 def elf_symbols(data):
     """(defined, undefined): the sets of global symbol names ELF object
-    `data` defines and refers to without defining (weak ones too).
+    `data` defines (weak ones too) and refers to without defining (not
+    weak ones: a weak reference may stay unresolved, as ripper's to both
+    forms of a start routine of another file, pthread_create's).
 
         elf_symbols(<io.o>) -> ({"rip__new_read_line"}, {"rip__new_rip_posix_read", ...})"""
     sections = _sections(data)
@@ -124,6 +126,8 @@ def elf_symbols(data):
                 info, _, shndx = struct.unpack_from(order + "BBH", data, at + 12)
             if info >> 4 not in GLOBAL_BINDINGS or not name:
                 continue
+            if shndx == 0 and info >> 4 == 2:
+                continue            # STB_WEAK, undefined
             symbol = strings[name:strings.index(b"\0", name)].decode("utf-8", "replace")
             (undefined if shndx == 0 else defined).add(symbol)
     return defined, undefined

@@ -28,6 +28,8 @@ from . import tree as T
 from .diag import Diagnostic
 from .scan import params_open, semicolon_after, skip_blank
 
+_TLS_KEYWORD = re.compile(rb"\b(?:__thread|_Thread_local|thread_local)\b")
+
 RIP_ASYNC_ANNOTATION = "rip_async"
 CLEANUP_ATTRS = ("cleanup", "__cleanup__")
 BIGGEST_ALIGNMENT = 16      # what `aligned` alone asks for: the target's biggest (x86-64)
@@ -705,6 +707,7 @@ class _Builder:
         self.type_maker = types.of_saved    # one bound method for every Expr, not one each
         self.path = path
         self.depth = 0
+        self.block_thread_locals = []   # (name, offset) of each thread-local declared in a function
 
     def error(self, offset, message, hint=None):
         name, line, _ = self.lines.where(offset)
@@ -885,6 +888,9 @@ class _Builder:
     def var(self, c):
         s, e = _range(c)
         name_at = _offset(c.location)
+        if c.tls_kind != ci.TLSKind.NONE and \
+                c.semantic_parent is not None and c.semantic_parent.kind != CK.TRANSLATION_UNIT:
+            self.block_thread_locals.append((c.spelling, name_at))
         kids = _children(c)
         init, type_exprs = None, []
         name_end = name_at + len(c.spelling.encode())
@@ -1217,6 +1223,15 @@ class _Unit:
             i += 1
         return out
 
+    def thread_local(self, c, s, e):
+        """The ThreadLocal of file-scope VAR_DECL cursor c, of range s..e."""
+        name_at = _offset(c.location)
+        m = _TLS_KEYWORD.search(self.pre.text, s, name_at)
+        storage = {ci.StorageClass.STATIC: "static",
+                   ci.StorageClass.EXTERN: "extern"}.get(c.storage_class, "")
+        definition = c.is_definition() if hasattr(c, "is_definition") else storage != "extern"
+        return T.ThreadLocal(c.spelling, name_at, s, e, m.start() if m else -1,
+                             m.end() if m else -1, storage, definition)
     def build(self):
         functions, var_cursors, async_typedefs = [], [], []
         top = _children(self.tu.cursor)
@@ -1236,16 +1251,21 @@ class _Unit:
         declarators = [T.Declarator(f.name, f.name_at, f.start, f.end, True)
                        for f in functions if not f.system and not f.definition]
         ident = re.compile(rb"[A-Za-z_]\w*")
+        thread_locals = []
         for c in var_cursors:
             s, e = _range(c)
             if self.lines.in_system_header(s):
                 continue
+            if c.tls_kind != ci.TLSKind.NONE:
+                thread_locals.append(self.thread_local(c, s, e))
             global_names.append((c.spelling, _offset(c.location)))
             declarators.append(T.Declarator(c.spelling, _offset(c.location), s, e, False))
             if any(m.group().decode() in names for m in ident.finditer(self.text, s, e)):
                 node = self.builder.var(c)
                 globals_.append(T.set_parents(node))
         unit = T.Unit(self.pre, functions, globals_, async_typedefs)
+        unit.thread_locals = thread_locals
+        unit.block_thread_locals = self.builder.block_thread_locals
         unit.release = self.release
         unit.global_names = global_names
         for c in top:

@@ -304,6 +304,10 @@ class Printer:
             self.gen(self.field_access(n.key))
         elif n.key in fn.unused:
             self.gen("0")
+        elif n.key in fn.lw.tls_keys:
+            self.gen(fn.lw.tls_access(n.name))  # the task's copy of a thread-local (--posix)
+        elif n.what == "fn" and fn.lw.renamed(n.name) and id(n) not in fn.values:
+            self.gen(fn.lw.renamed_at(n))       # a plain call of a pthread function (--posix)
         elif id(n) in fn.values:
             text = fn.lw.function_value(n)
             if text is None:

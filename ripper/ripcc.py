@@ -341,6 +341,13 @@ def build(cmd):
                              "too (its blocking calls become the runtime's at the link)"
                              % (", ".join(sorted(symbols.posix)),
                                 "was" if len(symbols.posix) == 1 else "were"))
+        refused = sorted(symbols.pthread_refused.items())
+        if refused and cmd.posix and cmd.backend == "ucontext":
+            raise Diagnostic("", 0, 0, "%s: '%s' under --posix, where threads are tasks: it is "
+                             "not mapped to them" % (refused[0][1], refused[0][0]),
+                             "the pthread calls --posix maps are listed in README (\"POSIX "
+                             "mode\"); use a mutex and a condition variable, or build without "
+                             "--posix")
         wrong = sorted((f, b) for f, b in symbols.backends.items() if b != cmd.backend)
         if wrong:
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
@@ -386,6 +393,7 @@ class _Symbols:
         self.backends = {}          # object (as the user named it) -> the backend it was built for
         self.ripped = {}            # name of an async function -> where it is defined
         self.posix = set()          # objects compiled by ripcc --posix for ucontext
+        self.pthread_refused = {}   # blocking.POSIX_PTHREAD_REFUSED called -> an object calling it
 
 
 POSIX_MARK = os.path.join(runtime.INCLUDE, "rip_posix_built.h")
@@ -412,8 +420,8 @@ def posix_link_flags(cmd):
     if cmd.backend == "rip":        # the run-time catch (rip/catch.c) has no form of these:
         names = [n for n in names if n not in blocking.POSIX_SIGNAL_WAITS]  # a signal waits on
     if cmd.backend == "ucontext":
-        names += list(blocking.POSIX_LINK_WRAPPED + blocking.POSIX_UCONTEXT_WRAPPED) + \
-            ([] if shared else ["main"])
+        names += list(blocking.POSIX_LINK_WRAPPED + blocking.POSIX_UCONTEXT_WRAPPED +
+                      blocking.POSIX_PTHREAD) + ([] if shared else ["main"])
     elif not shared:                # the program's link wraps them (core/psignal.c)
         names += list(blocking.POSIX_LINK_WRAPPED)
     return ["-Wl,--wrap=" + name for name in names]
@@ -439,6 +447,8 @@ def _symbols(files, names):
             out.backends[where] = name[len("rip__built_for_"):]
         elif kind == "T" and abi.constructed(name):
             out.ripped[abi.constructed(name)] = where
+        elif kind == "U" and name in blocking.POSIX_PTHREAD_REFUSED:
+            out.pthread_refused.setdefault(name, where)
     return out
 
 
@@ -528,8 +538,11 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
             print_warnings(found, cmd.args)
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
-        return _run(cmd, cc + include + flags + depend + marked + stop + lang +
-                    [src, "-o", out])
+        status = _run(cmd, cc + include + flags + depend + marked + stop + lang +
+                      [src, "-o", out])
+        if status == 0 and marked and stop == ["-c"]:
+            refuse_thread_locals(src, out)
+        return status
     notes = []
     try:
         text = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
@@ -627,6 +640,41 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
                              % source)
     finally:
         os.chdir(here)
+
+
+_TLS_DECL = r"\b(?:__thread|_Thread_local|thread_local)\b[^;]*?\b(%s)\b"
+
+
+def refuse_thread_locals(src, obj):
+    """--posix on ucontext: a __thread variable is the OS thread's, which
+    every task shares, not one per thread as the program means; refuse
+    object `obj` (compiled from `src`) if it defines or uses one, naming
+    it, where the source declares it if it can be found there."""
+    try:
+        r = children.run(["readelf", "-sW", obj], capture_output=True)
+    except OSError:
+        return                      # no readelf: no check
+    names = []
+    for line in r.stdout.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) >= 8 and parts[3] == "TLS" and parts[7] not in names:
+            names.append(parts[7])
+    if not names:
+        return
+    name, line, col = names[0], 0, 0
+    try:
+        text = open(src, "rb").read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    m = re.search(_TLS_DECL % re.escape(name), text)
+    path = src
+    if m:
+        line = text.count("\n", 0, m.start(1)) + 1
+        col = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
+    raise Diagnostic(path, line, col, "thread-local variable '%s' under --posix on the ucontext "
+                     "backend, where every task shares the OS thread's copy" % name,
+                     "build with --backend=rip, which gives each task (thread) its own copy, "
+                     "or --backend=threads")
 
 
 def _depend_flags(cmd, src, out):

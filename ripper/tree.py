@@ -470,6 +470,21 @@ class Unit:
         self.declarators = {}       # start of a file-scope declaration of user code -> its
                                     # Declarators, in order (`int f(int), a;`: f, a)
         self.warnings = list(tu_errors)
+        self.thread_locals = []     # ThreadLocal of each file-scope __thread declaration (user code)
+        self.block_thread_locals = []   # (name, offset) of each one declared in a function
+
+
+class ThreadLocal:
+    """A file-scope declaration of a thread-local variable:
+    `static __thread int n = 1;` (keyword: the offset of `__thread`)."""
+    __slots__ = ("name", "name_at", "start", "end", "keyword", "keyword_end", "storage",
+                 "definition")
+
+    def __init__(self, name, name_at, start, end, keyword, keyword_end, storage, definition):
+        self.name, self.name_at, self.start, self.end = name, name_at, start, end
+        self.keyword, self.keyword_end = keyword, keyword_end   # its keyword's range, or -1
+        self.storage = storage      # '', 'static' or 'extern'
+        self.definition = definition    # defines it (not an extern declaration)
 
 
 class Declarator:

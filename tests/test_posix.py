@@ -225,8 +225,9 @@ def test_equiv_posix_compares_the_plain_build_too(tmp_path):
 
 
 def test_ripper_posix_keeps_a_function_used_as_a_plain_pointer_plain(tmp_path):
-    """A signal handler or a thread's start routine is called by code that
-    cannot resume it: it stays plain, its write and read the library's."""
+    """A signal handler is called by code that cannot resume it: it stays
+    plain, its write the library's.  A thread's start routine is the one
+    exception: a thread is a task, so it is ripped (test_posix_pthread.py)."""
     status, text, err = ripper_posix(tmp_path, (
         "#include <pthread.h>\n#include <signal.h>\n#include <unistd.h>\n"
         "static void on_int(int sig) { (void)sig; write(2, \"int\\n\", 4); }\n"
@@ -235,7 +236,7 @@ def test_ripper_posix_keeps_a_function_used_as_a_plain_pointer_plain(tmp_path):
         "  pthread_create(&t, 0, reader, &fd); pthread_join(t, 0); return (int)sleep(0); }\n"))
     assert status == 0, err
     assert 'static void on_int(int sig) { (void)sig; write(2, "int\\n", 4); }' in text
-    assert "return (void *)read(*(int *)a, b, 4); }" in text
+    assert "rip__new_rip_posix_read(" in text and "rip_posix_pthread_create(&" in text
     assert "rip__new_rip_posix_sleep(0)" in text
 
 
@@ -268,18 +269,6 @@ def test_a_posix_ucontext_object_linked_without_posix_is_refused(tmp_path):
     assert "s.o was compiled with --posix: link with ripcc --posix too" in r.stderr.decode()
     r = run([RIPCC, "--posix", "--backend=ucontext", obj, "-o", str(tmp_path / "s")])
     assert r.returncode == 0 and run([str(tmp_path / "s")]).returncode == 0
-
-
-def test_ripper_posix_says_pthread_create_starts_a_thread_not_a_task(tmp_path):
-    status, _, err = ripper_posix(tmp_path, (
-        "#include <pthread.h>\n#include <unistd.h>\n"
-        "static void *run(void *a) { char b[4]; return (void *)read(*(int *)a, b, 4); }\n"
-        "static void start(pthread_t *t, int *fd) { pthread_create(t, 0, run, fd); }\n"
-        "int main(void) { pthread_t t; int fd = 0; start(&t, &fd); return (int)sleep(0); }\n"))
-    assert status == 0, err
-    assert "p.c:4:44: warning: 'pthread_create' in 'start' starts a thread, not a task " \
-        "[-Wblocking]" in err
-    assert "--posix does not make threads tasks yet" in err
 
 
 RIP_RUN_IN_MAIN = ('#include <unistd.h>\n#include "rip.h"\n'

@@ -296,6 +296,7 @@ int main(void) {
     usleep(1000);                   /* the other task's wait begins first: older */
     unsigned left = sleep(2);
     printf("main: %u %s\n", left, left ? strerror(errno) : "");
+    usleep(400000);                 /* a return from main ends the program, as with threads */
     return 0;
 }
 """

@@ -28,6 +28,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -113,6 +114,51 @@ RIP_ASYNC int rip_posix_open(const char *path, int flags, ...);          /* open
 RIP_ASYNC int rip_posix_openat(int dirfd, const char *path, int flags, ...); /* openat(2) */
 RIP_ASYNC ssize_t rip_posix_pread(int fd, void *buf, size_t count, off_t offset);        /* pread(2) */
 RIP_ASYNC ssize_t rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset); /* pwrite(2) */
+
+/* pthreads as tasks (issue 22, point 1, third bullet).  Same signatures
+ * and error numbers as libc's; a thread is a task, pthread_t a value of
+ * the runtime's (pthread.c), a pthread_mutex_t or pthread_cond_t the
+ * user's storage, holding the runtime's object (made on first use, so the
+ * static initializers work).  The waits (join, lock, cond wait) suspend
+ * the task.  In ripped code the start routine is its frame constructor. */
+typedef RIP_ASYNC_FN(void *, rip_posix_start_fn, (void *arg)); /* a start routine */
+int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             rip_posix_start_fn *start, void *arg); /* pthread_create(3): a task; attr's detach state kept, its stack size not (0, or EAGAIN, EINVAL) */
+int rip_posix_pthread_create_extern(pthread_t *thread, const pthread_attr_t *attr,
+                                    rip_posix_start_fn *ripped, void *(*plain)(void *), void *arg); /* rip: pthread_create of another file's start routine, ripped (its constructor, a weak reference) or plain */
+RIP_ASYNC int rip_posix_pthread_join(pthread_t thread, void **retval); /* pthread_join(3): 0, ESRCH (no such thread), EINVAL (detached, or joined already), EDEADLK (itself) */
+RIP_ASYNC void rip_posix_pthread_exit(void *retval); /* pthread_exit(3): the task ends with retval (destructors run); from main, the program ends when the last task does, status 0 */
+int rip_posix_pthread_detach(pthread_t thread);      /* pthread_detach(3): 0, ESRCH, EINVAL */
+pthread_t rip_posix_pthread_self(void);              /* pthread_self(3) */
+int rip_posix_pthread_equal(pthread_t a, pthread_t b); /* pthread_equal(3) */
+int rip_posix_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr); /* 0, EINVAL, ENOMEM; type normal, recursive or errorcheck */
+int rip_posix_pthread_mutex_destroy(pthread_mutex_t *m); /* 0, or EBUSY (held or waited on) */
+RIP_ASYNC int rip_posix_pthread_mutex_lock(pthread_mutex_t *m); /* 0, EDEADLK (errorcheck relock), ENOMEM */
+RIP_ASYNC int rip_posix_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime); /* 0, ETIMEDOUT (CLOCK_REALTIME abstime passed), EINVAL, EDEADLK */
+int rip_posix_pthread_mutex_trylock(pthread_mutex_t *m); /* 0, EBUSY */
+int rip_posix_pthread_mutex_unlock(pthread_mutex_t *m);  /* 0, EPERM (errorcheck, recursive: not the holder) */
+int rip_posix_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr); /* 0, EINVAL, ENOMEM; the attr's clock kept */
+int rip_posix_pthread_cond_destroy(pthread_cond_t *c);   /* 0, or EBUSY (waited on) */
+RIP_ASYNC int rip_posix_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m); /* 0, EPERM (m not held) */
+RIP_ASYNC int rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                               const struct timespec *abstime); /* 0, ETIMEDOUT (abstime on c's clock passed; m held again), EINVAL, EPERM */
+int rip_posix_pthread_cond_signal(pthread_cond_t *c);    /* 0 */
+int rip_posix_pthread_cond_broadcast(pthread_cond_t *c); /* 0 */
+int rip_posix_pthread_key_create(pthread_key_t *key, void (*destructor)(void *)); /* 0, EAGAIN; destructors run at the end of each task with a value */
+int rip_posix_pthread_key_delete(pthread_key_t key);     /* 0, EINVAL */
+void *rip_posix_pthread_getspecific(pthread_key_t key);  /* the calling task's value, or NULL */
+int rip_posix_pthread_setspecific(pthread_key_t key, const void *value); /* 0, EINVAL, ENOMEM */
+int rip_posix_pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr); /* 0, ENOMEM; readers preferred (glibc's default) whatever attr says */
+int rip_posix_pthread_rwlock_destroy(pthread_rwlock_t *l); /* 0, or EBUSY (held or waited on) */
+RIP_ASYNC int rip_posix_pthread_rwlock_rdlock(pthread_rwlock_t *l); /* 0, EDEADLK (the caller holds it for writing) */
+RIP_ASYNC int rip_posix_pthread_rwlock_wrlock(pthread_rwlock_t *l); /* 0, EDEADLK */
+RIP_ASYNC int rip_posix_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime); /* 0, ETIMEDOUT (CLOCK_REALTIME), EINVAL, EDEADLK */
+RIP_ASYNC int rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime); /* likewise */
+int rip_posix_pthread_rwlock_tryrdlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADLK */
+int rip_posix_pthread_rwlock_trywrlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADLK */
+int rip_posix_pthread_rwlock_unlock(pthread_rwlock_t *l);    /* 0, EPERM (not locked) */
+int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)); /* 0: init has run once, by whichever task came first */
+void *rip_posix_tls(void **slot, const void *image, size_t size, size_t align); /* the calling task's copy of a __thread variable (image, size, align: the variable; slot: its index, 0 until first use), made from image at its first use; outside any task image itself */
 
 #ifdef __cplusplus
 }

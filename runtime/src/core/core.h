@@ -9,6 +9,7 @@
 #ifndef RIP_CORE_H
 #define RIP_CORE_H
 
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -110,6 +111,26 @@ void rip__fork_kept_ends(const rip_task *t);  /* in a forked child: t has finish
 void rip__sched_forked(void);                 /* sched.c: drop every task, timer and count but the current task's */
 void rip__poll_forked(void);                  /* poll.c: a new epoll set, every fd wait and watcher dropped */
 void rip__offload_forked(void);               /* offload.c: no pool thread, job or wakeup fd of the parent's */
+/* errno per thread (POSIX mode's threads, pthread.c): once a task has a
+ * pthread record, each such task's errno is restored when it runs and
+ * saved when it stops, so another task's calls in between leave it as
+ * it was, as a thread's. */
+extern __thread int rip__px_errno_on;         /* some task has a pthread record */
+int *rip__px_errno_slot(const rip_task *t);   /* t's saved errno, or NULL (no record) */
+
+static inline void rip__px_errno_save(const rip_task *t) {
+    int *slot = rip__px_errno_slot(t);
+    if (slot)
+        *slot = errno;
+}
+
+static inline void rip__run_own_errno(rip_task *t, void (*run)(rip_task *t)) {
+    int *slot = rip__px_errno_slot(t);
+    if (slot)
+        errno = *slot;
+    run(t);
+    rip__px_errno_save(t);          /* no slot: t ended */
+}
 
 /* The loop of rip__backend_run_queue: `run` runs one task. */
 static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
@@ -121,7 +142,13 @@ static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
         if (__builtin_expect(!q->fast, 0) && rip__sched.forked && !rip__fork_keeps(t))
             continue;               /* a task of the parent, woken in the child by a channel or lock (a forked child is never on the fast path: one load of a line already read) */
         q->current = t;
-        run(t);
+        if (__builtin_expect(rip__px_errno_on, 0)) {
+            rip__run_own_errno(t, run);
+        } else {
+            run(t);
+            if (__builtin_expect(rip__px_errno_on, 0))  /* t made the first record */
+                rip__px_errno_save(t);
+        }
     }
     q->current = NULL;
     return budget == 0 && q->head;
@@ -148,6 +175,8 @@ void rip__wait_limit(rip_waiter *w, rip_cancel_fn *cancel, void *on, int key); /
 void rip__wait_ended(rip_waiter *w);          /* the current task runs again after waiting on w: disarm its deadline (w->status tells a timeout) */
 rip_cancel_fn rip__wl_cancel;                 /* take w off the rip_waitlist `on`: 1, or 0 if it is not on it */
 void rip__task_ended(void);                   /* the current task has finished */
+int  rip__px_tasks_mapped(void);              /* some task has a pthread_t (pthread.c) */
+void rip__px_task_ended(rip_task *t);         /* t ends: its pthread_t's thread ends too (pthread.c) */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
 void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */

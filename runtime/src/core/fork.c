@@ -10,6 +10,7 @@
  * forking task's function when it is the last, end the child. */
 #include <pthread.h>
 #include "core.h"
+#include "../shared/sys.h"
 
 #define S rip__sched
 
@@ -56,5 +57,5 @@ static void register_atfork(void) {
 
 void rip__fork_setup(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, register_atfork);
+    rip__sys_pthread_once(&once, register_atfork);
 }

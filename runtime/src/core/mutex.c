@@ -132,6 +132,10 @@ int rip_mutex_unlock(rip_mutex *m) {
     return 0;
 }
 
+int rip__mutex_busy(rip_mutex *m) {
+    return m->holder || m->waiters.head;
+}
+
 void rip_mutex_free(rip_mutex *m) {
     if (!m)
         return;
@@ -222,6 +226,10 @@ void rip_cond_signal(rip_cond *c) {
 void rip_cond_broadcast(rip_cond *c) {
     while (signal_one(c))
         ;
+}
+
+int rip__cond_busy(rip_cond *c) {
+    return c->waiters.head != NULL;
 }
 
 void rip_cond_free(rip_cond *c) {

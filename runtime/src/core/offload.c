@@ -40,7 +40,7 @@ static struct {
 static void finished(rip_job *job) {
     struct rip_offload_home *h = job->home;
     uint64_t one = 1;
-    pthread_mutex_lock(&h->mu);
+    rip__sys_pthread_mutex_lock(&h->mu);
     job->next = NULL;
     if (h->tail)
         h->tail->next = job;
@@ -51,26 +51,26 @@ static void finished(rip_job *job) {
      * efd before this write is done. */
     while (rip__sys_write(h->efd, &one, sizeof one) == -1 && errno == EINTR)
         ;
-    pthread_mutex_unlock(&h->mu);
+    rip__sys_pthread_mutex_unlock(&h->mu);
 }
 
 static void *pool_main(void *unused) {
     (void)unused;
-    pthread_mutex_lock(&pool.mu);
+    rip__sys_pthread_mutex_lock(&pool.mu);
     for (;;) {
         while (!pool.head) {
             pool.idle++;
-            pthread_cond_wait(&pool.work, &pool.mu);
+            rip__sys_pthread_cond_wait(&pool.work, &pool.mu);
             pool.idle--;
         }
         rip_job *job = pool.head;
         if (!(pool.head = job->next))
             pool.tail = NULL;
         pool.queued--;
-        pthread_mutex_unlock(&pool.mu);
+        rip__sys_pthread_mutex_unlock(&pool.mu);
         job->result = job->fn(job->arg);
         finished(job);
-        pthread_mutex_lock(&pool.mu);
+        rip__sys_pthread_mutex_lock(&pool.mu);
     }
     return NULL;
 }
@@ -90,7 +90,7 @@ static void grow_pool(void) {
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     rip__sys_pthread_sigmask(SIG_SETMASK, &all, &old);   /* inherited: signals stay with the schedulers */
-    int err = pthread_create(&t, &attr, pool_main, NULL);
+    int err = rip__sys_pthread_create(&t, &attr, pool_main, NULL);
     rip__sys_pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
     if (err == 0)
@@ -107,7 +107,7 @@ static void drain(int fd, unsigned events, void *data);
 static int cancel(rip_waiter *w, void *on, int key) {
     rip_job *job = on, *prev = NULL, *x;
     (void)w, (void)key;
-    pthread_mutex_lock(&pool.mu);
+    rip__sys_pthread_mutex_lock(&pool.mu);
     for (x = pool.head; x && x != job; x = x->next)
         prev = x;
     if (x) {
@@ -119,7 +119,7 @@ static int cancel(rip_waiter *w, void *on, int key) {
             pool.tail = prev;
         pool.queued--;
     }
-    pthread_mutex_unlock(&pool.mu);
+    rip__sys_pthread_mutex_unlock(&pool.mu);
     if (!x)
         return 0;
     in_flight--;
@@ -130,18 +130,18 @@ static int cancel(rip_waiter *w, void *on, int key) {
 /* fork(2) while a pool thread held the pool's lock would leave it held
  * in the child: the fork waits for it. */
 static void before_fork(void) {
-    pthread_mutex_lock(&pool.mu);
+    rip__sys_pthread_mutex_lock(&pool.mu);
 }
 
 static void after_fork_in_parent(void) {
-    pthread_mutex_unlock(&pool.mu);
+    rip__sys_pthread_mutex_unlock(&pool.mu);
 }
 
 /* The child has none of the pool's threads: it starts its own as needed;
  * the parent's queued jobs are the parent's tasks', gone here. */
 static void after_fork_in_child(void) {
-    pthread_mutex_init(&pool.mu, NULL);
-    pthread_cond_init(&pool.work, NULL);
+    rip__sys_pthread_mutex_init(&pool.mu, NULL);
+    rip__sys_pthread_cond_init(&pool.work, NULL);
     pool.head = pool.tail = NULL;
     pool.threads = pool.idle = pool.queued = 0;
 }
@@ -160,7 +160,7 @@ void rip__offload_forked(void) {
 /* Queue job for the pool; 0, or -1 when there is no wakeup fd. */
 static int queue(rip_job *job) {
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-    pthread_once(&atfork_once, register_atfork);
+    rip__sys_pthread_once(&atfork_once, register_atfork);
     if (!home) {                    /* no fd or memory for a wakeup: the caller runs fn in place */
         struct rip_offload_home *h = calloc(1, sizeof *h);
         if (!h || (h->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1) {
@@ -172,7 +172,7 @@ static int queue(rip_job *job) {
             free(h);
             return -1;
         }
-        pthread_mutex_init(&h->mu, NULL);
+        rip__sys_pthread_mutex_init(&h->mu, NULL);
         home = h;
     }
     job->task = rip__current();
@@ -180,7 +180,7 @@ static int queue(rip_job *job) {
     job->next = NULL;
     in_flight++;
     rip__loop_hold(1);
-    pthread_mutex_lock(&pool.mu);
+    rip__sys_pthread_mutex_lock(&pool.mu);
     if (pool.tail)
         pool.tail->next = job;
     else
@@ -188,8 +188,8 @@ static int queue(rip_job *job) {
     pool.tail = job;
     pool.queued++;
     grow_pool();
-    pthread_cond_signal(&pool.work);
-    pthread_mutex_unlock(&pool.mu);
+    rip__sys_pthread_cond_signal(&pool.work);
+    rip__sys_pthread_mutex_unlock(&pool.mu);
     return 0;
 }
 
@@ -217,7 +217,7 @@ static void drain(int fd, unsigned events, void *data) {
     uint64_t count;
     (void)fd, (void)events, (void)data;
     rip_assert(home != NULL);
-    pthread_mutex_lock(&home->mu);
+    rip__sys_pthread_mutex_lock(&home->mu);
     rip_job *job = home->head;
     home->head = home->tail = NULL;
     ssize_t n;
@@ -225,7 +225,7 @@ static void drain(int fd, unsigned events, void *data) {
         ;
     if (n == -1 && errno != EAGAIN)
         rip__fatal("eventfd read: %s", strerror(errno));
-    pthread_mutex_unlock(&home->mu);
+    rip__sys_pthread_mutex_unlock(&home->mu);
     while (job) {
         rip_job *next = job->next; /* the task may free job once it runs */
         in_flight--;
@@ -243,9 +243,9 @@ void rip__offload_end(void) {
         return;
     rip_assert(in_flight == 0);
     rip__loop_unwatch(home->efd);
-    pthread_mutex_lock(&home->mu);  /* the last pool thread's write is done */
-    pthread_mutex_unlock(&home->mu);
-    pthread_mutex_destroy(&home->mu);
+    rip__sys_pthread_mutex_lock(&home->mu);  /* the last pool thread's write is done */
+    rip__sys_pthread_mutex_unlock(&home->mu);
+    rip__sys_pthread_mutex_destroy(&home->mu);
     rip__sys_close(home->efd);
     free(home);
     home = NULL;

@@ -195,7 +195,7 @@ void rip__poll_forked(void) {
 
 int rip__poll_begin(void) {
     static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-    pthread_once(&atfork_once, register_atfork);
+    rip__sys_pthread_once(&atfork_once, register_atfork);
     if (!P.open) {
         if ((P.epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
             return -1;

@@ -55,6 +55,8 @@ void rip__task_ended(void) {
         rip__deadline_drop(Q.current);
     if (Q.current == S.first)
         S.first = NULL;
+    if (rip__px_tasks_mapped())     /* else no task asked for its pthread_t (pthread.c) */
+        rip__px_task_ended(Q.current);
     rip_assert(S.live > 0);
     S.live--;
     if (S.forked)

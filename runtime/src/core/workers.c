@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 #include "core.h"
+#include "../shared/sys.h"
 
 typedef struct {
     pthread_t thread;               /* its thread (workers 1..n-1) */
@@ -34,7 +35,7 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     for (int i = 0; i < n; i++)
         ws[i] = (worker){ .id = i, .fn = fn, .arg = arg };
     for (; started < n; started++) {
-        if ((err = pthread_create(&ws[started].thread, NULL, worker_main, &ws[started])))
+        if ((err = rip__sys_pthread_create(&ws[started].thread, NULL, worker_main, &ws[started])))
             rip__fatal("cannot start worker %d: %s", started, strerror(err)); /* as threads does */
     }
     int outer = rip__sched.worker;
@@ -42,7 +43,7 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     rip__sched.worker = outer;
     for (int i = 0; i < started; i++) {
         if (i > 0)
-            pthread_join(ws[i].thread, NULL);
+            rip__sys_pthread_join(ws[i].thread, NULL);
         if (ws[i].status)
             status = -1;
     }

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include "rip_private.h"
 #include "core.h"
+#include "../shared/sys.h"
 
 #define SLAB_BYTES (64 * 1024)      /* a first slab, carved into blocks of one class at a time */
 #define HUGE_SLAB (2u << 20)        /* a later slab: one huge page */
@@ -116,10 +117,10 @@ void rip__pool_end(int clean) {
         struct rip__slab *last = s;
         while (last->next)
             last = last->next;
-        pthread_mutex_lock(&abandoned_lock);
+        rip__sys_pthread_mutex_lock(&abandoned_lock);
         last->next = abandoned;
         abandoned = s;
-        pthread_mutex_unlock(&abandoned_lock);
+        rip__sys_pthread_mutex_unlock(&abandoned_lock);
     }
     for (; clean && s; s = next) {
         next = s->next;

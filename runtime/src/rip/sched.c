@@ -43,6 +43,21 @@ static __attribute__((noinline)) void unwind(void) {
     rip__task_ended();
 }
 
+/* The current task ends where it stands (pthread_exit): its frames from
+ * `innermost` up to its first, each suspended (parent linked), go back to
+ * the pool, and the task ends.  The caller returns 0 to the scheduler. */
+void rip__task_exit(rip_frame *innermost) {
+    rip_task *t = rip__current();
+    rip_frame *f = innermost, *first = first_frame(t), *parent;
+    for (; f != first; f = parent) {
+        parent = f->parent;
+        rip__frame_free(f);
+    }
+    size_t at = frame_offset(f->size);
+    rip__pool_free((char *)f - at, at + f->size);
+    rip__task_ended();
+}
+
 /* Resume the innermost frame; the common case, a suspension again, costs
  * one indirect call and a test. */
 static inline void run(rip_task *t) {

@@ -14,6 +14,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -58,6 +59,19 @@ RIP__SYS(int, pthread_sigmask, (int how, const sigset_t *set, sigset_t *old), (h
 RIP__SYS(int, shutdown, (int fd, int how), (fd, how))
 RIP__SYS(int, sigaction, (int sig, const struct sigaction *act, struct sigaction *old),
          (sig, act, old))
+/* The pthread calls the runtime makes (offload pool, workers): --posix
+ * wraps them too on ucontext, where a task's call would be a task's. */
+RIP__SYS(int, pthread_create, (pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+                               void *arg), (t, a, fn, arg))
+RIP__SYS(int, pthread_join, (pthread_t t, void **v), (t, v))
+RIP__SYS(int, pthread_mutex_init, (pthread_mutex_t *m, const pthread_mutexattr_t *a), (m, a))
+RIP__SYS(int, pthread_mutex_destroy, (pthread_mutex_t *m), (m))
+RIP__SYS(int, pthread_mutex_lock, (pthread_mutex_t *m), (m))
+RIP__SYS(int, pthread_mutex_unlock, (pthread_mutex_t *m), (m))
+RIP__SYS(int, pthread_cond_wait, (pthread_cond_t *c, pthread_mutex_t *m), (c, m))
+RIP__SYS(int, pthread_cond_signal, (pthread_cond_t *c), (c))
+RIP__SYS(int, pthread_cond_init, (pthread_cond_t *c, const pthread_condattr_t *a), (c, a))
+RIP__SYS(int, pthread_once, (pthread_once_t *once, void (*fn)(void)), (once, fn))
 
 /* poll(2) with timeout 0. */
 static inline int rip__sys_poll_now(struct pollfd *fds, nfds_t n) {

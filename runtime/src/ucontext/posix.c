@@ -482,6 +482,7 @@ static struct {
 static void main_task(void *arg) {
     rip_set_stack_size(*(size_t *)arg); /* tasks after main get the usual size */
     main_call.result = __real_main(main_call.argc, main_call.argv, main_call.envp);
+    exit(main_call.result);         /* a return from main ends the program, other tasks (threads) or not */
 }
 
 int __wrap_main(int argc, char **argv, char **envp) {

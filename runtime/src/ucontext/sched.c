@@ -136,7 +136,7 @@ static void init_sizes(void) {
 }
 
 size_t rip_set_stack_size(size_t bytes) {
-    pthread_once(&sizes_once, init_sizes);
+    rip__sys_pthread_once(&sizes_once, init_sizes);
     if (!bytes)
         return __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
     return __atomic_exchange_n(&stack_size, round_stack(bytes), __ATOMIC_RELAXED);
@@ -195,7 +195,7 @@ static void stack_map(uc_task *t) {
 /* A task struct with a stack of the current size: a cached one (warm
  * first), else a new slot. */
 static uc_task *task_new(void) {
-    pthread_once(&sizes_once, init_sizes);
+    rip__sys_pthread_once(&sizes_once, init_sizes);
     size_t size = __atomic_load_n(&stack_size, __ATOMIC_RELAXED);
     uc_task *t;
     while ((t = cache) || (t = cold)) {
@@ -283,7 +283,7 @@ static void segv_install(void) {
  * on (the task's is used up), unless the thread has one. */
 static void guard_report_begin(void) {
     stack_t ss;
-    pthread_once(&segv_once, segv_install);
+    rip__sys_pthread_once(&segv_once, segv_install);
     if (sigaltstack(NULL, &ss) == -1 || !(ss.ss_flags & SS_DISABLE))
         return;
     void *p = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -372,6 +372,14 @@ void rip__uc_park(void) {
     switch_end(fake, &sched_stack, &sched_stack_size);
 }
 
+void rip__uc_exit(void) {
+    uc_task *t = (uc_task *)rip__current();
+    t->finished = 1;                /* run() frees the stack once we are off it */
+    switch_begin(NULL, sched_stack, sched_stack_size);
+    setcontext(&sched_ctx);
+    rip__fatal("setcontext: %s", strerror(errno));
+}
+
 void rip_spawn(rip_task_fn *fn, void *arg) {
     rip__spawn_check();
     uc_task *t = task_new();
@@ -397,7 +405,7 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
  * blocked task's locals point to is not a leak either. */
 static void abandon_tasks(void) {
     uc_task *t;
-    pthread_mutex_lock(&abandoned_lock);
+    rip__sys_pthread_mutex_lock(&abandoned_lock);
     while ((t = live)) {
         live = t->live_next;
 #ifdef RIP_ASAN
@@ -413,7 +421,7 @@ static void abandon_tasks(void) {
         abandoned_chunks = m;
     }
     chunk_left = 0;
-    pthread_mutex_unlock(&abandoned_lock);
+    rip__sys_pthread_mutex_unlock(&abandoned_lock);
 }
 
 /* The run is over: give back the cached stacks, and the chunks too when
