@@ -341,6 +341,15 @@ class Analysis:
                 result.add(name)
                 why.setdefault(name, "calls through a pointer of an async type (%s)"
                                % at(through[0]))
+        if self.posix:
+            # what a plain pointer's function calls runs where it does (a
+            # thread, a handler): plain too, its library calls the library's
+            todo = list(self.pinned)
+            while todo:
+                for callee, call in callees.get(todo.pop(), ()):
+                    if callee in self.defined and callee not in self.pinned and callee != "main":
+                        self.pinned[callee] = at(call)
+                        todo.append(callee)
         changed = not self.all_async
         while changed:
             changed = False

@@ -109,10 +109,23 @@ for _name in """fgets fgetc getc getchar getline getdelim fread fscanf scanf vfs
 POSIX_CALLS = ("read", "write", "readv", "writev", "recv", "send", "recvfrom", "sendto",
                "recvmsg", "sendmsg", "accept", "accept4", "connect", "poll", "select",
                "epoll_wait", "sleep", "usleep", "nanosleep")
+# stdio on sockets, pipes and terminals (issue 22, point 1, fourth part):
+# the task waits where glibc's call would block its thread
+# (runtime/src/core/stdio.c); output calls count too, since a full buffer
+# or a newline on a line-buffered stream writes.
+POSIX_STDIO = ("fgets", "fgetc", "getc", "getchar", "getline", "getdelim", "fread", "fwrite",
+               "fputs", "puts", "fputc", "putc", "putchar", "printf", "fprintf", "vprintf",
+               "vfprintf", "fflush", "fclose")
+POSIX_CALLS = POSIX_CALLS + POSIX_STDIO
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
 # buffer big enough: the ucontext link wraps these too.
 POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk")
+# The names a plain build calls for stdio where the source said otherwise:
+# getline inlined into __getdelim (-O), and _FORTIFY_SOURCE's forms.
+POSIX_FORTIFIED = POSIX_FORTIFIED + ("__getdelim", "__printf_chk", "__fprintf_chk",
+                                     "__vfprintf_chk", "__vprintf_chk", "__fgets_chk",
+                                     "__fread_chk")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
 POSIX_NOT_YET = {

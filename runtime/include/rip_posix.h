@@ -23,6 +23,8 @@
 #define RIP_POSIX_H
 
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -60,6 +62,30 @@ RIP_ASYNC int rip_posix_poll(struct pollfd *fds, nfds_t nfds, int timeout); /* p
 RIP_ASYNC unsigned int rip_posix_sleep(unsigned int seconds);             /* sleep(3): 0 */
 RIP_ASYNC int rip_posix_usleep(useconds_t usec);                          /* usleep(3): 0 */
 RIP_ASYNC int rip_posix_nanosleep(const struct timespec *req, struct timespec *rem); /* nanosleep(2): 0, or -1 and EINVAL (bad req) or EFAULT (NULL req) */
+
+/* stdio (glibc): on sockets, pipes and terminals the task waits where the
+ * library's call would block its thread; the same bytes, buffering, flags
+ * (ferror, feof, clearerr) and results as the library's (README, "POSIX
+ * mode"); a regular file goes straight to the library. */
+RIP_ASYNC size_t rip_posix_fwrite(const void *p, size_t size, size_t n, FILE *fp); /* fwrite(3) */
+RIP_ASYNC int rip_posix_fputs(const char *s, FILE *fp);                  /* fputs(3) */
+RIP_ASYNC int rip_posix_fputc(int c, FILE *fp);                          /* fputc(3) */
+RIP_ASYNC int rip_posix_putc(int c, FILE *fp);                           /* putc(3) */
+RIP_ASYNC int rip_posix_putchar(int c);                                  /* putchar(3) */
+RIP_ASYNC int rip_posix_puts(const char *s);                             /* puts(3) */
+RIP_ASYNC int rip_posix_vfprintf(FILE *fp, const char *fmt, va_list ap); /* vfprintf(3) */
+RIP_ASYNC int rip_posix_vprintf(const char *fmt, va_list ap);            /* vprintf(3) */
+RIP_ASYNC int rip_posix_fprintf(FILE *fp, const char *fmt, ...);         /* fprintf(3) */
+RIP_ASYNC int rip_posix_printf(const char *fmt, ...);                    /* printf(3) */
+RIP_ASYNC int rip_posix_fflush(FILE *fp);                                /* fflush(3), NULL too */
+RIP_ASYNC int rip_posix_fclose(FILE *fp);                                /* fclose(3) */
+RIP_ASYNC char *rip_posix_fgets(char *s, int n, FILE *fp);               /* fgets(3) */
+RIP_ASYNC int rip_posix_fgetc(FILE *fp);                                 /* fgetc(3) */
+RIP_ASYNC int rip_posix_getc(FILE *fp);                                  /* getc(3) */
+RIP_ASYNC int rip_posix_getchar(void);                                   /* getchar(3) */
+RIP_ASYNC ssize_t rip_posix_getdelim(char **line, size_t *n, int delim, FILE *fp); /* getdelim(3) */
+RIP_ASYNC ssize_t rip_posix_getline(char **line, size_t *n, FILE *fp);   /* getline(3) */
+RIP_ASYNC size_t rip_posix_fread(void *p, size_t size, size_t n, FILE *fp); /* fread(3) */
 
 #ifdef __cplusplus
 }
