@@ -342,6 +342,14 @@ class Analysis:
                 why.setdefault(name, "calls through a pointer of an async type (%s)"
                                % at(through[0]))
         if self.posix:
+            # a variadic function cannot be ripped: one whose only such
+            # calls are stdio (a logging helper's vfprintf) stays plain, its
+            # stdio the library's, rather than failing the build
+            for name, f in self.defined.items():
+                mapped = {c for c, _ in callees[name] if c in self.posix_calls}
+                if f.variadic and name != "main" and mapped and \
+                        mapped <= set(blocking.POSIX_STDIO):
+                    self.pinned.setdefault(name, at(f))
             # what a plain pointer's function calls runs where it does (a
             # thread, a handler): plain too, its library calls the library's
             todo = list(self.pinned)
