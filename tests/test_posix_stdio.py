@@ -1,0 +1,169 @@
+"""POSIX mode's stdio (ripcc --posix, issue 22 point 1): a stdio call on a
+socket or pipe that must wait suspends only its task, on rip and ucontext.
+
+tests/posix/stdio_read.c and stdio_write.c show that the bytes, results
+and flags are the plain build's (tests/test_posix.py compares them); with
+one task a call that blocked the whole thread would print the same, so
+here a second task ticks while main waits in fgets, getline, fgetc, fread
+(a peer process sends 200 ms late), in fwrite (a peer that starts reading
+200 ms late) or in a stdin read; and two tasks writing to one stream keep
+each call's bytes together."""
+import pytest
+
+from conftest import run
+
+WAITS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+
+#define BIG (1 << 20)
+
+static void ticker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 3; i++) {
+        printf("tick %d\n", i);
+        usleep(10000);
+    }
+}
+
+int main(void) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+        return 1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {                 /* the peer: 200 ms late, both ways */
+        close(sv[0]);
+        usleep(200000);
+        if (write(sv[1], "late line\n", 10) != 10)
+            _exit(1);
+        char *sink = malloc(BIG);
+        ssize_t n;
+        size_t total = 0;
+        while (total < BIG && (n = read(sv[1], sink, BIG)) > 0)
+            total += (size_t)n;
+        _exit(total != BIG);
+    }
+#ifdef USE_STDIN
+    int p[2];
+    if (pipe(p) != 0 || dup2(p[0], 0) != 0)
+        return 1;
+    if (fork() == 0) {
+        usleep(200000);
+        _exit(write(p[1], "stdin line\n", 11) != 11);
+    }
+    close(p[1]);
+#endif
+    close(sv[1]);
+    FILE *f = fdopen(sv[0], "r+");
+    char line[64] = "";
+    (void)line;
+    rip_spawn(ticker, NULL);
+#if defined USE_FGETS
+    printf("fgets: %s", fgets(line, sizeof line, f));
+#elif defined USE_GETLINE
+    char *l = NULL;
+    size_t cap = 0;
+    printf("getline: %zd\n", getline(&l, &cap, f));
+#elif defined USE_FGETC
+    printf("fgetc: %c\n", fgetc(f));
+#elif defined USE_FREAD
+    printf("fread: %zu\n", fread(line, 1, 10, f));
+#elif defined USE_STDIN
+    printf("stdin: %s", fgets(line, sizeof line, stdin));
+#else
+    char *big = calloc(1, BIG);
+    printf("fwrite: %zu\n", fwrite(big, 1, BIG, f));
+#endif
+    fclose(f);
+    int status;
+    waitpid(pid, &status, 0);
+    return 0;
+}
+"""
+WAITED = {"fgets": "fgets: late line\n", "getline": "getline: 10\n", "fgetc": "fgetc: l\n",
+          "fread": "fread: 10\n", "stdin": "stdin: stdin line\n", "fwrite": "fwrite: 1048576\n"}
+
+
+@pytest.mark.parametrize("call", sorted(WAITED))
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_waiting_stdio_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
+    """main waits 200 ms in the stdio call; the task it spawned ticks
+    meanwhile (a call that blocked the thread would print the ticks after)."""
+    src = tmp_path / "waits.c"
+    src.write_text(WAITS)
+    exe = ripcc(str(src), backend, extra=["--posix", "-DUSE_" + call.upper()])
+    r = run([exe], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + WAITED[call]
+
+
+TOGETHER = r"""
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rip.h"
+
+#define BIG (1 << 20)
+static FILE *out;
+
+static void second(void *arg) {
+    (void)arg;
+    fputs("SECOND", out);           /* while main's fwrite waits for the peer */
+}
+
+int main(void) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+        return 1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {                 /* the peer reads late; says where SECOND came */
+        close(sv[0]);
+        usleep(200000);
+        char *all = malloc(BIG + 4096);
+        size_t total = 0;
+        ssize_t n;
+        while ((n = read(sv[1], all + total, BIG + 4096 - total)) > 0)
+            total += (size_t)n;
+        char *s = memmem(all, total, "SECOND", 6);
+        printf("peer: %zu bytes, SECOND at %ld\n", total, s ? (long)(s - all) : -1L);
+        fflush(stdout);
+        _exit(0);
+    }
+    close(sv[1]);
+    out = fdopen(sv[0], "w");
+    char *big = malloc(BIG + 100);  /* whole blocks go straight out, the rest to the buffer */
+    memset(big, 'a', BIG + 100);
+    rip_spawn(second, NULL);
+    printf("fwrite: %zu\n", fwrite(big, 1, BIG + 100, out));
+    fflush(stdout);
+    rip_sleep_ms(50);               /* second's call goes on */
+    fclose(out);
+    int status;
+    waitpid(pid, &status, 0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_stream_is_held_by_the_call_that_waits_on_it(tmp_path, ripcc, backend):
+    """A task's fputs to a stream whose fwrite (another task's) waits for
+    the peer goes after the whole fwrite, as glibc's lock orders threads
+    (unheld, it would land in the buffer before the fwrite's last bytes)."""
+    src = tmp_path / "together.c"
+    src.write_text(TOGETHER)
+    exe = ripcc(str(src), backend, extra=["--posix"])
+    r = run([exe], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == "fwrite: 1048676\npeer: 1048682 bytes, SECOND at 1048676\n"
