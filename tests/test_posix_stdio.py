@@ -167,3 +167,51 @@ def test_a_stream_is_held_by_the_call_that_waits_on_it(tmp_path, ripcc, backend)
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "fwrite: 1048676\npeer: 1048682 bytes, SECOND at 1048676\n"
+
+
+PROMPT = r"""
+#include <stdio.h>
+int main(void) {
+    char line[64];
+    printf("name? ");
+    if (!fgets(line, sizeof line, stdin))
+        return 1;
+    printf("hello %s", line);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_prompt_on_a_terminal_shows_before_the_read(tmp_path, ripcc, backend):
+    """stdin and stdout a terminal: glibc writes stdout's pending prompt
+    before it reads stdin (both line-buffered), and so does POSIX mode, or
+    the user would never see the question (here: the test would wait)."""
+    import os
+    import pty
+    import select
+    import subprocess
+    src = tmp_path / "prompt.c"
+    src.write_text(PROMPT)
+    exe = ripcc(str(src), backend, extra=["--posix"])
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([exe], stdin=slave, stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+
+    def read_until(text):
+        seen = b""
+        while text not in seen:
+            ready, _, _ = select.select([master], [], [], 10)
+            assert ready, "no %r on the terminal, only %r" % (text, seen)
+            seen += os.read(master, 1024)
+        return seen
+    try:
+        read_until(b"name? ")
+        os.write(master, b"bob\n")
+        assert b"hello bob" in read_until(b"hello bob")
+        assert proc.wait(timeout=10) == 0, proc.stderr.read().decode()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
+        os.close(master)

@@ -269,6 +269,8 @@ static int fill_step(rip_stdioop *op, rip_waiter *w) {
             op->ures = peek_real(op);   /* sticky EOF, the main buffer after ungetc's: no read */
             break;
         }
+        if (!fp->_IO_buf_base && !fp->_IO_save_base)
+            _IO_doallocbuf(fp);     /* first, as glibc: it makes a terminal's stream line-buffered */
         if (fp->_IO_write_ptr > fp->_IO_write_base) {   /* _IO_switch_to_get_mode */
             op->ffp = fp;
             AWAIT(op, op->upc, flush_step(op, w));
