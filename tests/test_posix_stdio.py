@@ -62,10 +62,11 @@ int main(void) {
     close(sv[1]);
     FILE *f = fdopen(sv[0], "r+");
     char line[64] = "";
-    (void)line;
+    volatile int size = sizeof line, ten = 10; /* not constants: _FORTIFY_SOURCE checks them */
+    (void)line, (void)size, (void)ten;
     rip_spawn(ticker, NULL);
 #if defined USE_FGETS
-    printf("fgets: %s", fgets(line, sizeof line, f));
+    printf("fgets: %s", fgets(line, size, f));
 #elif defined USE_GETLINE
     char *l = NULL;
     size_t cap = 0;
@@ -73,7 +74,7 @@ int main(void) {
 #elif defined USE_FGETC
     printf("fgetc: %c\n", fgetc(f));
 #elif defined USE_FREAD
-    printf("fread: %zu\n", fread(line, 1, 10, f));
+    printf("fread: %zu\n", fread(line, 1, (size_t)ten, f));
 #elif defined USE_STDIN
     printf("stdin: %s", fgets(line, sizeof line, stdin));
 #else
@@ -90,17 +91,28 @@ WAITED = {"fgets": "fgets: late line\n", "getline": "getline: 10\n", "fgetc": "f
           "fread": "fread: 10\n", "stdin": "stdin: stdin line\n", "fwrite": "fwrite: 1048576\n"}
 
 
-@pytest.mark.parametrize("call", sorted(WAITED))
+@pytest.mark.parametrize("call", sorted(WAITED) + ["fgets-fortified", "fread-fortified"])
 @pytest.mark.parametrize("backend", ("rip", "ucontext"))
 def test_a_waiting_stdio_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
     """main waits 200 ms in the stdio call; the task it spawned ticks
-    meanwhile (a call that blocked the thread would print the ticks after)."""
+    meanwhile (a call that blocked the thread would print the ticks after).
+    -fortified: built with _FORTIFY_SOURCE, which calls __fgets_chk,
+    __fread_chk and __printf_chk instead (ucontext wraps those)."""
     src = tmp_path / "waits.c"
     src.write_text(WAITS)
-    exe = ripcc(str(src), backend, extra=["--posix", "-DUSE_" + call.upper()])
+    name = call.split("-")[0]
+    fortify = ["-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=2"] if call.endswith("fortified") else []
+    exe = ripcc(str(src), backend, extra=["--posix", "-DUSE_" + name.upper()] + fortify)
+    if fortify and backend == "ucontext":     # the object calls the _chk forms
+        from conftest import CFLAGS, RIPCC
+        obj = str(tmp_path / "waits.o")
+        assert run([RIPCC, "--posix", "--backend=ucontext", "-c"] + CFLAGS + fortify +
+                   ["-DUSE_" + name.upper(), str(src), "-o", obj]).returncode == 0
+        undefined = run(["nm", "-u", obj]).stdout.decode().split()
+        assert "__%s_chk" % name in undefined and "__printf_chk" in undefined
     r = run([exe], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
-    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + WAITED[call]
+    assert r.stdout.decode() == "tick 0\ntick 1\ntick 2\n" + WAITED[name]
 
 
 TOGETHER = r"""

@@ -3,7 +3,7 @@
  * write, fflush; line-buffered: through the last newline; unbuffered: at
  * once), fwrite's, fputs', fputc's, puts' and fprintf's results, a 1 MiB
  * fwrite that fills the socket while a slow peer reads, a variadic helper
- * calling vfprintf, and fflush on a socket whose peer closed: EPIPE (with
+ * calling vfprintf, fflush(NULL), and fflush on a socket whose peer closed: EPIPE (with
  * SIGPIPE ignored), the error flag, clearerr.  The output must be the same
  * built plainly and ripped (tests/test_posix.py). */
 #include <errno.h>
@@ -70,6 +70,20 @@ int main(void) {
     fflush(out);
     arrived_text("said", sv[0]);
     free(chunk);
+
+    /* fflush(NULL): every stream's pending bytes */
+    int sv2[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv2) != 0)
+        return 1;
+    FILE *other = fdopen(sv2[1], "w");
+    fputs("one", out);
+    fputs("two", other);
+    arrived_text("before fflush(NULL)", sv[0]);
+    printf("fflush(NULL): %d\n", fflush(NULL));
+    arrived_text("after", sv[0]);
+    arrived_text("after (other)", sv2[0]);
+    fclose(other);
+    close(sv2[0]);
 
     /* line-buffered: through the last newline */
     setvbuf(out, NULL, _IOLBF, 0);
