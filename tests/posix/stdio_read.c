@@ -29,6 +29,10 @@ static void peer(int fd) {
     memset(longline, 'L', 999);
     longline[999] = '\n';
     put(fd, longline, 30);
+    memset(longline, 'M', 149);     /* between the first buffer (120) and twice it */
+    longline[149] = '\n';
+    longline[150] = '\0';
+    put(fd, longline, 30);
     put(fd, "a;b;", 30);
     put(fd, "c\n", 30);
     put(fd, "0123456789ABCDEF", 30);
@@ -76,6 +80,11 @@ int main(void) {
     size_t cap = 0;
     ssize_t n = getline(&line, &cap, in);
     printf("getline: %zd, cap %zu, last %d\n", n, cap, n > 0 ? line[n - 1] : -1);
+    free(line);
+    line = NULL;
+    cap = 0;
+    n = getline(&line, &cap, in);
+    printf("getline: %zd, cap %zu, first %c\n", n, cap, n > 0 ? line[0] : '-');
     n = getdelim(&line, &cap, ';', in);
     printf("getdelim: %zd '%s' cap %zu\n", n, line, cap);
     n = getdelim(&line, &cap, ';', in);
