@@ -141,26 +141,32 @@ static int lock_step(rip_stdioop *op, FILE *fp, rip_waiter *w) {
     return 0;
 }
 
-static void release(rip_stdioop *op) {
-    for (int i = 0; i < 2; i++) {
-        FILE *fp = op->held[i];
-        op->held[i] = NULL;
-        struct busy *b = fp ? busy_of(fp) : NULL;
-        if (!b)
-            continue;
-        rip_waiter *w = rip__wl_pop(&b->waiters);
-        if (w) {
-            b->holder = w->task;
-            rip__ready(w->task);
-            continue;
-        }
-        for (struct busy **p = &busy_list; *p; p = &(*p)->next)
-            if (*p == b) {
-                *p = b->next;
-                break;
-            }
-        free(b);
+/* Let fp go: to its longest waiter, else free. */
+static void release_one(rip_stdioop *op, FILE *fp) {
+    for (int i = 0; i < 2; i++)
+        if (op->held[i] == fp)
+            op->held[i] = NULL;
+    struct busy *b = fp ? busy_of(fp) : NULL;
+    if (!b || b->holder != rip__current())
+        return;                     /* never held (the call did not suspend), or another's */
+    rip_waiter *w = rip__wl_pop(&b->waiters);
+    if (w) {
+        b->holder = w->task;
+        rip__ready(w->task);
+        return;
     }
+    for (struct busy **p = &busy_list; *p; p = &(*p)->next)
+        if (*p == b) {
+            *p = b->next;
+            break;
+        }
+    free(b);
+}
+
+static void release(rip_stdioop *op) {
+    FILE *first = op->held[0], *second = op->held[1];
+    release_one(op, first);
+    release_one(op, second);
 }
 
 /* -- glibc's FILE ----------------------------------------------------- */
@@ -289,6 +295,7 @@ static int fill_step(rip_stdioop *op, rip_waiter *w) {
             AWAIT(op, op->upc, flush_step(op, w));
             op->ffp = NULL;
             funlockfile(stdout);
+            release_one(op, stdout);    /* held for the flush only, as glibc's lock */
             continue;
         }
         op->pfd = (struct pollfd){ .fd = fp->_fileno, .events = POLLIN };
@@ -694,7 +701,7 @@ static int flush_call_step(rip_stdioop *op, rip_waiter *w) {
         funlockfile(op->ffp);
         if (op->fres == EOF)
             op->result = EOF;
-        release(op);                /* one stream at a time */
+        release_one(op, op->ffp);   /* one stream at a time */
     }
     op->ffp = NULL;
     if (rip__sys_fflush(NULL) == EOF)
