@@ -351,13 +351,21 @@ class Analysis:
                         mapped <= set(blocking.POSIX_STDIO):
                     self.pinned.setdefault(name, at(f))
             # what a plain pointer's function calls runs where it does (a
-            # thread, a handler): plain too, its library calls the library's
-            todo = list(self.pinned)
-            while todo:
-                for callee, call in callees.get(todo.pop(), ()):
-                    if callee in self.defined and callee not in self.pinned and callee != "main":
-                        self.pinned[callee] = at(call)
-                        todo.append(callee)
+            # thread, a handler): plain too, its stdio the library's, unless
+            # it must be async for more than stdio (then it is, as before)
+            stdio = set(blocking.POSIX_STDIO)
+            beyond = self.async_beyond_stdio(result - stdio, callees, stdio)
+            changed = True
+            while changed:
+                changed = False
+                for name, made in callees.items():
+                    if name not in self.pinned:
+                        continue
+                    for callee, call in made:
+                        if callee in self.defined and callee not in self.pinned and \
+                                callee != "main" and callee not in beyond:
+                            self.pinned[callee] = at(call)
+                            changed = True
         changed = not self.all_async
         while changed:
             changed = False
@@ -371,6 +379,22 @@ class Analysis:
                     why[name] = "calls async '%s' (%s)" % (callee_name(call), at(call))
                     changed = True
         return result
+
+    def async_beyond_stdio(self, seeds, callees, stdio):
+        """--posix: the functions that would be async were stdio not (the
+        call graph from `seeds`, the C library's other calls included)."""
+        out = set(seeds)
+        changed = True
+        while changed:
+            changed = False
+            for name, made in callees.items():
+                if name in out or name == "main":
+                    continue
+                if any(c in out and c not in stdio and
+                       not (name in self.pinned and c in self.posix_calls) for c, _ in made):
+                    out.add(name)
+                    changed = True
+        return out
 
     def chain(self, name):
         """Why `name` is async, through the call graph: "f calls g (line 3);

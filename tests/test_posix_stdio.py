@@ -227,3 +227,55 @@ def test_a_prompt_on_a_terminal_shows_before_the_read(tmp_path, ripcc, backend):
         proc.wait()
         proc.stderr.close()
         os.close(master)
+
+
+def ripper_posix(tmp_path, source):
+    """ripper --posix on `source`: (exit status, ripped text, stderr)."""
+    from conftest import RIPPER
+    src = tmp_path / "p.c"
+    src.write_text(source)
+    out = tmp_path / "p.rip.c"
+    r = run([RIPPER, "--posix", str(src), "-o", str(out)])
+    return r.returncode, out.read_text() if out.exists() else "", r.stderr.decode()
+
+
+THREADED = """
+#include <pthread.h>
+#include <stdio.h>
+static void answer(FILE *f) { fputs("hi\\n", f); }
+static void shared(void) { printf("shared\\n"); }
+static void *client(void *arg) { answer(arg); shared(); return NULL; }
+int main(void) {
+    pthread_t t;
+    shared();
+    pthread_create(&t, NULL, client, stdout);
+    return pthread_join(t, NULL);
+}
+"""
+
+
+def test_what_only_a_thread_calls_stays_plain(tmp_path):
+    """A pthread start routine runs on a thread of its own (not a task yet):
+    what it calls stays plain, its stdio the library's, even where main
+    calls it too (one definition cannot be both); main's own printf
+    suspends."""
+    status, text, err = ripper_posix(tmp_path, THREADED.replace("    shared();\n    pthread",
+                                                                "    shared();\n    printf(\"m\\n\");\n    pthread"))
+    assert status == 0, err
+    assert "rip__new_answer" not in text and "rip__new_client" not in text
+    assert "rip__new_shared" not in text and "rip__new_rip_posix_printf(\"m\\n\")" in text
+
+
+def test_a_variadic_logging_helper_stays_plain(tmp_path):
+    """ripper cannot rip a variadic function: one whose only --posix calls
+    are stdio stays plain (its vfprintf the library's); one that reads is
+    still refused."""
+    helper = ("#include <stdarg.h>\n#include <stdio.h>\n#include <unistd.h>\n"
+              "static int say(const char *fmt, ...) { va_list ap; va_start(ap, fmt);\n"
+              "    int n = vfprintf(stdout, fmt, ap); va_end(ap); %s return n; }\n"
+              "int main(void) { return say(\"%%d\\n\", 1) < 0; }\n")
+    status, text, err = ripper_posix(tmp_path, helper % "")
+    assert status == 0, err
+    assert "rip__new_say" not in text and "rip_posix_vfprintf(" not in text.split("static int say")[1]
+    status, _, err = ripper_posix(tmp_path, helper % "char c; n += (int)read(0, &c, 1);")
+    assert status == 1 and "async function 'say' is variadic" in err
