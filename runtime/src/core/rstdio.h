@@ -6,6 +6,7 @@
 #define RIP_RSTDIO_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include "core.h"
 
@@ -31,7 +32,6 @@ typedef struct {
     const char *data;               /* PUT: the bytes (the caller's, or `text`) */
     size_t n;                       /* PUT, FREAD: bytes asked for */
     char *text;                     /* PUT of a printf: the formatted text, malloc'd unless `small` */
-    char small[128];                /* PUT of a printf or puts: a short text; of fputc: the byte */
     char *s;                        /* FGETS, FREAD: the caller's buffer */
     int limit;                      /* FGETS: its size */
     size_t chk;                     /* FGETS of __fgets_chk: the buffer's real size (0: unchecked) */
@@ -55,13 +55,24 @@ typedef struct {
     FILE *lockfp;                   /* the stream the lock step waits for */
     int waiting_lock;               /* queued on lockfp's holder */
     int flocked;                    /* flockfile(fp) is held for the call */
-    rip_pxop px;                    /* the write in progress */
-    struct pollfd pfd;              /* the fd waited on for input */
-    rip_pollop poll;                /* that wait */
     ssize_t result;                 /* when done: PUT bytes taken (or EOF), FGETS 1/0, FGETC the byte
                                        or EOF, GETDELIM/FREAD count or -1, FLUSH/CLOSE 0 or EOF */
     int err;                        /* when done: errno to set, or 0 to leave errno alone */
+    struct rip_stdio_io *io;        /* the fd call or wait, once the op needs one (malloc'd) */
+    /* set before each use: a new op need not clear it (RIP_STDIO_CLEAR) */
+    char small[128];                /* PUT of a printf or puts: a short text; of fputc: the byte */
 } rip_stdioop;
+
+#define RIP_STDIO_CLEAR offsetof(rip_stdioop, small) /* the bytes of a new op that must start zero */
+
+/* What an op needs only when it must move bytes through the fd: apart,
+ * so that the op (in a rip frame) stays small for the common call the
+ * buffer serves. */
+struct rip_stdio_io {
+    rip_pxop px;                    /* the write (or fread's read) in progress */
+    struct pollfd pfd;              /* the fd waited on for input */
+    rip_pollop poll;                /* that wait */
+};
 
 int rip__stdio_step(rip_stdioop *op, rip_waiter *w); /* 1 done (result, err set), 0 queued: wait */
 int rip__stdio_format(rip_stdioop *op, int flag, const char *fmt, va_list ap); /* a printf's text into op (data, n): 0, or -1 and errno (flag >= 0: the _chk form's) */

@@ -199,20 +199,27 @@ static void moved(FILE *fp, size_t n) {
         fp->_offset += (off64_t)n;
 }
 
+/* The op's fd call and wait state, made on first need. */
+static void need_io(rip_stdioop *op) {
+    if (!op->io && !(op->io = malloc(sizeof *op->io)))
+        rip__fatal("stdio: out of memory");
+}
+
 /* Write op->wdata[wdone..wlen) to op->ffp's fd, as _IO_new_file_write:
  * until all went or an error (which sets the stream's error flag). */
 static int write_step(rip_stdioop *op, rip_waiter *w) {
     BEGIN(op->wpc);
     while (op->wdone < op->wlen) {
-        op->px = (rip_pxop){ .kind = RIP_PX_WRITE, .fd = op->ffp->_fileno,
+        need_io(op);
+        op->io->px = (rip_pxop){ .kind = RIP_PX_WRITE, .fd = op->ffp->_fileno,
                              .buf = (void *)(op->wdata + op->wdone), .len = op->wlen - op->wdone };
-        AWAIT(op, op->wpc, rip__px_step(&op->px, w) != 0);
-        if (op->px.result < 0) {
+        AWAIT(op, op->wpc, rip__px_step(&op->io->px, w) != 0);
+        if (op->io->px.result < 0) {
             op->ffp->_flags |= F_ERR;
-            op->err = op->px.err;
+            op->err = op->io->px.err;
             break;
         }
-        op->wdone += (size_t)op->px.result;
+        op->wdone += (size_t)op->io->px.result;
     }
     END(op->wpc);
     return 1;
@@ -298,12 +305,13 @@ static int fill_step(rip_stdioop *op, rip_waiter *w) {
             release_one(op, stdout);    /* held for the flush only, as glibc's lock */
             continue;
         }
-        op->pfd = (struct pollfd){ .fd = fp->_fileno, .events = POLLIN };
-        op->poll = (rip_pollop){ .fds = &op->pfd, .n = 1, .timeout_ms = -1 };
-        AWAIT(op, op->upc, rip__poll_step(&op->poll));
-        if (op->poll.result < 0) {  /* the task's deadline */
+        need_io(op);
+        op->io->pfd = (struct pollfd){ .fd = fp->_fileno, .events = POLLIN };
+        op->io->poll = (rip_pollop){ .fds = &op->io->pfd, .n = 1, .timeout_ms = -1 };
+        AWAIT(op, op->upc, rip__poll_step(&op->io->poll));
+        if (op->io->poll.result < 0) {  /* the task's deadline */
             fp->_flags |= F_ERR;
-            op->err = op->poll.err;
+            op->err = op->io->poll.err;
             op->ures = EOF;
             break;
         }
@@ -632,21 +640,22 @@ static int fread_step(rip_stdioop *op, rip_waiter *w) {
             size_t block = (size_t)(fp->_IO_buf_end - fp->_IO_buf_base), count = op->to_do;
             if (block >= 128)
                 count -= op->to_do % block;
-            op->px = (rip_pxop){ .kind = RIP_PX_READ, .fd = fp->_fileno, .buf = to, .len = count };
+            need_io(op);
+            op->io->px = (rip_pxop){ .kind = RIP_PX_READ, .fd = fp->_fileno, .buf = to, .len = count };
         }
-        AWAIT(op, op->pc, rip__px_step(&op->px, w) != 0);
-        if (op->px.result <= 0) {
-            if (op->px.result == 0) {
+        AWAIT(op, op->pc, rip__px_step(&op->io->px, w) != 0);
+        if (op->io->px.result <= 0) {
+            if (op->io->px.result == 0) {
                 fp->_flags |= F_EOF;
             } else {
                 fp->_flags |= F_ERR;
-                op->err = op->px.err;
+                op->err = op->io->px.err;
             }
             break;
         }
-        op->to_do -= (size_t)op->px.result;
+        op->to_do -= (size_t)op->io->px.result;
         if (fp->_offset >= 0)
-            fp->_offset += op->px.result;
+            fp->_offset += op->io->px.result;
     }
     op->result = (ssize_t)(op->n - op->to_do);
     END(op->pc);
@@ -770,6 +779,8 @@ int rip__stdio_step(rip_stdioop *op, rip_waiter *w) {
     op->text = NULL;
     free(op->all);
     op->all = NULL;
+    free(op->io);
+    op->io = NULL;
     return 1;
 }
 

@@ -64,7 +64,8 @@ static int sx_resume(rip_frame *f, rip_frame *done) {
 
 static struct sx_frame *sx_frame(int kind, FILE *fp, int ret) {
     struct sx_frame *F = rip__frame_alloc(sizeof *F, sx_resume);
-    memset(&F->result, 0, sizeof *F - offsetof(struct sx_frame, result));
+    memset(&F->result, 0, offsetof(struct sx_frame, op) - offsetof(struct sx_frame, result) +
+           RIP_STDIO_CLEAR);
     F->op.kind = kind;
     F->op.fp = fp;
     F->ret = ret;
