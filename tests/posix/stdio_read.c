@@ -2,7 +2,8 @@
  * plain POSIX: a peer process sends lines in pieces with delays; fgets
  * (whole lines, lines cut by a small buffer), fgetc and ungetc, getline
  * growing its buffer, getdelim, fread (short and past the buffer), EOF in
- * the middle of a line, feof/ferror/clearerr, and getchar/fgets on stdin.
+ * the middle of a line, feof/ferror/clearerr, a regular file (straight to
+ * glibc), and getchar/fgets on stdin.
  * The output must be the same built plainly and ripped (tests/test_posix.py). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,28 @@ int main(void) {
     waitpid(pid, &status, 0);
     printf("peer: %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 
-    /* stdin a pipe: getchar, scanf, fgets on stdin */
+    /* a regular file goes straight to glibc: the same results */
+    FILE *t = tmpfile();
+    printf("tmpfile fprintf: %d\n", fprintf(t, "first line\nsecond %d\n", 2));
+    char *filler = malloc(10000);
+    memset(filler, 'f', 10000);
+    printf("tmpfile fwrite: %zu\n", fwrite(filler, 1, 10000, t));
+    rewind(t);
+    show("tmpfile fgets", fgets(buf, sizeof buf, t));
+    line = NULL;
+    cap = 0;
+    n = getline(&line, &cap, t);
+    printf("tmpfile getline: %zd '%s' cap %zu\n", n, line, cap);
+    free(line);
+    got = fread(filler, 1, 9999, t);
+    c = fgetc(t);
+    printf("tmpfile fread: %zu, fgetc %d\n", got, c);
+    c = fgetc(t);
+    printf("tmpfile fgetc at EOF: %d, feof %d\n", c, feof(t));
+    printf("tmpfile fclose: %d\n", fclose(t));
+    free(filler);
+
+    /* stdin a pipe: getchar, fgets on stdin */
     int p[2];
     if (pipe(p) != 0 || dup2(p[0], 0) != 0)
         return 1;
