@@ -115,7 +115,7 @@ POSIX_CALLS = ("read", "write", "readv", "writev", "recv", "send", "recvfrom", "
 # or a newline on a line-buffered stream writes.
 POSIX_STDIO = ("fgets", "fgetc", "getc", "getchar", "getline", "getdelim", "fread", "fwrite",
                "fputs", "puts", "fputc", "putc", "putchar", "printf", "fprintf", "vprintf",
-               "vfprintf", "fflush", "fclose")
+               "vfprintf", "dprintf", "vdprintf", "fflush", "fclose")
 POSIX_CALLS = POSIX_CALLS + POSIX_STDIO
 POSIX_PREFIX = "rip_posix_"
 # What _FORTIFY_SOURCE makes of some of them where it cannot prove the
@@ -125,7 +125,7 @@ POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk")
 # getline inlined into __getdelim (-O), and _FORTIFY_SOURCE's forms.
 POSIX_FORTIFIED = POSIX_FORTIFIED + ("__getdelim", "__printf_chk", "__fprintf_chk",
                                      "__vfprintf_chk", "__vprintf_chk", "__fgets_chk",
-                                     "__fread_chk")
+                                     "__fread_chk", "__dprintf_chk", "__vdprintf_chk")
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
 POSIX_NOT_YET = {

@@ -5,8 +5,8 @@ tests/posix/stdio_read.c and stdio_write.c show that the bytes, results
 and flags are the plain build's (tests/test_posix.py compares them); with
 one task a call that blocked the whole thread would print the same, so
 here a second task ticks while main waits in fgets, getline, fgetc, fread
-(a peer process sends 200 ms late), in fwrite (a peer that starts reading
-200 ms late) or in a stdin read; and two tasks writing to one stream keep
+(a peer process sends 200 ms late), in fwrite or dprintf (a peer that
+starts reading 200 ms late) or in a stdin read; and two tasks writing to one stream keep
 each call's bytes together."""
 import pytest
 
@@ -77,6 +77,11 @@ int main(void) {
     printf("fread: %zu\n", fread(line, 1, (size_t)ten, f));
 #elif defined USE_STDIN
     printf("stdin: %s", fgets(line, sizeof line, stdin));
+#elif defined USE_DPRINTF
+    char *text = malloc(BIG + 1);
+    memset(text, 'a', BIG);
+    text[BIG] = '\0';
+    printf("dprintf: %d\n", dprintf(sv[0], "%s", text));
 #else
     char *big = calloc(1, BIG);
     printf("fwrite: %zu\n", fwrite(big, 1, BIG, f));
@@ -88,7 +93,8 @@ int main(void) {
 }
 """
 WAITED = {"fgets": "fgets: late line\n", "getline": "getline: 10\n", "fgetc": "fgetc: l\n",
-          "fread": "fread: 10\n", "stdin": "stdin: stdin line\n", "fwrite": "fwrite: 1048576\n"}
+          "fread": "fread: 10\n", "stdin": "stdin: stdin line\n", "fwrite": "fwrite: 1048576\n",
+          "dprintf": "dprintf: 1048576\n"}
 
 
 @pytest.mark.parametrize("call", sorted(WAITED) + ["fgets-fortified", "fread-fortified"])

@@ -77,6 +77,8 @@ RIP_ASYNC int rip_posix_vfprintf(FILE *fp, const char *fmt, va_list ap); /* vfpr
 RIP_ASYNC int rip_posix_vprintf(const char *fmt, va_list ap);            /* vprintf(3) */
 RIP_ASYNC int rip_posix_fprintf(FILE *fp, const char *fmt, ...);         /* fprintf(3) */
 RIP_ASYNC int rip_posix_printf(const char *fmt, ...);                    /* printf(3) */
+RIP_ASYNC int rip_posix_dprintf(int fd, const char *fmt, ...);          /* dprintf(3): every byte, or -1 */
+RIP_ASYNC int rip_posix_vdprintf(int fd, const char *fmt, va_list ap);   /* vdprintf(3) */
 RIP_ASYNC int rip_posix_fflush(FILE *fp);                                /* fflush(3), NULL too */
 RIP_ASYNC int rip_posix_fclose(FILE *fp);                                /* fclose(3) */
 RIP_ASYNC char *rip_posix_fgets(char *s, int n, FILE *fp);               /* fgets(3) */

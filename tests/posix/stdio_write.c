@@ -3,7 +3,7 @@
  * write, fflush; line-buffered: through the last newline; unbuffered: at
  * once), fwrite's, fputs', fputc's, puts' and fprintf's results, a 1 MiB
  * fwrite that fills the socket while a slow peer reads, a variadic helper
- * calling vfprintf, fflush(NULL), and fflush on a socket whose peer closed: EPIPE (with
+ * calling vfprintf, fflush(NULL), dprintf, and fflush on a socket whose peer closed: EPIPE (with
  * SIGPIPE ignored), the error flag, clearerr.  The output must be the same
  * built plainly and ripped (tests/test_posix.py). */
 #include <errno.h>
@@ -158,6 +158,18 @@ int main(void) {
     r = fclose(out);
     e = errno;
     printf("fclose: %d, EPIPE: %d\n", r, e == EPIPE);
+
+    /* dprintf: straight to the fd, every byte; -1 and EPIPE once the peer left */
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+        return 1;
+    printf("dprintf: %d\n", dprintf(sv[1], "%s=%d;", "x", 5));
+    arrived_text("dprintf", sv[0]);
+    close(sv[0]);
+    errno = 0;
+    r = dprintf(sv[1], "lost");
+    e = errno;
+    printf("dprintf to a closed peer: %d, EPIPE: %d\n", r, e == EPIPE);
+    close(sv[1]);
 
     /* puts, putchar and printf go to stdout, a pipe here */
     printf("puts: %d\n", puts("from puts"));

@@ -20,12 +20,14 @@ enum {
     RIP_SX_GETDELIM,                /* getdelim, getline */
     RIP_SX_FREAD,                   /* fread */
     RIP_SX_FLUSH,                   /* fflush (fp NULL: every stream) */
-    RIP_SX_CLOSE                    /* fclose */
+    RIP_SX_CLOSE,                   /* fclose */
+    RIP_SX_DPRINTF                  /* dprintf, vdprintf: the text (data, n) to fd, all of it */
 };
 
 typedef struct {
     int kind;                       /* RIP_SX_* */
-    FILE *fp;                       /* the stream */
+    FILE *fp;                       /* the stream (DPRINTF: NULL) */
+    int fd;                         /* DPRINTF: the fd */
     int put;                        /* PUT: which call (RIP_PUT_*) */
     size_t size;                    /* PUT of fwrite: the element size (n is size * count) */
     int final;                      /* PUT: result is the call's own (glibc's call made it) */

@@ -205,17 +205,19 @@ static void need_io(rip_stdioop *op) {
         rip__fatal("stdio: out of memory");
 }
 
-/* Write op->wdata[wdone..wlen) to op->ffp's fd, as _IO_new_file_write:
- * until all went or an error (which sets the stream's error flag). */
+/* Write op->wdata[wdone..wlen) to op->ffp's fd (no stream: op->fd), as
+ * _IO_new_file_write: until all went or an error (which sets the
+ * stream's error flag). */
 static int write_step(rip_stdioop *op, rip_waiter *w) {
     BEGIN(op->wpc);
     while (op->wdone < op->wlen) {
         need_io(op);
-        op->io->px = (rip_pxop){ .kind = RIP_PX_WRITE, .fd = op->ffp->_fileno,
+        op->io->px = (rip_pxop){ .kind = RIP_PX_WRITE, .fd = op->ffp ? op->ffp->_fileno : op->fd,
                              .buf = (void *)(op->wdata + op->wdone), .len = op->wlen - op->wdone };
         AWAIT(op, op->wpc, rip__px_step(&op->io->px, w) != 0);
         if (op->io->px.result < 0) {
-            op->ffp->_flags |= F_ERR;
+            if (op->ffp)
+                op->ffp->_flags |= F_ERR;
             op->err = op->io->px.err;
             break;
         }
@@ -752,6 +754,20 @@ static int close_step(rip_stdioop *op, rip_waiter *w) {
     return 1;
 }
 
+/* dprintf: glibc's writes the text through a stream of its own on fd,
+ * all of it: the count, or -1 when a write failed. */
+static int dprintf_step(rip_stdioop *op, rip_waiter *w) {
+    BEGIN(op->pc);
+    op->ffp = NULL;
+    op->wdata = op->data;
+    op->wlen = op->n;
+    op->wdone = 0;
+    AWAIT(op, op->pc, write_step(op, w));
+    op->result = op->wdone == op->wlen ? (ssize_t)op->n : -1;
+    END(op->pc);
+    return 1;
+}
+
 int rip__stdio_step(rip_stdioop *op, rip_waiter *w) {
     if (op->fp && !op->flocked && op->kind != RIP_SX_CLOSE) {
         flockfile(op->fp);
@@ -765,6 +781,7 @@ int rip__stdio_step(rip_stdioop *op, rip_waiter *w) {
     case RIP_SX_GETDELIM: done = getdelim_step(op, w); break;
     case RIP_SX_FREAD: done = fread_step(op, w); break;
     case RIP_SX_FLUSH: done = flush_call_step(op, w); break;
+    case RIP_SX_DPRINTF: done = dprintf_step(op, w); break;
     default: done = close_step(op, w); break;
     }
     if (!done)

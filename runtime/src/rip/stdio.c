@@ -155,6 +155,26 @@ rip_frame *rip__new_rip_posix_printf(const char *fmt, ...) {
     return f;
 }
 
+static rip_frame *dprint_frame(int fd, const char *fmt, va_list ap) {
+    struct sx_frame *F = sx_frame(RIP_SX_DPRINTF, NULL, RET_INT);
+    F->op.fd = fd;
+    if (rip__stdio_format(&F->op, -1, fmt, ap) == -1)
+        return fixed_int(F, -1, errno);
+    return &F->hdr;
+}
+
+rip_frame *rip__new_rip_posix_vdprintf(int fd, const char *fmt, va_list ap) {
+    return dprint_frame(fd, fmt, ap);
+}
+
+rip_frame *rip__new_rip_posix_dprintf(int fd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    rip_frame *f = dprint_frame(fd, fmt, ap);
+    va_end(ap);
+    return f;
+}
+
 rip_frame *rip__new_rip_posix_fflush(FILE *fp) {
     return &sx_frame(RIP_SX_FLUSH, fp, RET_INT)->hdr;
 }

@@ -33,6 +33,10 @@ RIP__STDIO_SYS(ssize_t, __getdelim, (char **line, size_t *n, int delim, FILE *fp
 int __vfprintf_chk(FILE *fp, int flag, const char *fmt, va_list ap);
 char *__fgets_chk(char *s, size_t size, int n, FILE *fp);
 size_t __fread_chk(void *p, size_t plen, size_t size, size_t n, FILE *fp);
+int __vdprintf_chk(int fd, int flag, const char *fmt, va_list ap);
+RIP__STDIO_SYS(int, vdprintf, (int fd, const char *fmt, va_list ap), (fd, fmt, ap))
+RIP__STDIO_SYS(int, __vdprintf_chk, (int fd, int flag, const char *fmt, va_list ap),
+               (fd, flag, fmt, ap))
 RIP__STDIO_SYS(int, __vfprintf_chk, (FILE *fp, int flag, const char *fmt, va_list ap),
                (fp, flag, fmt, ap))
 RIP__STDIO_SYS(char *, __fgets_chk, (char *s, size_t size, int n, FILE *fp), (s, size, n, fp))

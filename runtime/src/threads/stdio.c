@@ -27,6 +27,14 @@ int rip_posix_printf(const char *fmt, ...) {
     va_end(ap);
     return n;
 }
+int rip_posix_vdprintf(int fd, const char *fmt, va_list ap) { return vdprintf(fd, fmt, ap); }
+int rip_posix_dprintf(int fd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vdprintf(fd, fmt, ap);
+    va_end(ap);
+    return n;
+}
 int rip_posix_fflush(FILE *fp) { return fflush(fp); }
 int rip_posix_fclose(FILE *fp) { return fclose(fp); }
 char *rip_posix_fgets(char *s, int n, FILE *fp) { return fgets(s, n, fp); }

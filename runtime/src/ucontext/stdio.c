@@ -110,6 +110,45 @@ int rip_posix_printf(const char *fmt, ...) {
     return n;
 }
 
+/* dprintf's family: flag as vprint's. */
+static int vdprint(int fd, int flag, const char *fmt, va_list ap) {
+    if (!IN_TASK)
+        return flag < 0 ? rip__sys_vdprintf(fd, fmt, ap) : rip__sys___vdprintf_chk(fd, flag, fmt, ap);
+    rip_stdioop op = { .kind = RIP_SX_DPRINTF, .fd = fd };
+    if (rip__stdio_format(&op, flag, fmt, ap) == -1)
+        return -1;
+    return (int)sx(&op);
+}
+
+int rip_posix_vdprintf(int fd, const char *fmt, va_list ap) { return vdprint(fd, -1, fmt, ap); }
+
+int rip_posix_dprintf(int fd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vdprint(fd, -1, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int __wrap_vdprintf(int fd, const char *fmt, va_list ap) { return vdprint(fd, -1, fmt, ap); }
+int __wrap___vdprintf_chk(int fd, int flag, const char *fmt, va_list ap) { return vdprint(fd, flag, fmt, ap); }
+
+int __wrap_dprintf(int fd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vdprint(fd, -1, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int __wrap___dprintf_chk(int fd, int flag, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vdprint(fd, flag, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
 int rip_posix_fflush(FILE *fp) {
     if (!IN_TASK)
         return rip__sys_fflush(fp);
