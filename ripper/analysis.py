@@ -314,7 +314,8 @@ class Analysis:
                 (list(self.unit.globals) if globals_too else []):
             for n in body.nodes():
                 if isinstance(n, T.Ref) and n.what == "fn" and n.name in names \
-                        and n.name in system and n.name not in self.defined:
+                        and n.name in system and n.name not in self.defined \
+                        and n.name not in self.also_async:   # the program's, not the library's
                     out.add(n.name)
         if "fcntl" in out and not blocking.fcntl_waits(self.unit, self.defined.values()):
             out.discard("fcntl")    # no F_SETLKW written: every fcntl returns at once
@@ -415,6 +416,23 @@ class Analysis:
                 result.add(name)
                 why.setdefault(name, "calls through a pointer of an async type (%s)"
                                % at(through[0]))
+        if self.posix:
+            # what a plain pointer's function calls runs where it does (a
+            # thread, a handler): plain too, its stdio the library's, unless
+            # it must be async for more than stdio (then it is, as before)
+            stdio = set(blocking.POSIX_STDIO)
+            beyond = self.async_beyond_stdio(result - stdio, callees, stdio)
+            changed = True
+            while changed:
+                changed = False
+                for name, made in callees.items():
+                    if name not in self.pinned:
+                        continue
+                    for callee, call in made:
+                        if callee in self.defined and callee not in self.pinned and \
+                                callee != "main" and callee not in beyond:
+                            self.pinned[callee] = at(call)
+                            changed = True
         changed = not self.all_async
         while changed:
             changed = False
@@ -428,6 +446,22 @@ class Analysis:
                     why[name] = "calls async '%s' (%s)" % (callee_name(call), at(call))
                     changed = True
         return result
+
+    def async_beyond_stdio(self, seeds, callees, stdio):
+        """--posix: the functions that would be async were stdio not (the
+        call graph from `seeds`, the C library's other calls included)."""
+        out = set(seeds)
+        changed = True
+        while changed:
+            changed = False
+            for name, made in callees.items():
+                if name in out or name == "main":
+                    continue
+                if any(c in out and c not in stdio and
+                       not (name in self.pinned and c in self.posix_calls) for c, _ in made):
+                    out.add(name)
+                    changed = True
+        return out
 
     def chain(self, name):
         """Why `name` is async, through the call graph: "f calls g (line 3);

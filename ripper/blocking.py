@@ -141,6 +141,20 @@ POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", 
 # What a program built with -D_FILE_OFFSET_BITS=64 calls for open, openat,
 # pread, pwrite and fcntl (glibc's headers rename them): wrapped too.
 POSIX_LFS = ("open64", "openat64", "pread64", "pwrite64", "fcntl64")
+# stdio on sockets, pipes and terminals (issue 22, point 1, fourth part):
+# the task waits where glibc's call would block its thread
+# (runtime/src/core/stdio.c); output calls count too, since a full buffer
+# or a newline on a line-buffered stream writes.
+POSIX_STDIO = ("fgets", "fgetc", "getc", "getchar", "getline", "getdelim", "fread", "fwrite",
+               "fputs", "puts", "fputc", "putc", "putchar", "printf", "fprintf", "vprintf",
+               "vfprintf", "dprintf", "vdprintf", "fflush", "fclose")
+POSIX_CALLS = POSIX_CALLS + POSIX_STDIO
+# The names a plain build calls for stdio where the source said otherwise:
+# getline inlined into __getdelim (-O), and _FORTIFY_SOURCE's forms.
+POSIX_STDIO_FORTIFIED = ("__getdelim", "__printf_chk", "__fprintf_chk", "__vfprintf_chk",
+                         "__vprintf_chk", "__fgets_chk", "__fread_chk", "__dprintf_chk",
+                         "__vdprintf_chk")
+POSIX_FORTIFIED = POSIX_FORTIFIED + POSIX_STDIO_FORTIFIED
 # What --posix does not map yet but a program means otherwise under it:
 # said at each call in an async function, with what happens instead.
 POSIX_NOT_YET = {}

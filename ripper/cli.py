@@ -416,7 +416,9 @@ def ripper_main(argv=None):
                     help="POSIX mode (in progress): the program's blocking calls of the C "
                          "library (read, write, readv, writev, recv, send, recvfrom, sendto, "
                          "recvmsg, sendmsg, accept, accept4, connect, poll, select, "
-                         "epoll_wait, sleep, usleep, nanosleep) suspend only the calling "
+                         "epoll_wait, sleep, usleep, nanosleep, and stdio on sockets, pipes "
+                         "and terminals: fgets, getline, fread, fwrite, printf, fflush, "
+                         "fclose...) suspend only the calling "
                          "task, each with its system call's contract, and main runs as the "
                          "first task; the rest of its blocking calls are -Wblocking warnings")
     ap.add_argument("--also-async", action="append", default=[], metavar="NAME[,NAME...]",

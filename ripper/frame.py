@@ -197,7 +197,8 @@ class AsyncFunction:
                 inner = T.strip_parens(arg)
                 if isinstance(inner, T.Unary) and inner.op == "&":
                     inner = T.strip_parens(inner.operand)
-                if self.f.variadic and isinstance(inner, T.Ref) and inner.key in va:
+                if self.f.variadic and isinstance(inner, T.Ref) and inner.key in va and \
+                        not self.lw.consumes_va_list(callee_name(a.call)):
                     raise self.error(arg, "a va_list passed to async function '%s', which may "
                                      "suspend and read it after the call that started it has "
                                      "returned" % (callee_name(a.call) or "(pointer)"),
@@ -212,7 +213,7 @@ class AsyncFunction:
                 continue
             reads = [r for r in self.f.body.nodes() if isinstance(r, T.Ref) and r.key == key
                      and not _starts_or_ends(r, self.names)]
-            if not self.f.variadic or reads and any(not _passed_plain(r, self.names)
+            if not self.f.variadic or reads and any(not _passed_plain(r, self.names, self.lw)
                                                     for r in reads):
                 raise self.error(d, "va_list '%s' of async function '%s' is in use across a "
                                  "suspension, after va_arg or va_copy read it (or its address "
@@ -498,12 +499,14 @@ def _starts_or_ends(ref, names):
         p.args and p.args[0] is ref
 
 
-def _passed_plain(ref, names):
-    """`ref` is an argument of a call of a plain function (vsnprintf),
-    which reads from it at once: after that C allows only va_end."""
+def _passed_plain(ref, names, lowering):
+    """`ref` is an argument of a call of a plain function (vsnprintf), or
+    of the runtime's (--posix's vfprintf), which reads from it at once:
+    after that C allows only va_end."""
     p = ref.parent
-    return isinstance(p, T.Call) and ref in p.args and callee_name(p) is not None and \
-        not callee_name(p).startswith("__builtin_va_") and not is_async_call(p, names)
+    name = callee_name(p) if isinstance(p, T.Call) else None
+    return name is not None and ref in p.args and not name.startswith("__builtin_va_") and \
+        (not is_async_call(p, names) or lowering.consumes_va_list(name))
 
 
 def _escaping_literals(body):

@@ -393,10 +393,20 @@ class _Lowering:
         if not f.variadic or f.system:
             return False
         if f.name not in self._va_thunked:
-            where = self.unit.lines.where(f.start)[0]
-            inside = os.path.realpath(where).startswith(os.path.realpath(runtime.INCLUDE) + os.sep)
-            self._va_thunked[f.name] = not inside
+            self._va_thunked[f.name] = not self.runtime_declared(f)
         return self._va_thunked[f.name]
+
+    def consumes_va_list(self, name):
+        """Does the async function `name` read a va_list it is given before
+        its constructor returns?  The runtime's do (--posix's vfprintf
+        formats at the call); the user's may read it after a suspension."""
+        f = self.functions.get(name) if name else None
+        return f is not None and (f.system or self.runtime_declared(f))
+
+    def runtime_declared(self, f):
+        """Is f declared in the runtime's headers (rip.h, rip_posix.h)?"""
+        where = self.unit.lines.where(f.start)[0]
+        return os.path.realpath(where).startswith(os.path.realpath(runtime.INCLUDE) + os.sep)
 
     def constructor_params(self, f, params):
         """abi.constructor_params where f's arguments go through a thunk."""

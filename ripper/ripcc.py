@@ -64,7 +64,11 @@ first task: any valid C program must behave exactly as before.
 --posix (POSIX mode, in progress): a program written against plain POSIX
 is built unchanged: its blocking calls of the C library (read, write,
 readv, writev, recv, send, recvfrom, sendto, recvmsg, sendmsg, accept,
-accept4, connect, poll, select, epoll_wait, sleep, usleep, nanosleep)
+accept4, connect, poll, select, epoll_wait, sleep, usleep, nanosleep,
+and stdio on sockets, pipes and terminals: fgets, fgetc, getc, getchar,
+getline, getdelim, fread, fwrite, fputs, puts, fputc, putc, putchar,
+printf, fprintf, vprintf, vfprintf, dprintf, vdprintf, fflush, fclose;
+glibc only)
 suspend only the calling task, each with its system call's contract, and main runs as the
 first task.  rip: ripper makes each caller
 async, across files too: each object compiled with --posix keeps how to
@@ -417,8 +421,9 @@ def posix_link_flags(cmd):
         return []
     shared = "-shared" in cmd.args
     names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LFS)
-    if cmd.backend == "rip":        # the run-time catch (rip/catch.c) has no form of these:
-        names = [n for n in names if n not in blocking.POSIX_SIGNAL_WAITS]  # a signal waits on
+    if cmd.backend == "rip":        # the run-time catch (rip/catch.c) has no form of these
+        names = [n for n in names if n not in blocking.POSIX_SIGNAL_WAITS +
+                 blocking.POSIX_STDIO + blocking.POSIX_STDIO_FORTIFIED]
     if cmd.backend == "ucontext":
         names += list(blocking.POSIX_LINK_WRAPPED + blocking.POSIX_UCONTEXT_WRAPPED +
                       blocking.POSIX_PTHREAD) + ([] if shared else ["main"])

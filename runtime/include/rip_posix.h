@@ -29,6 +29,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -159,6 +161,32 @@ int rip_posix_pthread_rwlock_trywrlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADL
 int rip_posix_pthread_rwlock_unlock(pthread_rwlock_t *l);    /* 0, EPERM (not locked) */
 int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)); /* 0: init has run once, by whichever task came first */
 void *rip_posix_tls(void **slot, const void *image, size_t size, size_t align); /* the calling task's copy of a __thread variable (image, size, align: the variable; slot: its index, 0 until first use), made from image at its first use; outside any task image itself */
+
+/* stdio (glibc): on sockets, pipes and terminals the task waits where the
+ * library's call would block its thread; the same bytes, buffering, flags
+ * (ferror, feof, clearerr) and results as the library's (README, "POSIX
+ * mode"); a regular file goes straight to the library. */
+RIP_ASYNC size_t rip_posix_fwrite(const void *p, size_t size, size_t n, FILE *fp); /* fwrite(3) */
+RIP_ASYNC int rip_posix_fputs(const char *s, FILE *fp);                  /* fputs(3) */
+RIP_ASYNC int rip_posix_fputc(int c, FILE *fp);                          /* fputc(3) */
+RIP_ASYNC int rip_posix_putc(int c, FILE *fp);                           /* putc(3) */
+RIP_ASYNC int rip_posix_putchar(int c);                                  /* putchar(3) */
+RIP_ASYNC int rip_posix_puts(const char *s);                             /* puts(3) */
+RIP_ASYNC int rip_posix_vfprintf(FILE *fp, const char *fmt, va_list ap); /* vfprintf(3) */
+RIP_ASYNC int rip_posix_vprintf(const char *fmt, va_list ap);            /* vprintf(3) */
+RIP_ASYNC int rip_posix_fprintf(FILE *fp, const char *fmt, ...);         /* fprintf(3) */
+RIP_ASYNC int rip_posix_printf(const char *fmt, ...);                    /* printf(3) */
+RIP_ASYNC int rip_posix_dprintf(int fd, const char *fmt, ...);          /* dprintf(3): every byte, or -1 */
+RIP_ASYNC int rip_posix_vdprintf(int fd, const char *fmt, va_list ap);   /* vdprintf(3) */
+RIP_ASYNC int rip_posix_fflush(FILE *fp);                                /* fflush(3), NULL too */
+RIP_ASYNC int rip_posix_fclose(FILE *fp);                                /* fclose(3) */
+RIP_ASYNC char *rip_posix_fgets(char *s, int n, FILE *fp);               /* fgets(3) */
+RIP_ASYNC int rip_posix_fgetc(FILE *fp);                                 /* fgetc(3) */
+RIP_ASYNC int rip_posix_getc(FILE *fp);                                  /* getc(3) */
+RIP_ASYNC int rip_posix_getchar(void);                                   /* getchar(3) */
+RIP_ASYNC ssize_t rip_posix_getdelim(char **line, size_t *n, int delim, FILE *fp); /* getdelim(3) */
+RIP_ASYNC ssize_t rip_posix_getline(char **line, size_t *n, FILE *fp);   /* getline(3) */
+RIP_ASYNC size_t rip_posix_fread(void *p, size_t size, size_t n, FILE *fp); /* fread(3) */
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@ __thread struct rip__runq rip__runq; /* apart: ripped code reaches it (rip_frame
 #define Q rip__runq
 
 void rip__assert_fail(const char *expr, const char *file, int line) {
-    fprintf(stderr, "rip: %s:%d: assertion failed: %s\n", file, line, expr);
+    rip__sys_fprintf(stderr, "rip: %s:%d: assertion failed: %s\n", file, line, expr);
     abort();
 }
 
@@ -287,7 +287,7 @@ int rip__sched_loop(void) {
         }
         if (S.live == 0)
             return sched_end(0);
-        fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", S.live);
+        rip__sys_fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", S.live);
         /* Blocked tasks sit in wait lists only; nothing can wake them. */
         S.live = 0;
         return sched_end(-1);

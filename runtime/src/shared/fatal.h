@@ -5,15 +5,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "stdio_sys.h"             /* the library's stdio, past POSIX mode's wrappers */
 
 /* Print "rip: " and the message on stderr, then abort. */
 static inline __attribute__((noreturn, format(printf, 1, 2)))
 void rip__fatal(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("rip: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    rip__sys_fputs("rip: ", stderr);
+    rip__sys_vfprintf(stderr, fmt, ap);
+    rip__sys_fputc('\n', stderr);
     va_end(ap);
     abort();
 }
