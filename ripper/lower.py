@@ -390,8 +390,8 @@ class _Lowering:
         variadic async function of the user's is; one the runtime declares
         (rip_posix_fcntl), or the C library's that --posix maps to one
         (fcntl), takes its arguments as written."""
-        if not f.variadic or f.system:
-            return False
+        if not f.variadic or f.name in self.analysis.posix_calls:
+            return False            # (a header of the user's may say it is a system one)
         if f.name not in self._va_thunked:
             self._va_thunked[f.name] = not self.runtime_declared(f)
         return self._va_thunked[f.name]
