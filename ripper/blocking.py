@@ -178,13 +178,16 @@ POSIX_PTHREAD_CALLS = ("pthread_create", "pthread_detach", "pthread_self", "pthr
                        "pthread_rwlock_init", "pthread_rwlock_destroy",
                        "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
                        "pthread_rwlock_unlock", "pthread_once")
-POSIX_PTHREAD = POSIX_PTHREAD_WAITS + POSIX_PTHREAD_CALLS
+# pthread_kill: a thread-directed signal ends the target task's wait
+# (core/psignal.c).
+POSIX_PTHREAD_SIGNAL = ("pthread_kill",)
+POSIX_PTHREAD = POSIX_PTHREAD_WAITS + POSIX_PTHREAD_CALLS + POSIX_PTHREAD_SIGNAL
 # The C library's pthread calls that take a thread (a pthread_t, now the
 # runtime's) or a mutex, condition variable or rwlock (holding the
 # runtime's object), or that would block every task (barriers, spins):
 # not mapped, so refused under --posix, where the program names them
 # (ripper, on rip; ripcc's link, on ucontext).
-POSIX_PTHREAD_REFUSED = tuple("""pthread_cancel pthread_kill pthread_sigqueue
+POSIX_PTHREAD_REFUSED = tuple("""pthread_cancel pthread_sigqueue
         pthread_timedjoin_np pthread_tryjoin_np pthread_clockjoin_np pthread_getattr_np
         pthread_setname_np pthread_getname_np pthread_setschedparam pthread_getschedparam
         pthread_setschedprio pthread_setaffinity_np pthread_getaffinity_np pthread_getcpuclockid

@@ -289,20 +289,82 @@ def test_ripper_posix_refuses_a_thread_local_declared_in_a_function(tmp_path):
 
 @pytest.mark.parametrize("backend", BOTH)
 def test_a_pthread_call_not_mapped_to_tasks_is_refused(tmp_path, backend):
-    """pthread_kill would hand glibc the runtime's pthread_t: refused, by
+    """pthread_cancel would hand glibc the runtime's pthread_t: refused, by
     ripper on rip (with the place) and by ripcc's link on ucontext."""
     from conftest import RIPCC
-    src = tmp_path / "kill.c"
+    src = tmp_path / "cancel.c"
     src.write_text("#include <pthread.h>\n#include <signal.h>\n"
                    "static void *run(void *a) { return a; }\n"
                    "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0);\n"
-                   "  pthread_kill(t, 0); return pthread_join(t, 0); }\n")
+                   "  pthread_cancel(t); return pthread_join(t, 0); }\n")
     r = run([RIPCC, "--posix", "--backend=" + backend, str(src), "-o", str(tmp_path / "k")])
     assert r.returncode == 1
     err = r.stderr.decode()
-    assert "'pthread_kill' under --posix, where threads are tasks: it is not mapped to them" \
+    assert "'pthread_cancel' under --posix, where threads are tasks: it is not mapped to them" \
         in err
-    assert ("kill.c:5:3: error:" if backend == "rip" else "ripcc: error: ") in err, err
+    assert ("cancel.c:5:3: error:" if backend == "rip" else "ripcc: error: ") in err, err
+
+
+KILL_ONE_OF_TWO = r"""
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int pa[2], pb[2];
+
+static void on_usr1(int sig) { (void)sig; write(1, "handler\n", 8); }
+
+static void *reader(void *arg) {
+    int *p = arg;
+    char buf[8];
+    ssize_t n = read(p[0], buf, sizeof buf);
+    int err = errno;
+    printf("%c: read %zd%s\n", p == pa ? 'A' : 'B', n, n < 0 && err == EINTR ? " EINTR" : "");
+    return NULL;
+}
+
+int main(void) {
+    pthread_t a, b;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;        /* no SA_RESTART */
+    sigaction(SIGUSR1, &sa, NULL);
+    pipe(pa);
+    pipe(pb);
+    pthread_create(&a, NULL, reader, pa);   /* the oldest wait */
+    pthread_create(&b, NULL, reader, pb);
+    usleep(20000);                  /* both wait in read() */
+    fflush(stdout);
+    printf("kill B: %d\n", pthread_kill(b, SIGUSR1));
+    pthread_join(b, NULL);
+    printf("kill 0, joined: %s\n", pthread_kill(b, 0) == ESRCH ? "ESRCH" : "?");
+    printf("kill 0, never a thread: %s\n", pthread_kill((pthread_t)12345, 0) == ESRCH ? "ESRCH" : "?");
+    printf("kill 0, A: %d\n", pthread_kill(a, 0));
+    fflush(stdout);
+    write(pa[1], "late", 4);        /* A still waits: it reads this */
+    pthread_join(a, NULL);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BOTH)
+def test_pthread_kill_ends_only_the_target_threads_wait(tmp_path, ripcc, backend):
+    """Two threads wait in read(); pthread_kill of the second (not the
+    oldest wait, which a process-directed signal would pick once main has
+    no wait) runs the handler once and ends only its read, with EINTR;
+    the first reads what is written later.  sig 0 on a joined thread or a
+    value never a thread's is ESRCH (glibc answers 0 for a joined one,
+    whose memory it keeps: undefined in POSIX)."""
+    src = tmp_path / "killone.c"
+    src.write_text(KILL_ONE_OF_TWO)
+    r = run([ripcc(str(src), backend, extra=["--posix"])], timeout=20)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode() == ("handler\nkill B: 0\nB: read -1 EINTR\nkill 0, joined: ESRCH\n"
+                                 "kill 0, never a thread: ESRCH\nkill 0, A: 0\nA: read 4\n")
 
 
 @pytest.mark.parametrize("backend", ("rip", "ucontext", "threads"))

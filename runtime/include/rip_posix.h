@@ -160,6 +160,7 @@ int rip_posix_pthread_rwlock_tryrdlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADL
 int rip_posix_pthread_rwlock_trywrlock(pthread_rwlock_t *l); /* 0, EBUSY, EDEADLK */
 int rip_posix_pthread_rwlock_unlock(pthread_rwlock_t *l);    /* 0, EPERM (not locked) */
 int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)); /* 0: init has run once, by whichever task came first */
+int rip_posix_pthread_kill(pthread_t thread, int sig); /* pthread_kill(3): 0 (sig 0: it exists; else the handler ran and thread's interruptible wait ended as signal(7) says), ESRCH, EINVAL (core/psignal.c) */
 void *rip_posix_tls(void **slot, const void *image, size_t size, size_t align); /* the calling task's copy of a __thread variable (image, size, align: the variable; slot: its index, 0 until first use), made from image at its first use; outside any task image itself */
 
 /* stdio (glibc): on sockets, pipes and terminals the task waits where the

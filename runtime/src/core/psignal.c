@@ -27,6 +27,13 @@
  * thread-directed signal, delivered while it runs) ends no wait, as it
  * would end no other thread's.
  *
+ * pthread_kill of another task (a thread-directed signal): the runtime
+ * sends it to its own thread, so the handler runs at once, once, as the
+ * process's (a default action, ignore or terminate, is the kernel's own);
+ * when the handler ran, the target task's interruptible wait, and no
+ * other, ends as signal(7) says (below).  A signal the thread blocks stays
+ * pending and, once let in, ends no wait.
+ *
  * ppoll, pselect and epoll_pwait apply their mask during the wait: a
  * signal it blocks ends nothing (its handler still runs: the thread's mask
  * is every task's); a signal the thread blocks and the mask lets in is
@@ -54,7 +61,8 @@
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
-#include "core.h"
+#include <sys/syscall.h>
+#include "pxthread.h"
 #include "rip_posix.h"
 #include "../shared/sys.h"
 
@@ -76,6 +84,8 @@ static __thread struct {
     int watching;                   /* wake_fd is in this scheduler's loop */
     int in_handler;                 /* trampolines running on this thread */
     int masked;                     /* waits on the list with a mask (ppoll, pselect, epoll_pwait) */
+    volatile sig_atomic_t directed_ran;             /* the signal whose handler the running task's own signal (raise, pthread_kill) ran last, or 0 */
+    volatile sig_atomic_t directed_restart;         /* that handler's SA_RESTART */
 } T;
 
 static void trampoline(int sig, siginfo_t *si, void *uc) {
@@ -94,7 +104,9 @@ static void trampoline(int sig, siginfo_t *si, void *uc) {
     T.in_handler--;
     int saved = errno;
     if (si && si->si_code == SI_TKILL && si->si_pid == getpid() && rip__current()) {
-        errno = saved;              /* raise() by the running task: directed at it, it waits on nothing */
+        T.directed_ran = sig;       /* raise() or pthread_kill by the running task: directed at it (it waits on nothing) or at the task pthread_kill names */
+        T.directed_restart = (act.sa_flags & SA_RESTART) != 0;
+        errno = saved;
         return;
     }
     __atomic_store_n(&restart_of[sig], (act.sa_flags & SA_RESTART) != 0, __ATOMIC_RELAXED);
@@ -304,6 +316,43 @@ void rip__signals_dispatch(void) {
         }
     }
     rip__sched.sig_seen = now;
+}
+
+/* End task's interruptible wait, if it has one, as a signal `sig` whose
+ * handler has SA_RESTART `restart` would end a thread's. */
+static void interrupt_task(rip_task *task, int sig, int restart) {
+    rip_intr *r = T.first;
+    while (r && r->task != task)
+        r = r->next;
+    if (!r || (r->mask && sigismember(r->mask, sig)))
+        return;                     /* no wait, or its ppoll mask blocks sig */
+    if (r->restartable && restart && !(r->moved && *r->moved))
+        return;                     /* SA_RESTART: the call goes on */
+    unlist(r);
+    if (r->cancel(r->w, r->on, r->key)) {
+        r->w->status = EINTR;
+        rip__ready(r->task);
+    }
+}
+
+int rip_posix_pthread_kill(pthread_t id, int sig) {
+    if (sig < 0 || sig >= NSIGS || sig == 32 || sig == 33)
+        return EINVAL;              /* glibc: 32 and 33 are its own (SIGCANCEL, SIGSETXID) */
+    rip_task *task = NULL;
+    int err = rip__px_thread_task(id, &task);
+    if (err || sig == 0 || !task)
+        return err;                 /* an ended thread not yet joined: glibc sends nothing, 0 */
+    int saved = errno;
+    T.directed_ran = 0;
+    if (syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), sig) == -1) {
+        err = errno;
+        errno = saved;
+        return err;
+    }
+    errno = saved;
+    if (task != rip__current() && T.directed_ran == sig)
+        interrupt_task(task, sig, T.directed_restart);
+    return 0;
 }
 
 const sigset_t *rip__signals_wait_mask(sigset_t *buf) {

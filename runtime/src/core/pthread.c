@@ -281,6 +281,14 @@ void *rip__px_join_end(rip_pxthread *th) {
     return v;
 }
 
+int rip__px_thread_task(pthread_t id, rip_task **task) {
+    rip_pxthread *th = lookup(id);
+    if (!th)
+        return ESRCH;
+    *task = th->task;
+    return 0;
+}
+
 int rip_posix_pthread_detach(pthread_t id) {
     rip_pxthread *th = lookup(id);
     if (!th)

@@ -35,6 +35,7 @@ void rip__px_thread_end(rip_pxthread *th, void *retval); /* th's task ends with 
 rip_pxthread *rip__px_self(void);             /* the current task's thread (made for main, or a task not made by pthread_create) */
 int  rip__px_join_begin(pthread_t id, rip_pxthread **th); /* 0: ended, *th to finish; an error number (ESRCH, EINVAL, EDEADLK); RIP_WAIT: the current task is th's joiner, park it */
 void *rip__px_join_end(rip_pxthread *th);     /* the joined thread's value; its record freed */
+int  rip__px_thread_task(pthread_t id, rip_task **task); /* 0 and *task (NULL once it ended, not yet joined); ESRCH: no such thread (gone, or never one) */
 
 /* Mutexes and condition variables: the user's pthread_mutex_t holds a
  * pointer to a rip_mutex in its first 8 bytes (made on first use: a

@@ -193,6 +193,7 @@ REAL int __real_pthread_rwlock_trywrlock(pthread_rwlock_t *);
 REAL int __real_pthread_rwlock_unlock(pthread_rwlock_t *);
 REAL int __real_pthread_once(pthread_once_t *, void (*)(void));
 REAL int __real_pthread_setspecific(pthread_key_t, const void *);
+REAL int __real_pthread_kill(pthread_t, int);
 
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg) {
     return IN_TASK ? rip_posix_pthread_create(t, a, fn, arg) : __real_pthread_create(t, a, fn, arg);
@@ -210,6 +211,10 @@ void __wrap_pthread_exit(void *v) {
 
 int __wrap_pthread_detach(pthread_t t) {
     return IN_TASK ? rip_posix_pthread_detach(t) : __real_pthread_detach(t);
+}
+
+int __wrap_pthread_kill(pthread_t t, int sig) {
+    return IN_TASK ? rip_posix_pthread_kill(t, sig) : __real_pthread_kill(t, sig);
 }
 
 pthread_t __wrap_pthread_self(void) {
