@@ -71,6 +71,7 @@ int main(void) {
     char *l = NULL;
     size_t cap = 0;
     printf("getline: %zd\n", getline(&l, &cap, f));
+    free(l);
 #elif defined USE_FGETC
     printf("fgetc: %c\n", fgetc(f));
 #elif defined USE_FREAD
@@ -82,9 +83,11 @@ int main(void) {
     memset(text, 'a', BIG);
     text[BIG] = '\0';
     printf("dprintf: %d\n", dprintf(sv[0], "%s", text));
+    free(text);
 #else
     char *big = calloc(1, BIG);
     printf("fwrite: %zu\n", fwrite(big, 1, BIG, f));
+    free(big);
 #endif
     fclose(f);
     int status;
@@ -167,6 +170,7 @@ int main(void) {
     fflush(stdout);
     rip_sleep_ms(50);               /* second's call goes on */
     fclose(out);
+    free(big);
     int status;
     waitpid(pid, &status, 0);
     return 0;

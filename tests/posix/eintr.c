@@ -170,6 +170,7 @@ int main(void) {
     alarm_in(100);
     r = write(p[1], buf, big);
     printf("write moved some: %d\n", r > 0 && (size_t)r < big);
+    free(buf);
     close(p[0]);
     close(p[1]);
 
