@@ -38,7 +38,7 @@
 #include <unistd.h>
 #include "rip_private.h"
 #include "core.h"
-#include "../shared/sys.h"
+#include "../shared/sys_offload.h"
 
 extern int __real_fcntl(int, int, ...) __attribute__((weak)); /* fcntl past __wrap_fcntl below */
 
@@ -346,19 +346,10 @@ static int open_caught(int dirfd, const char *path, int flags, mode_t mode) {
     return c.r;
 }
 
-#define MODE_OF(flags, last, mode) do {                                       \
-        if ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE) {        \
-            va_list ap;                                                       \
-            va_start(ap, last);                                               \
-            mode = va_arg(ap, mode_t);                                        \
-            va_end(ap);                                                       \
-        }                                                                     \
-    } while (0)
-
 extern int __real_open(const char *, int, ...) __attribute__((weak));
 int __wrap_open(const char *path, int flags, ...) {
     mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
+    RIP_MODE_OF(flags, flags, mode);
     if (!IN_TASK || (flags & O_NONBLOCK) || !is_fifo(AT_FDCWD, path))
         return __real_open(path, flags, mode);
     return open_caught(AT_FDCWD, path, flags, mode);
@@ -366,85 +357,8 @@ int __wrap_open(const char *path, int flags, ...) {
 
 int __wrap_openat(int dirfd, const char *path, int flags, ...) {
     mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
+    RIP_MODE_OF(flags, flags, mode);
     if (!IN_TASK || (flags & O_NONBLOCK) || !is_fifo(dirfd, path))
         return __real_openat(dirfd, path, flags, mode);
     return open_caught(dirfd, path, flags, mode);
-}
-
-/* What -D_FORTIFY_SOURCE calls where it cannot prove the buffer big
- * enough: glibc's checks, then the call. */
-void __chk_fail(void) __attribute__((noreturn));
-
-ssize_t __wrap___read_chk(int fd, void *buf, size_t n, size_t buflen) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_read(fd, buf, n);
-}
-
-ssize_t __wrap___recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_recv(fd, buf, n, flags);
-}
-
-ssize_t __wrap___recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
-                              struct sockaddr *a, socklen_t *l) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_recvfrom(fd, buf, n, flags, a, l);
-}
-
-ssize_t __wrap___pread_chk(int fd, void *buf, size_t n, off_t offset, size_t buflen) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_pread(fd, buf, n, offset);
-}
-
-/* open with a flags value the compiler cannot see and no mode: glibc's
- * check (O_CREAT or O_TMPFILE needs a mode: it aborts), then the call. */
-extern int __real___open_2(const char *, int) __attribute__((weak));
-extern int __real___openat_2(int, const char *, int) __attribute__((weak));
-#define NEEDS_MODE(flags) ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE)
-
-int __wrap___open_2(const char *path, int flags) {
-    if (NEEDS_MODE(flags))
-        return __real___open_2(path, flags);
-    return __wrap_open(path, flags);
-}
-
-int __wrap___openat_2(int dirfd, const char *path, int flags) {
-    if (NEEDS_MODE(flags))
-        return __real___openat_2(dirfd, path, flags);
-    return __wrap_openat(dirfd, path, flags);
-}
-
-/* The same under -D_FILE_OFFSET_BITS=64, whose headers call these names
- * (one file offset size on 64-bit Linux: the same calls). */
-int __wrap_open64(const char *path, int flags, ...) {
-    mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
-    return __wrap_open(path, flags | O_LARGEFILE, mode);
-}
-
-int __wrap_openat64(int dirfd, const char *path, int flags, ...) {
-    mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
-    return __wrap_openat(dirfd, path, flags | O_LARGEFILE, mode);
-}
-
-int __wrap_fcntl64(int fd, int cmd, ...) {
-    va_list ap;
-    va_start(ap, cmd);
-    void *arg = va_arg(ap, void *);
-    va_end(ap);
-    return __wrap_fcntl(fd, cmd, arg);
-}
-
-ssize_t __wrap_pread64(int fd, void *buf, size_t count, off_t offset) {
-    return __wrap_pread(fd, buf, count, offset);
-}
-
-ssize_t __wrap_pwrite64(int fd, const void *buf, size_t count, off_t offset) {
-    return __wrap_pwrite(fd, buf, count, offset);
 }

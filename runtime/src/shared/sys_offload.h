@@ -11,6 +11,17 @@
 #include <sys/wait.h>
 #include "sys.h"
 
+/* open's mode is there only with O_CREAT or O_TMPFILE, as glibc reads it. */
+#define RIP_NEEDS_MODE(flags) ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE)
+#define RIP_MODE_OF(flags, last, mode) do {                                   \
+        if (RIP_NEEDS_MODE(flags)) {                                          \
+            va_list ap_;                                                      \
+            va_start(ap_, last);                                              \
+            mode = va_arg(ap_, mode_t);                                       \
+            va_end(ap_);                                                      \
+        }                                                                     \
+    } while (0)
+
 RIP__SYS(pid_t, waitpid, (pid_t pid, int *status, int options), (pid, status, options))
 RIP__SYS(pid_t, wait, (int *status), (status))
 RIP__SYS(int, waitid, (idtype_t idtype, id_t id, siginfo_t *info, int options),

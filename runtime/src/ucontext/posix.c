@@ -446,29 +446,6 @@ int __wrap_pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
     return r;
 }
 
-/* What -D_FORTIFY_SOURCE calls where it cannot prove the buffer big
- * enough: glibc's checks, then the call. */
-void __chk_fail(void) __attribute__((noreturn));
-
-ssize_t __wrap___read_chk(int fd, void *buf, size_t n, size_t buflen) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_read(fd, buf, n);
-}
-
-ssize_t __wrap___recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_recv(fd, buf, n, flags);
-}
-
-ssize_t __wrap___recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
-                              struct sockaddr *a, socklen_t *l) {
-    if (n > buflen)
-        __chk_fail();
-    return __wrap_recvfrom(fd, buf, n, flags, a, l);
-}
-
 /* main as the first task. */
 static struct {
     int argc;                       /* main's arguments */

@@ -137,25 +137,15 @@ static int openat_mode(int dirfd, const char *path, int flags, mode_t mode) {
     return (int)run_int(CALL(RIP_PXC_OPENAT, L(dirfd), P(path), L(flags), L(mode)));
 }
 
-/* open's mode is there only with O_CREAT or O_TMPFILE, as glibc reads it. */
-#define MODE_OF(flags, last, mode) do {                                       \
-        if ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE) {        \
-            va_list ap;                                                       \
-            va_start(ap, last);                                               \
-            mode = va_arg(ap, mode_t);                                        \
-            va_end(ap);                                                       \
-        }                                                                     \
-    } while (0)
-
 int rip_posix_open(const char *path, int flags, ...) {
     mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
+    RIP_MODE_OF(flags, flags, mode);
     return open_mode(path, flags, mode);
 }
 
 int rip_posix_openat(int dirfd, const char *path, int flags, ...) {
     mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
+    RIP_MODE_OF(flags, flags, mode);
     return openat_mode(dirfd, path, flags, mode);
 }
 
@@ -203,89 +193,17 @@ int __wrap_fcntl(int fd, int cmd, ...) {
 }
 int __wrap_open(const char *path, int flags, ...) {
     mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
+    RIP_MODE_OF(flags, flags, mode);
     return open_mode(path, flags, mode);
 }
 int __wrap_openat(int dirfd, const char *path, int flags, ...) {
     mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
+    RIP_MODE_OF(flags, flags, mode);
     return openat_mode(dirfd, path, flags, mode);
 }
 ssize_t __wrap_pread(int fd, void *buf, size_t count, off_t offset) {
     return rip_posix_pread(fd, buf, count, offset);
 }
 ssize_t __wrap_pwrite(int fd, const void *buf, size_t count, off_t offset) {
-    return rip_posix_pwrite(fd, buf, count, offset);
-}
-
-void __chk_fail(void) __attribute__((noreturn));
-
-ssize_t __wrap___pread_chk(int fd, void *buf, size_t n, off_t offset, size_t buflen) {
-    if (n > buflen)
-        __chk_fail();
-    return rip_posix_pread(fd, buf, n, offset);
-}
-
-/* open with a flags value the compiler cannot see and no mode: glibc's
- * check (O_CREAT or O_TMPFILE needs a mode: it aborts), then the call. */
-extern int __real___open_2(const char *, int) __attribute__((weak));
-extern int __real___openat_2(int, const char *, int) __attribute__((weak));
-#define NEEDS_MODE(flags) ((flags) & O_CREAT || ((flags) & O_TMPFILE) == O_TMPFILE)
-
-int __wrap___open_2(const char *path, int flags) {
-    if (NEEDS_MODE(flags))
-        return __real___open_2(path, flags);
-    return __wrap_open(path, flags);
-}
-
-int __wrap___openat_2(int dirfd, const char *path, int flags) {
-    if (NEEDS_MODE(flags))
-        return __real___openat_2(dirfd, path, flags);
-    return __wrap_openat(dirfd, path, flags);
-}
-
-/* The same under -D_FILE_OFFSET_BITS=64, whose headers call these names
- * (one file offset size on 64-bit Linux: the same calls). */
-extern int __real_open64(const char *, int, ...) __attribute__((weak));
-extern int __real_openat64(int, const char *, int, ...) __attribute__((weak));
-extern int __real_fcntl64(int, int, ...) __attribute__((weak));
-extern ssize_t __real_pread64(int, void *, size_t, off_t) __attribute__((weak));
-extern ssize_t __real_pwrite64(int, const void *, size_t, off_t) __attribute__((weak));
-
-int __wrap_open64(const char *path, int flags, ...) {
-    mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
-    if (!IN_TASK)
-        return __real_open64(path, flags, mode);
-    return open_mode(path, flags | O_LARGEFILE, mode);
-}
-
-int __wrap_openat64(int dirfd, const char *path, int flags, ...) {
-    mode_t mode = 0;
-    MODE_OF(flags, flags, mode);
-    if (!IN_TASK)
-        return __real_openat64(dirfd, path, flags, mode);
-    return openat_mode(dirfd, path, flags | O_LARGEFILE, mode);
-}
-
-int __wrap_fcntl64(int fd, int cmd, ...) {
-    va_list ap;
-    va_start(ap, cmd);
-    void *arg = va_arg(ap, void *);
-    va_end(ap);
-    if (!IN_TASK)
-        return __real_fcntl64(fd, cmd, arg);
-    return fcntl_arg(fd, cmd, arg);
-}
-
-ssize_t __wrap_pread64(int fd, void *buf, size_t count, off_t offset) {
-    if (!IN_TASK)
-        return __real_pread64(fd, buf, count, offset);
-    return rip_posix_pread(fd, buf, count, offset);
-}
-
-ssize_t __wrap_pwrite64(int fd, const void *buf, size_t count, off_t offset) {
-    if (!IN_TASK)
-        return __real_pwrite64(fd, buf, count, offset);
     return rip_posix_pwrite(fd, buf, count, offset);
 }
