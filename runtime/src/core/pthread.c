@@ -191,6 +191,22 @@ rip_pxthread *rip__px_thread_new(const pthread_attr_t *attr, void *start, void *
     return th;
 }
 
+rip_pxthread *rip__px_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *start,
+                                    void *arg, int *err) {
+    rip__px_self();                 /* the creator too has a record: its errno is kept */
+    rip_pxthread *th = rip__px_thread_new(attr, start, arg, err);
+    if (th)
+        *thread = th->id;
+    return th;
+}
+
+void rip__px_thread_run_plain(rip_pxthread *th) {
+    rip__px_thread_begin(th);
+    errno = 0;                      /* a new thread's, as glibc's */
+    void *(*start)(void *) = (void *(*)(void *))th->start;
+    rip__px_thread_end(th, start(th->arg));
+}
+
 void rip__px_thread_begin(rip_pxthread *th) {
     th->task = rip__current();
     h_put(th->task, th);

@@ -30,6 +30,9 @@ struct rip_pxthread {
 };
 
 rip_pxthread *rip__px_thread_new(const pthread_attr_t *attr, void *start, void *arg, int *err); /* a record for pthread_create (detach state from attr), or NULL and *err (EAGAIN, EINVAL) */
+rip_pxthread *rip__px_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *start,
+                                    void *arg, int *err); /* pthread_create's record (the creator gets one too), *thread set: the caller spawns its task; or NULL and *err */
+void rip__px_thread_run_plain(rip_pxthread *th); /* the current task runs th's plain start routine to its end */
 void rip__px_thread_begin(rip_pxthread *th);  /* the current task is th's: it starts running */
 void rip__px_thread_end(rip_pxthread *th, void *retval); /* th's task ends with retval: destructors run, the joiner wakes, a detached record goes */
 rip_pxthread *rip__px_self(void);             /* the current task's thread (made for main, or a task not made by pthread_create) */

@@ -49,11 +49,9 @@ static rip_frame *thread_frame(void *th) {
 int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              rip_posix_start_fn *start, void *arg) {
     int err;
-    rip__px_self();                 /* the creator too has a record: its errno is kept */
-    rip_pxthread *th = rip__px_thread_new(attr, (void *)start, arg, &err);
+    rip_pxthread *th = rip__px_thread_create(thread, attr, (void *)start, arg, &err);
     if (!th)
         return err;
-    *thread = th->id;
     rip_spawn(thread_frame, th);
     return 0;
 }
@@ -61,12 +59,8 @@ int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 /* A thread whose start routine is a plain function (another file's,
  * calling nothing that suspends): one step. */
 static int plain_thread_resume(rip_frame *f, rip_frame *done) {
-    struct thread_frame *F = (struct thread_frame *)f;
     (void)done;
-    rip__px_thread_begin(F->th);
-    errno = 0;                      /* a new thread's, as glibc's */
-    void *(*start)(void *) = (void *(*)(void *))F->th->start;
-    rip__px_thread_end(F->th, start(F->th->arg));
+    rip__px_thread_run_plain(((struct thread_frame *)f)->th);
     return 1;
 }
 
@@ -84,10 +78,9 @@ int rip_posix_pthread_create_extern(pthread_t *thread, const pthread_attr_t *att
     if (!plain)
         rip__fatal("pthread_create: the start routine is defined in no file of the program");
     int err;
-    rip_pxthread *th = rip__px_thread_new(attr, (void *)plain, arg, &err);
+    rip_pxthread *th = rip__px_thread_create(thread, attr, (void *)plain, arg, &err);
     if (!th)
         return err;
-    *thread = th->id;
     rip_spawn(plain_thread_frame, th);
     return 0;
 }

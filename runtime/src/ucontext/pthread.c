@@ -13,21 +13,15 @@
 #define IN_TASK (rip__current() != NULL)
 
 static void thread_main(void *arg) {
-    rip_pxthread *th = arg;
-    rip__px_thread_begin(th);
-    errno = 0;                      /* a new thread's, as glibc's */
-    void *(*start)(void *) = (void *(*)(void *))th->start;
-    rip__px_thread_end(th, start(th->arg));
+    rip__px_thread_run_plain(arg);
 }
 
 int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              rip_posix_start_fn *start, void *arg) {
     int err;
-    rip__px_self();                 /* the creator too has a record: its errno is kept */
-    rip_pxthread *th = rip__px_thread_new(attr, (void *)start, arg, &err);
+    rip_pxthread *th = rip__px_thread_create(thread, attr, (void *)start, arg, &err);
     if (!th)
         return err;
-    *thread = th->id;
     rip_spawn(thread_main, th);
     return 0;
 }
