@@ -172,6 +172,37 @@ def user_files(lines):
     return out
 
 
+def _forked(work):
+    """A child process, leading a process group of its own, that runs
+    work() and sends what it returns down a pipe, pickled (exit status 3
+    if it raised): (its pid, the pipe's read end).  A signal to this
+    process waits until the child is recorded (children.track).
+
+        pid, rfd = _forked(lambda: 42)   # os.fdopen(rfd, "rb").read() unpickles to 42"""
+    reap_children()
+    rfd, wfd = os.pipe()
+    with children.defer():
+        pid = os.fork()
+        if pid == 0:
+            children.lead_own_group()
+            os.close(rfd)
+            status = 0
+            try:
+                result = work()
+                with os.fdopen(wfd, "wb") as f:
+                    pickle.dump(result, f)
+            except BaseException:
+                status = 3
+            os._exit(status)
+        try:
+            os.setpgid(pid, pid)    # as the child does: whichever comes first
+        except OSError:
+            pass
+        children.track(pid)
+    os.close(wfd)
+    return pid, rfd
+
+
 def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix=False,
                              seconds=None):
     """check_blocking in a child process (libclang may crash or hang on a
@@ -184,30 +215,14 @@ def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix
     if os.environ.get("RIPPER_DEBUG"):
         return check_blocking(path, source, flags, blocking_mode, posix=posix)
     limit = time_limit(source, seconds)
-    reap_children()
-    rfd, wfd = os.pipe()
-    with children.defer():
-        pid = os.fork()
-        if pid == 0:
-            status = 0
-            try:
-                children.lead_own_group()
-                os.close(rfd)
-                signal.signal(signal.SIGALRM, signal.SIG_DFL)
-                if limit:
-                    signal.alarm(int(limit) + 1)
-                found = check_blocking(path, source, flags, blocking_mode, limit, posix)
-                with os.fdopen(wfd, "wb") as f:
-                    pickle.dump([d.fields() for d in found], f)
-            except BaseException:
-                status = 3
-            os._exit(status)
-        try:
-            os.setpgid(pid, pid)    # as the child does: whichever comes first
-        except OSError:
-            pass
-        children.track(pid)
-    os.close(wfd)
+
+    def work():
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        if limit:
+            signal.alarm(int(limit) + 1)
+        return [d.fields() for d in check_blocking(path, source, flags, blocking_mode, limit,
+                                                   posix)]
+    pid, rfd = _forked(work)
     try:
         with os.fdopen(rfd, "rb") as f:
             data = f.read()
@@ -531,30 +546,13 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
                           depend=depend, blocking_mode=blocking_mode, warnings=warnings,
                           posix=posix, also_async=also_async, files=files)
     limit = time_limit(source, seconds)
-    reap_children()
-    rfd, wfd = os.pipe()
     parent = os.getpid()
-    with children.defer():          # a signal now waits until the child is recorded
-        pid = os.fork()
-        if pid == 0:                # the child: rip, send the outcome, exit
-            children.lead_own_group()
-            os.close(rfd)
-            _die_with(parent)
-            status = 0
-            try:
-                outcome = _rip_on_big_stack(path, source, clang_args, all_async, depend, limit,
-                                            blocking_mode, posix, also_async)
-                with os.fdopen(wfd, "wb") as f:
-                    pickle.dump(outcome, f)
-            except BaseException:
-                status = 3
-            os._exit(status)
-        try:
-            os.setpgid(pid, pid)    # as the child does: whichever comes first
-        except OSError:
-            pass
-        children.track(pid)
-    os.close(wfd)
+
+    def work():                     # the child: rip, send the outcome, exit
+        _die_with(parent)
+        return _rip_on_big_stack(path, source, clang_args, all_async, depend, limit,
+                                 blocking_mode, posix, also_async)
+    pid, rfd = _forked(work)
     outcome = None
     try:
         with os.fdopen(rfd, "rb") as f:
