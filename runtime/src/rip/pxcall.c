@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include "rip_private.h"
 #include "../core/pxcall.h"
+#include "../shared/sys_offload.h"     /* RIP_MODE_OF */
 #include "rip_posix.h"
 
 struct pxc_frame {
@@ -139,26 +140,15 @@ rip_frame *rip__new_rip_posix_fcntl(int fd, int cmd, ...) {
     return pxc_frame(RIP_PXC_FCNTL, L(fd), L(cmd), P(arg), NONE);
 }
 
-/* open's mode is there only with O_CREAT or O_TMPFILE, as glibc reads it. */
 rip_frame *rip__new_rip_posix_open(const char *path, int flags, ...) {
     mode_t mode = 0;
-    if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
-    }
+    RIP_MODE_OF(flags, flags, mode);
     return pxc_frame(RIP_PXC_OPEN, P(path), L(flags), L(mode), NONE);
 }
 
 rip_frame *rip__new_rip_posix_openat(int dirfd, const char *path, int flags, ...) {
     mode_t mode = 0;
-    if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
-    }
+    RIP_MODE_OF(flags, flags, mode);
     return pxc_frame(RIP_PXC_OPENAT, L(dirfd), P(path), L(flags), L(mode));
 }
 

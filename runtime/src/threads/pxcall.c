@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/file.h>
 #include "rip_posix.h"
+#include "../shared/sys_offload.h"     /* RIP_MODE_OF */
 
 pid_t rip_posix_waitpid(pid_t pid, int *status, int options) { return waitpid(pid, status, options); }
 pid_t rip_posix_wait(int *status) { return wait(status); }
@@ -36,22 +37,12 @@ int rip_posix_fcntl(int fd, int cmd, ...) {
 }
 int rip_posix_open(const char *path, int flags, ...) {
     mode_t mode = 0;
-    if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
-    }
+    RIP_MODE_OF(flags, flags, mode);
     return open(path, flags, mode);
 }
 int rip_posix_openat(int dirfd, const char *path, int flags, ...) {
     mode_t mode = 0;
-    if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
-        va_end(ap);
-    }
+    RIP_MODE_OF(flags, flags, mode);
     return openat(dirfd, path, flags, mode);
 }
 ssize_t rip_posix_pread(int fd, void *buf, size_t count, off_t offset) {
