@@ -288,7 +288,11 @@ class Analysis:
         self.start_routines = {}    # --posix: function -> where pthread_create starts it (a task)
         self.extern_start_routines = set()  # --posix: start routines defined in another file
         self.posix_renames = self.library_names(blocking.POSIX_PTHREAD) if posix else set()
+        self.plainable = set()      # --posix: defined functions whose plain form can stay
         self.names = self.find()
+        # --posix: async functions that keep their plain definition beside
+        # the ripped one, for plain pointers and other files' plain code
+        self.plain_copies = (self.names & self.plainable) if posix else set()
 
     def make_plain(self, name, why):
         """--all-async: `name` cannot be ripped after all; it stays plain."""
@@ -417,6 +421,7 @@ class Analysis:
                 why.setdefault(name, "calls through a pointer of an async type (%s)"
                                % at(through[0]))
         if self.posix:
+            self.plainable = self.find_plainable(callees)
             # what a plain pointer's function calls runs where it does (a
             # thread, a handler): plain too, its stdio the library's, unless
             # it must be async for more than stdio (then it is, as before)
@@ -440,12 +445,53 @@ class Analysis:
                 if name in result or (name == "main" and not self.posix):
                     continue
                 call = next((c for callee, c in made if callee in result and
-                             not (name in self.pinned and callee in self.posix_calls)), None)
+                             not (name in self.pinned and self.has_plain_form(callee))), None)
                 if call is not None:
                     result.add(name)
                     why[name] = "calls async '%s' (%s)" % (callee_name(call), at(call))
                     changed = True
         return result
+
+    def find_plainable(self, callees):
+        """--posix: the functions defined here (main aside) whose plain
+        definition can stay beside their ripped one: those that call no
+        async function without a plain form (one through a pointer of an
+        async type, rip.h's own, one defined here that has none).  A
+        plain pointer, and another file's plain function, then take the
+        plain form of an async function:
+
+            void log_msg(const char *m) { write(log_fd, m, strlen(m)); }  /* async */
+            struct { void (*h)(const char *); } table[] = {{log_msg}};
+         -> log_msg stays as written for table[0].h, and rip__new_log_msg is
+            its ripped form for tasks' calls."""
+        out = {n for n in self.defined if n != "main"}
+        for name, f in self.defined.items():
+            for c in calls(f.body):
+                callee = callee_name(c)
+                if callee is None:
+                    if is_async_call(c, ()):
+                        out.discard(name)       # through a pointer of an async type
+                elif callee not in self.defined and not self.has_plain_form(callee):
+                    g = self.functions.get(callee)
+                    if g is not None and g.marked_async:
+                        out.discard(name)       # rip.h's, ripped form only
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(out):
+                if any(callee in self.defined and callee not in out for callee, _ in
+                       callees.get(name, ())):
+                    out.discard(name)
+                    changed = True
+        return out
+
+    def has_plain_form(self, name):
+        """--posix: may a plain function call `name` (async or not) as
+        written: the C library's blocking call (caught at run time), a
+        function of this file with a plain form, or another file's async
+        one (the link tells whether it has one)?"""
+        return name in self.posix_calls or name in self.plainable or \
+            (name in self.also_async and name not in self.defined)
 
     def async_beyond_stdio(self, seeds, callees, stdio):
         """--posix: the functions that would be async were stdio not (the

@@ -44,7 +44,8 @@ NOT_PREPROCESSING = ("-c", "-S", "-E", "-o", "-MD", "-MMD", "-M", "-MM", "-MF", 
                      "-Xlinker", "-L", "-l", "-x", "-save-temps", "-v", "-###")
 # Flags that shape the language libclang must parse.
 DIALECT_PREFIXES = ("-std=", "-ansi", "-m32", "-m64", "-mx32", "-funsigned-char",
-                    "-fsigned-char", "-fms-extensions", "-fgnu89-inline")
+                    "-fsigned-char", "-fms-extensions", "-fgnu89-inline",
+                    "-Wwrite-strings", "-Wno-write-strings")   # a literal's type: const char[N]
 
 
 def compile_flags(args, directory=None):

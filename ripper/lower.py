@@ -99,6 +99,8 @@ class _Lowering:
         self._va_thunked = {}       # variadic async function -> va_thunked()
         self.ripped = {}            # name -> its AsyncFunction, normalized and laid out
         self.tls_keys = {}          # --posix: Ref key of each thread-local variable -> its name
+        self.plain_copies = set()   # --posix: async functions whose plain definition stays
+        self.no_plain_form = {}     # --posix: async function -> why its plain one cannot stay
         self.declared_extern_starts = set()     # those given their weak declarations
         self.extern_creates = set()     # --posix: callee offsets of pthread_create calls
                                         # whose start routine another file defines
@@ -110,7 +112,9 @@ class _Lowering:
 
     def run(self):
         self.check_names()
+        self.plain_copies = self.drop_unshareable_plain_copies() if self.analysis.posix else set()
         if self.analysis.posix:
+            self.refuse_unread_also_async()
             self.refuse_rip_run()
             self.check_start_routines()
             self.thread_locals_per_task()
@@ -274,7 +278,11 @@ class _Lowering:
                     "void *); int %spthread_create_extern(pthread_t *, const pthread_attr_t *, "
                     "%s *(*)(void *), void *(*)(void *), void *);"
                     % (blocking.POSIX_PREFIX, abi.FRAME_T, blocking.POSIX_PREFIX, abi.FRAME_T))
-        return "__typeof__(%s) %s;" % (name, self.renamed(name))
+        # __typeof__ keeps no attribute: a plain pthread_exit must stay
+        # noreturn (-Wreturn-type in a start routine's plain form)
+        return "%s__typeof__(%s) %s;" % ("__attribute__((__noreturn__)) "
+                                         if name == "pthread_exit" else "",
+                                         name, self.renamed(name))
 
     def check_names(self):
         """The names ripper generates must not be the user's: they start
@@ -299,6 +307,23 @@ class _Lowering:
                 if isinstance(n, (T.VarDecl, T.ParamDecl, T.Label)) and RESERVED.match(n.name):
                     raise self.error(n, "'%s' is a name ripper reserves" % n.name,
                                      hint=RESERVED_HINT)
+
+    def refuse_unread_also_async(self):
+        """--posix, ripped again at the link: a call of another file's
+        async function through a declaration ripper does not read (one
+        inside a function, an implicit one) would call its plain form
+        from a task, where its waits could not suspend."""
+        also = self.analysis.also_async
+        for f in self.analysis.defined.values():
+            for call in calls(f.body):
+                name = callee_name(call)
+                if name in also and name not in self.names and name not in self.analysis.defined:
+                    raise self.error(call, "'%s' is async in %s, but this call names it "
+                                     "through a declaration ripper does not read" % (name,
+                                                                                    also[name]),
+                                     hint="declare '%s' at file scope, with a prototype, "
+                                     "before its calls (not inside a function, nor "
+                                     "implicitly)" % name)
 
     # -- declarations -------------------------------------------------------
 
@@ -333,7 +358,7 @@ class _Lowering:
         declarators = self.unit.declarators.get(group[0].start) or \
             [T.Declarator(f.name, f.name_at, f.start, f.end, True) for f in group]
         end = semicolon_after(self.text, max(d.end for d in declarators))
-        plain_left = self.all_async and any(f.name in self.analysis.defined for f in group)
+        plain_left = any(f.name in self.analysis.defined and self.keeps_plain(f) for f in group)
         if any(f.static for f in group) and not plain_left and not group[0].system:
             # a static function declared but never defined is a warning: the
             # async ones' declarators go, the others stay
@@ -541,8 +566,16 @@ class _Lowering:
         self.remove_annotations(f.annotations)
         for call in calls(f.body):
             if is_async_call(call, self.names) and not self.all_async and \
-                    callee_name(call) not in self.analysis.posix_calls:     # pinned: the library's
+                    not self.has_plain_form(callee_name(call)):     # pinned: the library's
                 callee = callee_name(call)
+                if callee in self.no_plain_form and f.name in self.analysis.pinned:
+                    raise self.error(call, "'%s', which a plain function pointer calls (%s), "
+                                     "calls async function '%s', whose plain definition "
+                                     "cannot stay beside its ripped one: %s"
+                                     % (f.name, self.analysis.pinned[f.name], callee,
+                                        self.no_plain_form[callee]),
+                                     hint="change '%s' so that it can (the reason above), or "
+                                     "call it only from code that runs in a task" % callee)
                 raise self.error(call, "'%s' calls async function '%s' outside a task"
                                  % (f.name, callee or "through a pointer"),
                                  hint="start the work as a task with rip_run or rip_spawn" +
@@ -642,7 +675,8 @@ class _Lowering:
                                      % name, hint="call it by name, or give the pointer a "
                                      "function of fixed parameters (a va_list or an array)")
                 return self.constructor(name)
-            if self.all_async and name in self.analysis.defined:
+            if (self.all_async and name in self.analysis.defined) or \
+                    (self.analysis.posix and self.has_plain_form(name)):
                 return None         # the plain definition stays
             if dest is None:
                 raise self.error(ref, "async function '%s' used as a value where ripper "
@@ -701,7 +735,8 @@ class _Lowering:
             if found:
                 node, message, hint = found
                 raise self.error(node, message, hint=hint)
-            statics = self.hoistable_statics(f) if self.all_async and f.name != "main" else []
+            keeps_plain = self.keeps_plain(f)
+            statics = self.hoistable_statics(f) if keeps_plain else []
             fn = AsyncFunction(self, f)
             ripped = fn.lower()
             if self.keep:
@@ -709,17 +744,58 @@ class _Lowering:
         except Diagnostic as d:
             d.function = f.name     # --all-async leaves it plain and tries again
             raise
-        if self.all_async:
+        if keeps_plain or (self.all_async and f.name == "main"):
             self.remove_annotations(f.annotations)
             if statics:
                 self.hoist(f, statics)
             if f.static:
                 self.rw.insert(f.start, [("__attribute__((unused)) ", None)])
-            if f.name != "main":
+            if keeps_plain:
                 self.plain_edits(f.body)
                 self.rw.insert(f.end, [("\n", None)] + ripped)
                 return
         self.rw.replace(f.start, f.end, ripped)
+
+    def has_plain_form(self, name):
+        """--posix: may plain code call `name`, async or not, as written
+        (Analysis.has_plain_form, less the plain copies not kept)?"""
+        a = self.analysis
+        return a.posix and (name in a.posix_calls or name in self.plain_copies or
+                            (name in a.also_async and name not in a.defined) or
+                            name not in self.names)
+
+    def keeps_plain(self, f):
+        """Does async f keep its plain definition beside the ripped one
+        (--all-async; --posix, for plain pointers and other files' plain
+        code: Analysis.plain_copies)?"""
+        return f.name != "main" and (self.all_async or f.name in self.plain_copies)
+
+    def drop_unshareable_plain_copies(self):
+        """--posix: a plain copy whose static locals the two definitions
+        could not share (hoistable_statics refuses) is not kept, nor one
+        that calls it; a plain caller of one is then refused, by name."""
+        copies = set(self.analysis.plain_copies)
+        hoisted = dict(self.hoisted)
+        for name in sorted(copies):
+            try:
+                self.hoistable_statics(self.analysis.defined[name])
+            except Diagnostic as d:
+                copies.discard(name)
+                self.no_plain_form[name] = d.message
+        self.hoisted = hoisted      # async_definition hoists those it keeps
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(copies):
+                callee = next((callee_name(c) for c in calls(self.analysis.defined[name].body)
+                               if callee_name(c) in self.analysis.defined and
+                               callee_name(c) in self.names and callee_name(c) not in copies),
+                              None)
+                if callee is not None:
+                    copies.discard(name)
+                    self.no_plain_form[name] = "it calls '%s', which has none" % callee
+                    changed = True
+        return copies
 
     def hoistable_statics(self, f):
         """--all-async: the static locals of f, which its plain and ripped
@@ -817,7 +893,7 @@ class _Lowering:
                 pos = b
             text.append(self.text[pos:n.end].decode(*ENCODING))
             out.append("".join(text))
-            self.rw.replace(n.start, n.end, [(";", None)])
+            self.rw.replace(n.start, n.end, [("", None)])     # no statement: c89 declarations may follow
         gone = [(n.start, n.end) for n in stmts] + \
             [(c.start, c.end) for c in unevaluated_async_calls(f.body, self.names)
              if self.unevaluated_callee(c) is None]     # replaced whole (plain_edits)

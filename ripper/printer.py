@@ -387,7 +387,10 @@ class Printer:
         fn = self.fn
         if all(d.key in fn.lw.hoisted if isinstance(d, T.VarDecl) else isinstance(d, T.TypeDecl)
                for d in n.decls) and any(isinstance(d, T.VarDecl) for d in n.decls):
-            return self.gen(";")        # declared at file scope (Lowering.hoist)
+            # declared at file scope (Lowering.hoist): nothing stays, so that
+            # C89's declarations that follow still come before statements
+            return self.gen(";" if isinstance(n.parent, (T.Label, T.Case, T.Default))
+                            else "")
         protos = fn.lw.block_prototypes(n)
         vars_ = [d for d in n.decls if isinstance(d, T.VarDecl) and d.key in self.fields]
         if replaced is None and not vars_:
@@ -404,10 +407,31 @@ class Printer:
                 items = replaced.stmts
             else:
                 items = [T.Declare(d.init if T.automatic(d) else None, d) for d in n.decls]
-            self.statements_or_null(items)
+            self.statements_or_null(self.declarations_first(n, items))
             self.type_uses(n)
         if protos:
             self.gen(" " + protos)
+
+    def declarations_first(self, n, items):
+        """The C locals of `items` that need nothing evaluated first (no
+        initializer, a type that names nothing) declared before the frame
+        stores, so that C89's declarations-before-statements still holds
+        (-Wdeclaration-after-statement):
+
+            int ret = 0, af;  ->  __typeof__(int) af; rip__F->ret = 0;
+
+        unless an earlier part names another object of the same name (its
+        declaration there would hide that one)."""
+        def movable(x):
+            if not (isinstance(x, T.Declare) and isinstance(x.var, T.VarDecl) and
+                    x.init is None and T.automatic(x.var)):
+                return False
+            d = x.var
+            return d.key not in self.fields and not d.type_exprs and d.ctype is not None and \
+                not any(isinstance(r, T.Ref) and r.name == d.name and r.key != d.key
+                        for r in n.walk())
+        front = [x for x in items if movable(x)]
+        return front + [x for x in items if not movable(x)] if front else items
 
     def type_uses(self, n):
         """What only the written type of a frame variable names stays

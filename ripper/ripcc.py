@@ -338,8 +338,8 @@ def build(cmd):
             return 0
         args = [objects.get(i, a) for i, a in enumerate(cmd.args)]  # sources -> objects
         names = {objects[i]: cmd.args[i] for i in objects}     # an object -> its source
-        symbols = _symbols([a for i, a in enumerate(args) if cmd.is_input(i) and
-                            a.endswith((".o", ".a"))], names)
+        inputs = [a for i, a in enumerate(args) if cmd.is_input(i) and a.endswith((".o", ".a"))]
+        symbols = _symbols(inputs, names)
         if symbols.posix and cmd.backend == "ucontext" and not cmd.posix:
             raise Diagnostic("", 0, 0, "%s %s compiled with --posix: link with ripcc --posix "
                              "too (its blocking calls become the runtime's at the link)"
@@ -357,12 +357,18 @@ def build(cmd):
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
                              "every object with the same --backend" % (cmd.backend, ", ".join(
                                  "%s was built for %s" % fb for fb in wrong)))
+        if cmd.backend == "rip" and not cmd.posix:
+            posix = [names.get(f, f) for f in inputs if wholeprogram.has_record(f)]
+            if posix:
+                raise Diagnostic("", 0, 0, "%s %s compiled with --posix: link with ripcc "
+                                 "--posix too (it rips them again with the async functions "
+                                 "of the others, and links the calls' runtime)"
+                                 % (", ".join(posix), "was" if len(posix) == 1 else "were"))
         if cmd.posix and cmd.backend == "rip":
             # a call of another file's async function, plain in the file
             # compiled alone: its object is ripped again (wholeprogram.py)
             again = wholeprogram.rip_again(
-                [a for i, a in enumerate(args) if cmd.is_input(i) and a.endswith((".o", ".a"))],
-                names, tmp, lambda record, also, out: rip_again_one(cmd, record, also, out,
+                inputs, names, tmp, lambda record, also, out: rip_again_one(cmd, record, also, out,
                                                                     lib_flags), cmd.verbose)
             args = [again.replaced.get(a, a) if cmd.is_input(i) else a
                     for i, a in enumerate(args)]
@@ -374,6 +380,9 @@ def build(cmd):
         runtime_lib = [] if "-shared" in cmd.args else [library]
         link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out"] + \
             runtime_lib + ["-pthread"] + posix_link_flags(cmd)
+        link_map = os.path.join(tmp, "link.map")
+        if again is not None and again.stuck:
+            link.append("-Wl,-Map," + link_map)     # which archive members the link takes
         if cmd.verbose:
             print("ripcc: " + " ".join(link), file=sys.stderr)
         r = children.run(link, stderr=subprocess.PIPE)
@@ -386,6 +395,15 @@ def build(cmd):
                 _explain_link_errors(text, symbols, names,
                                      [a for i, a in enumerate(args) if cmd.is_input(i) and
                                       a.endswith((".o", ".a"))], cmd.posix)
+        elif again is not None and again.stuck:
+            taken = _stuck_members_taken(link_map, again)
+            if taken:
+                # its plain calls would take the plain forms, whose waits
+                # cannot suspend: refused, as if the link had failed
+                for o in taken:
+                    print("ripcc: error: " + o.stuck, file=sys.stderr)
+                _remove_output(cmd.output or "a.out")
+                return 1
         return r.returncode
 
 
@@ -479,6 +497,32 @@ def _explain_stuck_members(text, stuck):
     for o in stuck:
         if o.needs & missing:
             print("ripcc: error: " + o.stuck, file=sys.stderr)
+
+
+def _stuck_members_taken(link_map, again):
+    """The archive members that could not be ripped again (again.stuck)
+    which the link took, by its map file ("libsrv.a(server.o)  main.o
+    (serve)" under "Archive member included ...")."""
+    try:
+        with open(link_map, encoding="utf-8", errors="replace") as f:
+            text = f.read().split("\nMemory Configuration", 1)[0]
+    except OSError:
+        return []
+    taken = []
+    for o in again.stuck:
+        for archive in {o.archive, again.replaced.get(o.archive)} - {None}:
+            if re.search(r"(^|\s)%s\(%s\)" % (re.escape(archive), re.escape(o.member)), text,
+                         re.M):
+                taken.append(o)
+                break
+    return taken
+
+
+def _remove_output(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def _explain_link_errors(text, symbols, names, files, posix=False):

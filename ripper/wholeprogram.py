@@ -132,21 +132,28 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
     objects = _objects(files, names)
     count = 0
     while True:
-        where = _async_functions(objects)
+        where, plain = _async_functions(objects)
         todo = []
         for o in objects:
-            need = {n for n in o.undefined if n in where}
-            if not need or o.stuck:
+            if o.stuck:
                 continue
-            if need <= set(o.also):
-                n = sorted(need)[0]
+            # a plain call left after ripping again is plain code's (a
+            # handler a plain pointer calls), which the plain form serves
+            need = {n for n in o.undefined if n in where and n not in o.also}
+            left = sorted(n for n in o.undefined if n in where and n in o.also and
+                          n not in plain)
+            if left:
+                n = left[0]
                 raise Diagnostic("", 0, 0, "%s still calls '%s' as a plain function after "
                                  "ripping %s again with it async (it is ripped in %s)"
                                  % (o.shown, n, _source_of(o), where[n]),
                                  hint="declare '%s' at file scope, with a prototype, before "
                                  "its calls (ripper does not read a declaration inside a "
-                                 "function, nor an implicit one)" % n)
-            todo.append((o, need))
+                                 "function, nor an implicit one), or call it only from "
+                                 "code that runs in a task (its plain form could not stay: "
+                                 "it calls an async function that has none)" % n)
+            if need:
+                todo.append((o, need))
         if not todo:
             return result
         result.rounds += 1
@@ -189,22 +196,25 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
 
 
 def _async_functions(objects):
-    """{function: the object that defines it}: the functions ripped async
-    (their frame constructor defined globally, rip__new_f) and not plain
-    in that object as well (main under --posix, --all-async's functions
-    keep a plain definition beside), as the linker would pick: an explicit
-    object's plain definition wins over an archive member's async one (an
-    override), an archive's plain one is taken only by plain calls, which
-    ripping again makes async (libc.a's getline, when the program defines
-    its own); two explicit objects defining it, one plainly, one async, is
-    the program defining it twice, an error.
+    """({function: the object that defines it async}, {those of them that
+    object also defines plainly}): the functions ripped async (their frame
+    constructor defined globally, rip__new_f), as the linker would pick.
+    Under --posix a ripped function keeps its plain definition beside
+    when it can (for plain pointers and plain callers: main, a handler
+    table's functions), as --all-async's all do.  An explicit object's
+    plain definition wins over an archive member's async one (an
+    override); an archive's plain one is taken only by plain calls,
+    which ripping again makes async (libc.a's getline, when the program
+    defines its own); two explicit objects defining it, one plainly, one
+    async, is the program defining it twice, an error.
 
-        io.o: rip__new_read_line  main.o: main, rip__new_main  ->  {"read_line": "io.o"}"""
+        io.o: rip__new_read_line, read_line  main.o: main, rip__new_main
+          ->  ({"read_line": "io.o", "main": "main.o"}, {"read_line", "main"})"""
     where, explicit = {}, {}
     for o in objects:
         for symbol in sorted(o.defined):
             name = abi.constructed(symbol)
-            if name and name not in o.defined:
+            if name:
                 where.setdefault(name, o)
                 if o.path is not None:
                     explicit.setdefault(name, o)
@@ -212,12 +222,15 @@ def _async_functions(objects):
         if o.path is None:
             continue
         for name in sorted(o.defined & set(where)):
+            if abi.constructor(name) in o.defined:
+                continue            # its own plain form
             if name in explicit:
                 raise Diagnostic("", 0, 0, "'%s' is defined twice: in %s, and async in %s"
                                  % (name, o.shown, explicit[name].shown),
                                  hint="a program defines a function once: remove one")
             del where[name]     # an archive's async one, overridden
-    return {name: o.shown for name, o in where.items()}
+    plain = {name for name, o in where.items() if name in o.defined}
+    return {name: o.shown for name, o in where.items()}, plain
 
 
 def _objects(files, names):

@@ -205,6 +205,103 @@ def test_ripper_posix_refuses_a_libc_call_taken_as_a_pointer(tmp_path):
     assert "p.c:3:40: error: 'read' taken as a function pointer under --posix" in err
 
 
+def test_a_plain_pointer_s_function_calls_an_async_one_by_its_plain_form(tmp_path):
+    """log_line write()s, so it is async; handle, called through a plain
+    pointer, stays plain and calls log_line's plain definition, which is
+    kept beside the ripped one (tests/posix/handler_table.c runs it)."""
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <string.h>\n#include <unistd.h>\n"
+        "static void log_line(const char *m) { write(1, m, strlen(m)); }\n"
+        "static int handle(const char *v) { log_line(v); return 0; }\n"
+        "int (*hook)(const char *) = handle;\n"
+        "int main(void) { log_line(\"direct\\n\"); return hook(\"hooked\\n\"); }\n"))
+    assert status == 0, err
+    assert "rip__new_log_line(" in text and "rip__new_handle" not in text
+    assert "static int handle(const char *v) { log_line(v); return 0; }" in text
+    assert "static void log_line(const char *m) { write(1, m, strlen(m)); }" in text
+
+
+def test_a_plain_pointer_s_function_calling_one_without_a_plain_form_is_refused(tmp_path):
+    """log_line's static local is of a type declared inside it, which its
+    plain and ripped definitions could not share: no plain form, so a
+    plain pointer's function cannot call it."""
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <string.h>\n#include <unistd.h>\n"
+        "static void log_line(const char *m) { typedef int n_t; static n_t n; n++;\n"
+        "    write(1, m, strlen(m)); }\n"
+        "static int handle(const char *v) { log_line(v); return 0; }\n"
+        "int (*hook)(const char *) = handle;\n"
+        "int main(void) { return hook(\"hooked\\n\"); }\n"))
+    assert status == 1
+    assert "p.c:5:36: error: 'handle', which a plain function pointer calls (line 6), calls " \
+        "async function 'log_line', whose plain definition cannot stay beside its ripped " \
+        "one: static local 'n' of a type declared in 'log_line', which its plain and ripped " \
+        "definitions could not share\n" in err, err
+
+
+C89_PROGRAM = r"""
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static int fds[2];                  /* a pipe that holds a byte for each read */
+
+static int counted(int n) {
+    static int calls;               /* to file scope: the plain form shares it */
+    int ret = n, spare;             /* ret lives across the wait, spare does not */
+    char c;
+    if (read(fds[0], &c, 1) != 1)
+        return -1;
+    spare = ret * 2;
+    calls++;
+    return spare + calls;
+}
+
+static int handle(int n) { return counted(n); }
+static int (*hook)(int) = handle;   /* so counted keeps its plain form */
+
+static int say(const char *fmt, ...) {
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vprintf(fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int main(void) {
+    int a, b;
+    if (pipe(fds) != 0 || write(fds[1], "xy", 2) != 2)
+        return 1;
+    a = counted(1);
+    b = hook(2);
+    say("%d %d %s\n", a, b, "literal");
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("flags", [["-std=c89", "-pedantic", "-Wdeclaration-after-statement"],
+                                   ["-std=gnu11", "-Wwrite-strings", "-Wcast-qual"]],
+                         ids=["c89 declarations", "write-strings"])
+def test_ripped_code_adds_no_warning_to_a_strict_build(tmp_path, flags):
+    """A declaration of a frame variable and a C local, and a static local
+    moved to file scope, keep C89's declarations before statements; a
+    literal given to a variadic async function stays const under
+    -Wwrite-strings (its copy in the caller's frame too)."""
+    from conftest import RIPCC
+    src = tmp_path / "strict.c"
+    src.write_text(C89_PROGRAM)
+    plain = run(["cc", "-Wall", "-Wextra", "-Werror"] + flags + [str(src), "-o",
+                                                                   str(tmp_path / "plain")])
+    assert plain.returncode == 0, plain.stderr.decode()
+    r = run([RIPCC, "--posix", "-Wall", "-Wextra", "-Werror"] + flags +
+            [str(src), "-o", str(tmp_path / "ripped")])
+    assert r.returncode == 0, r.stderr.decode()
+    got = run([str(tmp_path / "ripped")], timeout=20)
+    assert (got.returncode, got.stdout, got.stderr) == (0, b"3 6 literal\n", b"")
+
+
 def test_equiv_posix_compares_the_plain_build_too(tmp_path):
     from conftest import RIPCC
     r = run([RIPCC, "--equiv", "--posix", "-O2", os.path.join(ROOT, "tests", "posix", "socket.c")],

@@ -14,6 +14,7 @@ what its plain cc build prints, and its read() suspends only its task: a
 second task (ticker.c, tests only) ticks while main waits for input, which
 the test sends only after the ticks."""
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -86,6 +87,14 @@ def defined_functions(exe):
     return set(out[2::3])
 
 
+def calls_made_by(exe, function):
+    """The functions `function` of program `exe` calls (a tail call too),
+    by its disassembly."""
+    out = run(["objdump", "-d", "--no-show-raw-insn", str(exe)]).stdout.decode()
+    body = out.split("<%s>:\n" % function, 1)[1].split("\n\n", 1)[0]
+    return set(re.findall(r"(?:call|jmp)\s+[0-9a-f]+ <([^>+@]+)>", body))
+
+
 @pytest.mark.parametrize("how", ("one command", "objects", "archive", "make"))
 def test_a_program_of_several_files_behaves_as_its_plain_build(tmp_path, plain_output, how):
     cwd = copy_sources(tmp_path)
@@ -93,10 +102,12 @@ def test_a_program_of_several_files_behaves_as_its_plain_build(tmp_path, plain_o
     got = run([str(cwd / "prog")], input=INPUT, timeout=20)
     assert got.stderr == b"", got.stderr.decode()
     assert (got.returncode, got.stdout) == (0, plain_output)
-    # ripped, not left plain: serve and read_line exist only as frames
+    # ripped, not left plain: main's task calls serve's ripped form (the
+    # plain forms stay beside, for plain code)
     defined = defined_functions(cwd / "prog")
-    assert {"rip__new_serve", "rip__new_read_line"} <= defined
-    assert not {"serve", "read_line"} & defined and "checksum" in defined
+    assert {"rip__new_serve", "rip__new_read_line", "checksum"} <= defined
+    assert "rip__new_checksum" not in defined
+    assert "rip__new_serve" in calls_made_by(cwd / "prog", "rip__resume_main")
     assert ".rip_rerip" not in run(["readelf", "-S", str(cwd / "prog")]).stdout.decode()
     # -v says what was ripped again and why, round by round
     said = r.stderr.decode()
@@ -207,31 +218,63 @@ def test_an_archive_member_that_cannot_be_ripped_again_is_told_when_linked(tmp_p
         "again, then link again\n" in r.stderr.decode()
 
 
-def test_a_function_made_async_but_taken_as_a_plain_pointer_is_ripper_s_error(tmp_path):
+def test_a_plain_pointer_s_function_calls_another_file_s_async_one_by_its_plain_form(
+        tmp_path, plain_output):
+    """hook.c's on_input goes into a plain function pointer, so it stays
+    plain; it calls serve, async in server.o, which keeps its plain form
+    beside the ripped one (as read_line does in io.o): the program
+    behaves as its plain build, and main's own calls stay ripped."""
     cwd = copy_sources(tmp_path)
     (cwd / "hook.c").write_text(
         '#include "server.h"\n'
-        "static void on_input(void) { serve(0); }\n"
-        "void (*input_hook)(void) = on_input;\n")
+        "static int on_input(int fd) { return serve(fd); }\n"
+        "int (*input_hook)(int) = on_input;\n")
+    main = (cwd / "main.c").read_text()
+    (cwd / "main.c").write_text(main.replace("int lines = serve(0);", "int lines = input_hook(0);")
+                                .replace("int main(void) {", "extern int (*input_hook)(int);\n"
+                                         "int main(void) {"))
     compile_each(cwd, SOURCES + ("hook.c",))
     r = ripcc(cwd, "main.o", "server.o", "io.o", "hook.o", "-o", "prog")
-    assert r.returncode == 1
+    assert r.returncode == 0, r.stderr.decode()
+    got = run([str(cwd / "prog")], input=INPUT, timeout=20)
+    assert (got.returncode, got.stdout, got.stderr) == (0, plain_output, b"")
+    assert "serve" in calls_made_by(cwd / "prog", "on_input")
+    assert {"serve", "rip__new_serve"} <= defined_functions(cwd / "prog")
+
+
+def test_a_plain_call_of_an_async_function_without_a_plain_form_is_a_clear_error(tmp_path):
+    """read_line's static local has a type declared inside it, which a
+    plain and a ripped definition could not share: it has no plain form,
+    nor has serve, which calls it; a plain pointer's function calling
+    serve is refused at the link, by name."""
+    cwd = copy_sources(tmp_path)
+    io = (cwd / "io.c").read_text()
+    assert "size_t len = 0;" in io
+    (cwd / "io.c").write_text(io.replace("size_t len = 0;", "size_t len = 0;\n"
+                                         "    typedef int count_t; static count_t calls;\n"
+                                         "    calls++;"))
+    (cwd / "hook.c").write_text(
+        '#include "server.h"\n'
+        "static int on_input(int fd) { return serve(fd); }\n"
+        "int (*input_hook)(int) = on_input;\n")
+    compile_each(cwd, SOURCES + ("hook.c",))
+    r = ripcc(cwd, "main.o", "server.o", "io.o", "hook.o", "-o", "prog")
+    assert r.returncode == 1 and not (cwd / "prog").exists()
     err = r.stderr.decode()
-    assert "hook.c:3:28: error: async function 'on_input' used where a plain function " \
-        "pointer ('void (*)(void)') is expected" in err
-    assert "'on_input' calls async 'serve' (line 2); 'serve' is async in server.o, another " \
-        "object of the program" in err
-    assert "ripcc: error: ripping hook.c again for the link, with 'serve' (ripped in " \
-        "server.o) async, failed (above)" in err
+    assert "ripcc: error: server.o still calls 'read_line' as a plain function after ripping " \
+        "server.c again with it async (it is ripped in io.o)\n" in err
+    assert "its plain form could not stay" in err
 
 
 def test_objects_compiled_with_posix_linked_without_it_say_so(tmp_path):
     cwd = copy_sources(tmp_path)
     compile_each(cwd)
     r = run([RIPCC, "main.o", "server.o", "io.o", "-o", "prog"], cwd=str(cwd))
-    assert r.returncode == 1
-    assert "note: objects compiled with ripcc --posix need ripcc --posix at the link too" \
-        in r.stderr.decode()
+    assert r.returncode == 1 and not (cwd / "prog").exists()
+    assert r.stderr.decode() == (
+        "ripcc: error: main.o, server.o, io.o were compiled with --posix: link with ripcc "
+        "--posix too (it rips them again with the async functions of the others, and links "
+        "the calls' runtime)\n")
 
 
 def test_ripper_also_async_treats_another_file_s_function_as_async(tmp_path):
@@ -278,10 +321,14 @@ def test_a_call_through_a_declaration_ripper_does_not_read_is_a_clear_error(tmp_
     r = ripcc(cwd, "main.o", "server.o", "io.o", "-o", "prog")
     assert r.returncode == 1 and not (cwd / "prog").exists()
     assert r.stderr.decode() == (
-        "ripcc: error: main.o still calls 'serve' as a plain function after ripping main.c "
-        "again with it async (it is ripped in server.o)\n"
-        "ripcc: note: declare 'serve' at file scope, with a prototype, before its calls "
-        "(ripper does not read a declaration inside a function, nor an implicit one)\n")
+        "main.c:3:12: error: 'serve' is async in server.o, but this call names it through a "
+        "declaration ripper does not read\n"
+        "    3 |     return serve(0) == 0;\n"
+        "      |            ^\n"
+        "main.c:3:12: note: declare 'serve' at file scope, with a prototype, before its calls "
+        "(not inside a function, nor implicitly)\n"
+        "ripcc: error: ripping main.c again for the link, with 'serve' (ripped in server.o) "
+        "async, failed (above)\n")
 
 
 def test_a_rip_again_that_reads_other_headers_than_the_compile_is_an_error(tmp_path):

@@ -280,7 +280,7 @@ rip_frame *rip__new_rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_
  * plain pointer: a destructor, a signal handler), which cannot suspend:
  * what needs no wait is done; a wait would stop every task, so it is a
  * fatal error with a message instead of a silent stall. */
-static void no_wait(const char *call) {
+static __attribute__((noreturn)) void no_wait(const char *call) {
     rip__fatal("%s would wait in a plain function (one used as a function pointer, which "
                "cannot suspend): rip the caller (call it directly from a thread)", call);
 }
