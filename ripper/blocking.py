@@ -288,7 +288,37 @@ def check(unit, analysis, how="warn"):
             if key not in seen:         # two calls at one place (one macro): one message
                 seen.add(key)
                 found.append(d)
+    if analysis.posix:
+        found += _uncaught_pointers(unit, analysis, how)
     return found
+
+
+def _uncaught_pointers(unit, analysis, how):
+    """--posix: a stdio call or signal wait of the C library taken as a
+    function pointer (`closer = fclose;`): a call through it is the
+    library's, which rip's run-time catch (rip/catch.c) has no form of,
+    so it blocks every task while it waits on a pipe, socket or terminal.
+    (The other calls taken so are caught at run time, and pthread's waits
+    are refused: lower.py.)"""
+    from .analysis import function_values
+    uncaught = set(POSIX_STDIO + POSIX_STDIO_FORTIFIED + POSIX_SIGNAL_WAITS)
+    return [_taken_diagnostic(unit, ref, how)
+            for body in [f.body for f in analysis.defined.values()] + list(unit.globals)
+            for ref in function_values(body)
+            if ref.name in uncaught and ref.name in analysis.posix_calls]
+
+
+def _taken_diagnostic(unit, ref, how):
+    path, line, _ = unit.lines.where(ref.start)
+    col, macro = unit.lines.place_of_name(ref.start, ref.name)
+    what = "'%s'" % ref.name if macro is None else \
+        "'%s' (in the expansion of macro '%s')" % (ref.name, macro)
+    return Diagnostic(path, line, col, "%s taken as a function pointer: a call through it is "
+                      "the C library's, which blocks every task while it waits on a pipe, "
+                      "socket or terminal" % what,
+                      "call '%s' by name where it may wait (a regular file's never does), "
+                      "or through a function of your own that calls it" % ref.name,
+                      severity="error" if how == "error" else "warning", option=OPTION)
 
 
 def _diagnostic(unit, call, callee, function, how, posix=False, note=None):
