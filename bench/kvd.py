@@ -165,6 +165,19 @@ def one_run(exe, load, conns, seconds):
                         stream.close()
 
 
+def fd_limit():
+    """The fds a server may have: the hard limit, or more where we may raise it."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard == resource.RLIM_INFINITY:
+        return "unlimited"
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard + 1))
+    except (ValueError, OSError):
+        return "%d (not raisable here)" % hard
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))     # lowering: always allowed
+    return "%d (raised as needed)" % hard
+
+
 def machine_limits():
     """What caps the thread-per-connection build here, in words."""
     def read(path):
@@ -174,10 +187,10 @@ def machine_limits():
         except OSError:
             return "?"
     nproc = resource.getrlimit(resource.RLIMIT_NPROC)[0]
-    return ("ulimit -u %s%s, kernel.threads-max %s, kernel.pid_max %s, vm.max_map_count %s, "
-            "vm.overcommit_memory %s" % (
-                "unlimited" if nproc == resource.RLIM_INFINITY else nproc,
-                " (root: not enforced)" if os.geteuid() == 0 else "",
+    return ("ulimit -Hn %s (kvd holds two fds per connection: the socket and its dup, one "
+            "FILE each), ulimit -u %s, kernel.threads-max %s, kernel.pid_max %s, "
+            "vm.max_map_count %s, vm.overcommit_memory %s" % (
+                fd_limit(), "unlimited" if nproc == resource.RLIM_INFINITY else nproc,
                 read("/proc/sys/kernel/threads-max"), read("/proc/sys/kernel/pid_max"),
                 read("/proc/sys/vm/max_map_count"), read("/proc/sys/vm/overcommit_memory")))
 
@@ -210,6 +223,11 @@ def section(build_dir, report, runs, quick, seconds, levels=None):
             for g in got:
                 if g["problem"]:
                     notes.append("%s at %d connections: %s." % (name, conns, g["problem"]))
+            if opened < conns:
+                notes.append("%s at %d connections: %d opened; the rest were not served within "
+                             "5 s (they wait in the listen queue when the server is out of fds, "
+                             "or are closed when it cannot start a thread; see the limits "
+                             "above)." % (name, conns, opened))
             suite.progress("  kvd-%s, %d connections: %s requests/s, %s bytes per connection%s" % (
                 name, conns, suite.fmt(med["rps"]), suite.fmt(med["rss_per_conn"]),
                 "" if opened == conns else ", only %d opened" % opened))
@@ -235,6 +253,17 @@ def section(build_dir, report, runs, quick, seconds, levels=None):
                 "was the limit). Limits here: %s." % (
                     suite.fmt(float(seconds)), suite.SERVER_CPU, suite.CLIENT_CPU, runs,
                     machine_limits()))
+    client_rate = suite.median(r[3] / (float(r[10].rstrip("%")) / 100) for r in rows
+                               if r[3] and r[10] and float(r[10].rstrip("%")) > 0)
+    server_rate = max((r[5] for r in rows if r[5]), default=None)
+    if client_rate and server_rate:
+        report.text("The load generator's own cost: %s requests per CPU-second of its own "
+                    "(median over the rows), against the fastest server's %s per CPU-second: %s" % (
+                        suite.fmt(client_rate), suite.fmt(server_rate),
+                        "on CPUs of their own the server would saturate first, so the client is "
+                        "not what limits requests/s." if client_rate > server_rate else
+                        "the client is the tighter limit: requests/s understates the servers; "
+                        "requests per server CPU-second is their own cost."))
     report.table(["build", "connections", "opened", "requests/s", "x plain", "requests per server "
                   "CPU-second", "x plain", "KiB per connection", "x plain", "server threads",
                   "client CPU", "errors"], rows)

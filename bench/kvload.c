@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #define MAX_CONNECTING 256          /* connections being set up at once */
-#define SETUP_STALL_S 10.0          /* no connection opened for this long: give up on the rest */
+#define SETUP_STALL_S 5.0           /* no connection opened for this long: give up on the rest */
 
 enum state { IDLE, CONNECTING, SETUP, READY, DEAD };
 
