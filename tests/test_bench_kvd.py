@@ -24,16 +24,16 @@ def test_quick_mode_gives_every_build_a_row_of_numbers(tmp_path):
     rows = {}
     for line in r.stdout.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 12 and cells[0] in BUILDS:
+        if len(cells) == 13 and cells[0] in BUILDS:
             rows[(cells[0], int(cells[1].replace(",", "")))] = cells
     assert set(rows) == {(b, n) for b in BUILDS for n in (20, 200)}, r.stdout
     for (build, conns), (_, _, opened, rps, x_rps, per_cpu, x_cpu, kib, x_kib, threads,
-                         client, errors) in rows.items():
+                         server, client, errors) in rows.items():
         assert opened == "all", (build, conns, opened)
         assert number(rps) > 0 and number(per_cpu) > 0, (build, conns, rps, per_cpu)
         assert number(kib) > 0, (build, conns, kib)           # each connection costs something
         assert errors == "0", (build, conns, errors)
-        assert re.fullmatch(r"\d+%", client), client
+        assert re.fullmatch(r"\d+%", server) and re.fullmatch(r"\d+%", client), (server, client)
         for ratio in (x_rps, x_cpu, x_kib):
             assert number(ratio) > 0
         if build == "plain":
