@@ -210,6 +210,7 @@ def section(build_dir, report, runs, quick, seconds, levels=None):
                 if name in exes:
                     samples.setdefault((name, conns), []).append(one_run(exes[name], load, conns, seconds))
     rows, notes, client_rates = [], [], []
+    short = {}                      # (connections, opened) -> the builds that opened only that many
     for conns in levels:
         base = {}
         for name in BUILDS:
@@ -228,14 +229,11 @@ def section(build_dir, report, runs, quick, seconds, levels=None):
                 if g["problem"]:
                     notes.append("%s at %d connections: %s." % (name, conns, g["problem"]))
             if opened < conns:
-                notes.append("%s at %d connections: %d opened; the rest were not served within "
-                             "5 s (they wait in the listen queue when the server is out of fds, "
-                             "or are closed when it cannot start a thread; see the limits "
-                             "above)." % (name, conns, opened))
+                short.setdefault((conns, opened), []).append(name)
             suite.progress("  kvd-%s, %d connections: %s requests/s, %s bytes per connection%s" % (
                 name, conns, suite.fmt(med["rps"]), suite.fmt(med["rss_per_conn"]),
                 "" if opened == conns else ", only %d opened" % opened))
-            rows.append([name, conns, "%d of %d" % (opened, conns) if opened != conns else "all",
+            rows.append([name, conns, "%s of %s" % (suite.fmt(opened), suite.fmt(conns)) if opened != conns else "all",
                          med["rps"], ratio(med["rps"], base.get("rps")),
                          med["per_cpu_s"], ratio(med["per_cpu_s"], base.get("per_cpu_s")),
                          med["rss_per_conn"] / 1024 if med["rss_per_conn"] is not None else None,
@@ -256,6 +254,11 @@ def section(build_dir, report, runs, quick, seconds, levels=None):
                 "CPU are each one's CPU time over the run's time (100%%: its CPU was saturated). Limits here: %s." % (
                     suite.fmt(float(seconds)), suite.SERVER_CPU, suite.CLIENT_CPU, runs,
                     machine_limits()))
+    for (conns, opened), names in short.items():
+        notes.append("At %s connections %s opened %s: the rest were not served within 5 s (they "
+                     "wait in the listen queue when the server is out of fds, or are closed when "
+                     "it cannot start a thread; see the limits above)." % (
+                         suite.fmt(conns), ", ".join(names), suite.fmt(opened)))
     client_rate = suite.median(client_rates)
     server_rate = max((r[5] for r in rows if r[5]), default=None)
     if client_rate and server_rate:
