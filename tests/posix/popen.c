@@ -2,7 +2,8 @@
  * fgets and fread, a "w" stream written (a small text, and 200 KiB, more
  * than a pipe holds, so the writes wait for the child), pclose's status
  * (an exit code, a signal), popen's EINVAL, and a thread that keeps
- * running while the main one waits for a slow child's line.  The output
+ * running while the main one waits for a slow child's line, and while
+ * pclose waits for a child that closed its output but has not exited.  The output
  * must be the same built plainly and ripped (tests/test_posix.py). */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -82,6 +83,12 @@ static void slow_child(void) {
     printf("slow line: %s", got ? line : "NULL\n");
     printf("the other thread ran meanwhile: %d\n", during >= 5);
     status("pclose(slow)", pclose(fp));
+    fp = popen("exec >&-; sleep 0.3; exit 2", "r");  /* EOF at once, then the child lingers */
+    printf("fgetc of a closed pipe: %d\n", fgetc(fp));
+    before = __atomic_load_n(&ticks, __ATOMIC_RELAXED);
+    status("pclose(lingering)", pclose(fp));
+    during = __atomic_load_n(&ticks, __ATOMIC_RELAXED) - before;
+    printf("the other thread ran during pclose: %d\n", during >= 5);
     stop = 1;
     pthread_join(t, NULL);
 }
