@@ -147,3 +147,39 @@ def test_a_library_ripper_never_saw_waits_only_its_task(tmp_path, ripcc, backend
                              "rip" % name) == 1, err
     else:
         assert err == ""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext", "threads"))
+def test_large_file_lockf_is_wrapped_too(tmp_path, ripcc, backend):
+    """-D_FILE_OFFSET_BITS=64 makes glibc's headers call lockf64:
+    tests/posix/offload_later.c built so prints what its plain build
+    prints (its lockf(F_LOCK) lets the other thread tick), and on ucontext
+    the program's call went to the wrapper."""
+    import os
+    from conftest import ROOT
+    src = os.path.join(ROOT, "tests", "posix", "offload_later.c")
+    plain = tmp_path / "plain"
+    assert run(["cc", "-std=gnu11", "-O2", "-pthread", "-D_FILE_OFFSET_BITS=64", src, "-o",
+                str(plain)]).returncode == 0
+    expected = run([str(plain)], timeout=60)
+    exe = ripcc(src, backend, extra=["--posix", "-D_FILE_OFFSET_BITS=64"])
+    if backend == "ucontext":
+        assert "__wrap_lockf64" in run(["nm", "--defined-only", exe]).stdout.decode().split()
+    r = run([exe], timeout=60)
+    assert r.stderr == b"", r.stderr.decode()
+    assert (r.returncode, r.stdout) == (expected.returncode, expected.stdout)
+
+
+def test_posix_scanf_warns_and_names_fgets_and_sscanf(tmp_path):
+    """scanf is not handled (no point to wait at short of glibc's own
+    vfscanf): the warning says where it would wait and what suspends."""
+    src = tmp_path / "s.c"
+    src.write_text('#include <stdio.h>\n'
+                   'int main(void) { int x; return fscanf(stdin, "%d", &x); }\n')
+    r = run([RIPPER, "--posix", str(src), "-o", str(tmp_path / "s.rip.c")])
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert "warning: 'fscanf' blocks the whole scheduler in async function 'main'" in err
+    assert "--posix does not handle 'fscanf' yet: on a socket, pipe or terminal" in err
+    assert "read the line with fgets or getline, which --posix makes suspend, and parse it " \
+        "with sscanf" in err
