@@ -133,9 +133,12 @@ POSIX_OFFLOADED = ("waitpid", "wait", "waitid", "getaddrinfo", "getnameinfo", "g
 POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED
 # The later offload block (issue 22 point 1): wait4 as waitpid (a pidfd
 # for one child), wait3 as wait, lockf as flock (F_TLOCK first),
-# gethostbyaddr, sync, syncfs on the pool; pclose on the pool (its pending
-# output, its child's wait).
-POSIX_OFFLOADED_LATER = ("wait4", "wait3", "gethostbyaddr", "sync", "syncfs", "lockf", "pclose")
+# gethostbyaddr, sync, syncfs on the pool; popen on the pool (glibc's
+# waits for the exec of sh, a millisecond or more) under the caller's
+# signal mask, its stream a pipe that the stdio calls (POSIX_STDIO)
+# suspend on; pclose on the pool (its pending output, its child's wait).
+POSIX_OFFLOADED_LATER = ("wait4", "wait3", "gethostbyaddr", "sync", "syncfs", "lockf", "popen",
+                         "pclose")
 POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED_LATER
 # The scanf family under --posix: not handled (a conversion may need any
 # number of bytes, so there is no point to wait at short of running
@@ -144,10 +147,6 @@ POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED_LATER
 _SCANF_POSIX = "on a socket, pipe or terminal it would wait in the scheduler's thread (a " \
                "regular file never waits); read the line with fgets or getline, which " \
                "--posix makes suspend, and parse it with sscanf"
-# Calls --posix leaves as they are but no longer warns about: popen forks
-# and execs at once (glibc's waits only for the exec), and its stream, a
-# pipe, suspends through the stdio calls (POSIX_STDIO).
-POSIX_AS_IS = ("popen",)
 # fcntl waits only for F_SETLKW: --posix makes it a resume point only in a
 # file where some fcntl call is written with it (posix_call_wanted).
 POSIX_PREFIX = "rip_posix_"
@@ -296,8 +295,6 @@ def check(unit, analysis, how="warn"):
             if name not in analysis.names or callee not in HINT_OF or callee not in system or \
                     callee in analysis.defined or callee in analysis.posix_calls or \
                     callee in analysis.also_async:
-                continue
-            if analysis.posix and callee in POSIX_AS_IS:
                 continue
             if callee == "fcntl" and not _written_on_its_lines(unit, call, _FCNTL_WAITS):
                 continue

@@ -1,7 +1,8 @@
 /* popen.c -- popen and pclose as plain POSIX: a "r" stream read with
  * fgets and fread, a "w" stream written (a small text, and 200 KiB, more
  * than a pipe holds, so the writes wait for the child), pclose's status
- * (an exit code, a signal), popen's EINVAL, and a thread that keeps
+ * (an exit code, a signal), the signal mask the command inherits,
+ * popen's EINVAL, and a thread that keeps
  * running while the main one waits for a slow child's line, and while
  * pclose waits for a child that closed its output but has not exited.  The output
  * must be the same built plainly and ripped (tests/test_posix.py). */
@@ -53,6 +54,15 @@ static void reading(void) {
     fp = popen("kill -TERM $$", "r");
     printf("fgetc at once: %d\n", fgetc(fp));
     status("pclose(killed)", pclose(fp));
+    sigset_t usr1, old;                 /* the command inherits the caller's signal mask */
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, &old);
+    fp = popen("exec grep SigBlk /proc/self/status", "r");
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (fgets(line, sizeof line, fp))
+        printf("the command's %s", line);
+    status("pclose(grep)", pclose(fp));
 }
 
 static void writing(void) {

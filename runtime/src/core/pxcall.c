@@ -21,7 +21,10 @@
  * The later block: wait4 as waitpid (its rusage filled by the last,
  * WNOHANG, call), wait3 (any child) as wait; lockf(F_LOCK) as flock
  * (F_TLOCK first, the pool only when the lock is held; F_ULOCK, F_TEST
- * direct); gethostbyaddr, sync, syncfs on the pool; pclose on the pool
+ * direct); gethostbyaddr, sync, syncfs on the pool; popen on the pool under the
+ * caller's signal mask, as system (glibc's waits for the exec of sh, a
+ * millisecond or more; its stream is a pipe, which stdio.c suspends on);
+ * pclose on the pool
  * (glibc's: pending output written blocking on the pool's thread -- the
  * pipe's fd is left blocking --, the fd closed, the child waited for),
  * its fd first taken out of the scheduler's epoll set as fclose does. 
@@ -200,6 +203,12 @@ int rip__pxc_step(rip_pxcall *c, rip_waiter *w) {
             return RIP_PX_OFFLOAD;  /* held: wait for it on the pool */
         return done_call(c, r);
     }
+    case RIP_PXC_POPEN:
+        pthread_sigmask(SIG_SETMASK, NULL, &c->own_mask);
+        if (sigchld_holds && !sigismember(&sigchld_old, SIGCHLD))
+            sigdelset(&c->own_mask, SIGCHLD);  /* held by a system in flight, not the program's */
+        c->mask = &c->own_mask;
+        return RIP_PX_OFFLOAD;
     case RIP_PXC_PCLOSE: {
         FILE *fp = c->a[0].p;
         if (fp && fp->_fileno >= 0)
@@ -322,6 +331,14 @@ void *rip__pxc_blocking(void *arg) {
                errno == EINTR)
             ;
         break;
+    case RIP_PXC_POPEN: {           /* under the caller's mask: the command inherits it, not the pool's (all blocked) */
+        sigset_t pools;
+        pthread_sigmask(SIG_SETMASK, c->mask, &pools);
+        c->presult = rip__sys_popen(c->a[0].p, c->a[1].p);
+        c->err = errno;
+        pthread_sigmask(SIG_SETMASK, &pools, NULL);
+        return c;
+    }
     case RIP_PXC_PCLOSE:
         r = rip__sys_pclose(c->a[0].p);
         break;
@@ -408,6 +425,10 @@ void rip__pxc_deliver(rip_pxcall *c) {
             h_errno = c->herr;
             errno = c->err;
         }
+        return;
+    case RIP_PXC_POPEN:
+        if (!c->presult)
+            errno = c->err;
         return;
     default:
         if (c->result == -1)

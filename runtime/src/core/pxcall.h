@@ -8,6 +8,7 @@
 #ifndef RIP_PXCALL_H
 #define RIP_PXCALL_H
 
+#include <signal.h>
 #include <sys/types.h>
 #include "core.h"
 
@@ -17,7 +18,7 @@ enum { RIP_PXC_WAITPID, RIP_PXC_WAIT, RIP_PXC_WAITID, RIP_PXC_GETADDRINFO, RIP_P
        RIP_PXC_PREAD, RIP_PXC_PWRITE,
        /* the later block */
        RIP_PXC_WAIT4, RIP_PXC_WAIT3, RIP_PXC_GETHOSTBYADDR, RIP_PXC_SYNC, RIP_PXC_SYNCFS,
-       RIP_PXC_LOCKF, RIP_PXC_PCLOSE };
+       RIP_PXC_LOCKF, RIP_PXC_POPEN, RIP_PXC_PCLOSE };
 
 typedef union {
     long l;                         /* an integer argument (int, pid_t, off_t, socklen_t) */
@@ -31,9 +32,10 @@ typedef struct {
     int waited;                     /* queued on pidfd: the next step begins by ending that wait */
     size_t done;                    /* pread, pwrite: bytes moved before the rest went to the pool */
     int sigchld_held;               /* system: this call blocked SIGCHLD in the scheduler's thread */
-    const void *mask;               /* system: the caller's signal mask (a sigset_t), which the command inherits */
+    const void *mask;               /* system, popen: the caller's signal mask (a sigset_t), which the command inherits */
+    sigset_t own_mask;              /* popen: that mask, kept here */
     long result;                    /* when done: an integer result (int, pid_t, ssize_t) */
-    void *presult;                  /* when done: gethostbyname's (gethostbyaddr's) result */
+    void *presult;                  /* when done: gethostbyname's (gethostbyaddr's, popen's) result */
     int err;                        /* when done: errno (the pool thread's, carried back) */
     int herr;                       /* when done: h_errno (gethostbyname*, gethostbyaddr) */
 } rip_pxcall;

@@ -415,6 +415,37 @@ void __wrap_sync(void) {
     caught("sync", &said, sync_job, NULL);
 }
 
+/* popen: run under the caller's signal mask, which the command inherits,
+ * as system. */
+extern FILE *__real_popen(const char *, const char *) __attribute__((weak));
+struct popen_call {
+    const char *command, *type;     /* popen's arguments */
+    sigset_t mask;                  /* the caller's signal mask */
+    FILE *r;                        /* popen's result */
+    int err;                        /* the pool thread's errno after it */
+};
+static void *popen_job(void *p) {
+    struct popen_call *c = p;
+    sigset_t pools;
+    pthread_sigmask(SIG_SETMASK, &c->mask, &pools);
+    errno = 0;
+    c->r = __real_popen(c->command, c->type);
+    c->err = errno;
+    pthread_sigmask(SIG_SETMASK, &pools, NULL);
+    return p;
+}
+FILE *__wrap_popen(const char *command, const char *type) {
+    if (!IN_TASK)
+        return __real_popen(command, type);
+    static volatile int said;
+    struct popen_call c = { .command = command, .type = type };
+    pthread_sigmask(SIG_SETMASK, NULL, &c.mask);
+    caught("popen", &said, popen_job, &c);
+    if (!c.r)
+        errno = c.err;
+    return c.r;
+}
+
 /* pclose: the stream's fd leaves the scheduler's epoll set first (its
  * waiters wake with EBADF), as fclose. */
 extern int __real_pclose(FILE *) __attribute__((weak));

@@ -12,7 +12,7 @@
 
 struct pxc_frame {
     rip_frame hdr;
-    union { int i; pid_t pid; ssize_t n; struct hostent *h; } result; /* RIP_RESULT slot, as the call's type */
+    union { int i; pid_t pid; ssize_t n; struct hostent *h; FILE *fp; } result; /* RIP_RESULT slot, as the call's type */
     rip_pxcall c;                   /* the call in progress */
     rip_waiter waiter;              /* its place on the pidfd's wait list */
     rip_job job;                    /* the call on the offload pool */
@@ -25,6 +25,9 @@ static int pxc_done(struct pxc_frame *F) {
     case RIP_PXC_GETHOSTBYNAME2:
     case RIP_PXC_GETHOSTBYADDR:
         F->result.h = F->c.presult;
+        break;
+    case RIP_PXC_POPEN:
+        F->result.fp = F->c.presult;
         break;
     case RIP_PXC_PREAD:
     case RIP_PXC_PWRITE:
@@ -184,6 +187,10 @@ rip_frame *rip__new_rip_posix_syncfs(int fd) {
 
 rip_frame *rip__new_rip_posix_lockf(int fd, int cmd, off_t len) {
     return pxc_frame(RIP_PXC_LOCKF, L(fd), L(cmd), L(len), NONE);
+}
+
+rip_frame *rip__new_rip_posix_popen(const char *command, const char *type) {
+    return pxc_frame(RIP_PXC_POPEN, P(command), P(type), NONE, NONE);
 }
 
 rip_frame *rip__new_rip_posix_pclose(FILE *fp) {

@@ -44,7 +44,7 @@ RIP__SYS(ssize_t, pread, (int fd, void *buf, size_t n, off_t off), (fd, buf, n, 
 RIP__SYS(ssize_t, pwrite, (int fd, const void *buf, size_t n, off_t off), (fd, buf, n, off))
 
 /* The later block (issue 22 point 1: wait3/wait4, gethostbyaddr, sync,
- * syncfs, lockf, pclose). */
+ * syncfs, lockf, popen, pclose). */
 RIP__SYS(pid_t, wait4, (pid_t pid, int *status, int options, struct rusage *ru),
          (pid, status, options, ru))
 RIP__SYS(pid_t, wait3, (int *status, int options, struct rusage *ru), (status, options, ru))
@@ -52,6 +52,7 @@ RIP__SYS(struct hostent *, gethostbyaddr, (const void *addr, socklen_t len, int 
          (addr, len, type))
 RIP__SYS(int, syncfs, (int fd), (fd))
 RIP__SYS(int, lockf, (int fd, int cmd, off_t len), (fd, cmd, len))
+RIP__SYS(FILE *, popen, (const char *command, const char *type), (command, type))
 RIP__SYS(int, pclose, (FILE *fp), (fp))
 extern void __real_sync(void) __attribute__((weak));
 static inline void rip__sys_sync(void) {   /* void: no `return f()` */

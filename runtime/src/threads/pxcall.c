@@ -65,4 +65,5 @@ struct hostent *rip_posix_gethostbyaddr(const void *addr, socklen_t len, int typ
 void rip_posix_sync(void) { sync(); }
 int rip_posix_syncfs(int fd) { return syncfs(fd); }
 int rip_posix_lockf(int fd, int cmd, off_t len) { return lockf(fd, cmd, len); }
+FILE *rip_posix_popen(const char *command, const char *type) { return popen(command, type); }
 int rip_posix_pclose(FILE *fp) { return pclose(fp); }

@@ -199,6 +199,14 @@ int rip_posix_lockf(int fd, int cmd, off_t len) {
     return (int)run_int(CALL(RIP_PXC_LOCKF, L(fd), L(cmd), L(len)));
 }
 
+FILE *rip_posix_popen(const char *command, const char *type) {
+    if (!IN_TASK)
+        return rip__sys_popen(command, type);
+    rip_pxcall c = CALL(RIP_PXC_POPEN, P(command), P(type));
+    run(&c);
+    return c.presult;
+}
+
 int rip_posix_pclose(FILE *fp) {
     if (!IN_TASK)
         return rip__sys_pclose(fp);
@@ -261,4 +269,5 @@ struct hostent *__wrap_gethostbyaddr(const void *addr, socklen_t len, int type) 
 void __wrap_sync(void) { rip_posix_sync(); }
 int __wrap_syncfs(int fd) { return rip_posix_syncfs(fd); }
 int __wrap_lockf(int fd, int cmd, off_t len) { return rip_posix_lockf(fd, cmd, len); }
+FILE *__wrap_popen(const char *command, const char *type) { return rip_posix_popen(command, type); }
 int __wrap_pclose(FILE *fp) { return rip_posix_pclose(fp); }
