@@ -23,9 +23,9 @@ BUILDS = ("plain", "rip", "ucontext", "threads")
 @pytest.fixture(scope="module", params=BUILDS)
 def kvd_exe(build_dir, request):
     """kvd built plainly (cc -pthread), and with ripcc --posix for each
-    backend: main runs as the first task, whose accept suspends; for now
-    each connection's thread is a real thread (pthread_create is not a
-    task yet), its stdio and mutex the library's."""
+    backend: main runs as the first task, whose accept suspends; on rip
+    and ucontext each connection's thread is a task of the one scheduler
+    thread (its fgets, fprintf and mutex suspend it), on threads a thread."""
     exe = os.path.join(str(build_dir), "kvd-" + request.param)
     if request.param == "plain":
         cc = [os.environ.get("RIPCC_CC", "cc"), "-pthread"]

@@ -132,7 +132,7 @@ def test_a_blocking_call_suspends_only_its_task(tmp_path, ripcc, backend, call):
         "read 4\n"
 
 
-def test_posix_links_the_wrappers_only_for_ucontext(tmp_path):
+def test_posix_wraps_main_and_the_calls_on_ucontext_and_nothing_on_threads(tmp_path):
     src = tmp_path / "t.c"
     src.write_text("#include <unistd.h>\nint main(void) { return sleep(0); }\n")
     from conftest import RIPCC
