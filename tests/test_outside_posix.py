@@ -292,9 +292,15 @@ def start(name, exe, workdir, docroot, port):
 
 
 def normalized(text, exe):
-    """stderr with the program's own path and numbers taken out, as lines."""
-    text = text.replace(exe, "PROG")
-    return sorted(re.sub(r"\d+", "N", line) for line in text.splitlines())
+    """stderr or a log with the program's path, dates and numbers taken
+    out, as sorted lines: "NOTICE    Nov 27 05:24:11.475 [10623]: Connect
+    (file descriptor 8)" -> "NOTICE Connect (file descriptor N)"."""
+    lines = []
+    for line in text.replace(exe, "PROG").splitlines():
+        line = re.sub(r"^([A-Z]+) +\w+ +\d+ [\d:.]+ \[\d+\]:", r"\1", line)  # tinyproxy's
+        line = re.sub(r"\[\d+/\w+/\d+:[\d:]+ [+-]\d+\]", "[DATE]", line)      # mini_httpd's
+        lines.append(re.sub(r"\d+", "N", line))
+    return sorted(lines)
 
 
 @pytest.fixture(scope="module")
@@ -333,14 +339,18 @@ def test_outside_program_under_load_answers_as_its_plain_build(
     else:
         assert {s for s, _ in answers["refused"]} == {500}, answers["refused"]
     lines = normalized(err, exe)
+    with open(os.path.join(str(tmp_path), "log")) as f:
+        log = normalized(f.read(), exe)     # the program's own log, line for line
     if build == "plain":
-        plain_runs[name] = (answers, lines, status)
+        plain_runs[name] = (answers, lines, log, status)
         return
     if name not in plain_runs:
         pytest.skip("the plain build's run did not happen (run the whole file)")
-    plain_answers, plain_lines, plain_status = plain_runs[name]
+    plain_answers, plain_lines, plain_log, plain_status = plain_runs[name]
     assert answers == plain_answers
     assert lines == plain_lines, "stderr differs from the plain build's:\n%s" % err
+    assert log == plain_log, "its log differs from the plain build's: %s" % (
+        sorted(set(log) ^ set(plain_log)) or "as many lines, other counts")
     assert status == plain_status
 
 
