@@ -204,12 +204,21 @@ class Server:
         with open(self.err_path, "rb") as f:
             return f.read().decode(errors="replace")
 
+    def program_pid(self):
+        """The program's pid (`timeout`'s child), or timeout's own if gone."""
+        try:
+            with open("/proc/%d/task/%d/children" % (self.proc.pid, self.proc.pid)) as f:
+                return int(f.read().split()[0])
+        except (OSError, IndexError, ValueError):
+            return self.proc.pid
+
     def stop(self):
-        """SIGTERM to its process group (only ours) -> its exit status;
-        None if it had to be killed."""
+        """SIGTERM to the program alone (its forked children, which would
+        each say they exit, are left to the group's SIGKILL after) -> its
+        exit status; None if it had to be killed."""
         status = self.proc.poll()
         if status is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            os.kill(self.program_pid(), signal.SIGTERM)
             try:
                 status = self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
