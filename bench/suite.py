@@ -7,6 +7,9 @@ process or a thread per connection), measured side by side in one run.
     python bench/suite.py BUILD_DIR --quick    `make demo`: the headline table
     python bench/suite.py BUILD_DIR --only 3,5 only those sections (no report)
 
+Section 6 is bench/kvd.py: examples/kvd.c, plain POSIX, built plainly and
+with `ripcc --posix` three ways (not in --quick unless asked with --only 6).
+
 Writes bench/results/REPORT.md (every row with the command that produced
 it; medians of RUNS runs) and PNG plots when matplotlib is importable.
 Installs wrk and nginx with apt-get when missing and running as root."""
@@ -678,9 +681,13 @@ def main(argv):
             c10k_rows = c10k(build, report, quick) if wanted(4) else []
             report.section = 5
             herd_rows = accept_herd(build, report, 5) if wanted(5) else []
+    report.section = 6
+    if wanted(6) and (not quick or only is not None):
+        import kvd              # bench/kvd.py (it imports this file for its helpers)
+        kvd.section(os.path.abspath(build), report, runs, quick, 1 if quick else 5)
     report.section = 2
     mem_rows = memory(build, report, runs, quick) if wanted(2) else []
-    report.section = 6
+    report.section = 7
     if only is not None:
         print(report.markdown())
         return

@@ -65,6 +65,16 @@ for _name in ("__builtin_va_arg_pack", "__builtin_va_arg_pack_len"):
     UNRIPPABLE_CALLS[_name] = "they forward the arguments of an inlined call, which a " \
         "ripped function is not; pass a va_list instead"
 CONSTRUCTOR_ATTRS = ("constructor", "destructor")
+
+
+def runs_outside_main(f):
+    """"constructor" or "destructor" when Function f carries that
+    attribute (the C library calls it before or after main), else None."""
+    for name in CONSTRUCTOR_ATTRS:
+        if any(a.strip() == name or a.startswith(name + "(") for a in f.attrs):
+            return name
+    return None
+
 # Functions of the C library that gcc knows as builtins (its manual, "Other
 # Built-in Functions"): it may fold, expand or replace their calls (floor of
 # a float becomes floorf).  --all-async leaves a file's own definition of
@@ -211,10 +221,10 @@ def enclosing_function(node, functions):
 def unrippable(f):
     """(node, message, hint) for the first construct that keeps function
     `f` from being ripped, or None."""
-    for name in CONSTRUCTOR_ATTRS:
-        if any(a.strip() == name or a.startswith(name + "(") for a in f.attrs):
-            return (f.body, "'%s' runs as a %s, before or after main, where nothing may "
-                    "suspend" % (f.name, name), "keep it plain: move what suspends out of it")
+    if runs_outside_main(f):
+        return (f.body, "'%s' runs as a %s, before or after main, where nothing may "
+                "suspend" % (f.name, runs_outside_main(f)),
+                "keep it plain: move what suspends out of it")
     for n in f.body.nodes():
         if isinstance(n, T.Call) and callee_name(n) in UNRIPPABLE_CALLS:
             return (n, "'%s' in async function '%s'" % (callee_name(n), f.name),
@@ -395,6 +405,11 @@ class Analysis:
         bodies = [f.body for f in self.defined.values()] + list(unit.globals)
         if self.posix:
             self.extern_start_routines = self.find_extern_start_routines(bodies)
+            for name, f in self.defined.items():
+                if runs_outside_main(f) and name != "main":
+                    # the C library calls it before or after main, outside
+                    # any task: plain, as a plain pointer's function
+                    self.pinned.setdefault(name, "a %s (%s)" % (runs_outside_main(f), at(f)))
         for body in bodies:
             for ref in function_values(body):
                 dest = value_destination(ref, self.functions)

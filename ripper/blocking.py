@@ -131,6 +131,22 @@ POSIX_OFFLOADED = ("waitpid", "wait", "waitid", "getaddrinfo", "getnameinfo", "g
                    "gethostbyname2", "fsync", "fdatasync", "system", "flock", "fcntl", "open",
                    "openat", "pread", "pwrite")
 POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED
+# The later offload block (issue 22 point 1): wait4 as waitpid (a pidfd
+# for one child), wait3 as wait, lockf as flock (F_TLOCK first),
+# gethostbyaddr, sync, syncfs on the pool; popen on the pool (glibc's
+# waits for the exec of sh, a millisecond or more) under the caller's
+# signal mask, its stream a pipe that the stdio calls (POSIX_STDIO)
+# suspend on; pclose on the pool (its pending output, its child's wait).
+POSIX_OFFLOADED_LATER = ("wait4", "wait3", "gethostbyaddr", "sync", "syncfs", "lockf", "popen",
+                         "pclose")
+POSIX_CALLS = POSIX_CALLS + POSIX_OFFLOADED_LATER
+# The scanf family under --posix: not handled (a conversion may need any
+# number of bytes, so there is no point to wait at short of running
+# glibc's vfscanf on the offload pool, whose FILE lock the stream's
+# holder keeps), so the hint names what is.
+_SCANF_POSIX = "on a socket, pipe or terminal it would wait in the scheduler's thread (a " \
+               "regular file never waits); read the line with fgets or getline, which " \
+               "--posix makes suspend, and parse it with sscanf"
 # fcntl waits only for F_SETLKW: --posix makes it a resume point only in a
 # file where some fcntl call is written with it (posix_call_wanted).
 POSIX_PREFIX = "rip_posix_"
@@ -141,6 +157,7 @@ POSIX_FORTIFIED = ("__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", 
 # What a program built with -D_FILE_OFFSET_BITS=64 calls for open, openat,
 # pread, pwrite and fcntl (glibc's headers rename them): wrapped too.
 POSIX_LFS = ("open64", "openat64", "pread64", "pwrite64", "fcntl64")
+POSIX_LFS = POSIX_LFS + ("lockf64",)     # the later block's one
 # stdio on sockets, pipes and terminals (issue 22, point 1, fourth part):
 # the task waits where glibc's call would block its thread
 # (runtime/src/core/stdio.c); output calls count too, since a full buffer
@@ -218,7 +235,8 @@ def hint(name, posix=False):
     """
     text = HINT_OF[name]
     if posix:
-        return "--posix does not handle '%s' yet: %s" % (name, text)
+        return "--posix does not handle '%s' yet: %s" % (
+            name, _SCANF_POSIX if "scanf" in name else text)
     return text + "; " + POSIX_CLAUSE % name if name in POSIX_CALLS else text
 
 
@@ -288,7 +306,37 @@ def check(unit, analysis, how="warn"):
             if key not in seen:         # two calls at one place (one macro): one message
                 seen.add(key)
                 found.append(d)
+    if analysis.posix:
+        found += _uncaught_pointers(unit, analysis, how)
     return found
+
+
+def _uncaught_pointers(unit, analysis, how):
+    """--posix: a stdio call or signal wait of the C library taken as a
+    function pointer (`closer = fclose;`): a call through it is the
+    library's, which rip's run-time catch (rip/catch.c) has no form of,
+    so it blocks every task while it waits on a pipe, socket or terminal.
+    (The other calls taken so are caught at run time, and pthread's waits
+    are refused: lower.py.)"""
+    from .analysis import function_values
+    uncaught = set(POSIX_STDIO + POSIX_STDIO_FORTIFIED + POSIX_SIGNAL_WAITS)
+    return [_taken_diagnostic(unit, ref, how)
+            for body in [f.body for f in analysis.defined.values()] + list(unit.globals)
+            for ref in function_values(body)
+            if ref.name in uncaught and ref.name in analysis.posix_calls]
+
+
+def _taken_diagnostic(unit, ref, how):
+    path, line, _ = unit.lines.where(ref.start)
+    col, macro = unit.lines.place_of_name(ref.start, ref.name)
+    what = "'%s'" % ref.name if macro is None else \
+        "'%s' (in the expansion of macro '%s')" % (ref.name, macro)
+    return Diagnostic(path, line, col, "%s taken as a function pointer: a call through it is "
+                      "the C library's, which blocks every task while it waits on a pipe, "
+                      "socket or terminal" % what,
+                      "call '%s' by name where it may wait (a regular file's never does), "
+                      "or through a function of your own that calls it" % ref.name,
+                      severity="error" if how == "error" else "warning", option=OPTION)
 
 
 def _diagnostic(unit, call, callee, function, how, posix=False, note=None):

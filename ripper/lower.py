@@ -663,6 +663,8 @@ class _Lowering:
             return "%s, %s" % (abi.constructor(name), name)     # both: whichever is defined
         if self.renamed(name) and name not in self.analysis.posix_calls:
             return self.renamed(name)
+        if name in self.analysis.posix_calls and name not in blocking.POSIX_PTHREAD_WAITS:
+            return None     # the library's: caught at run time, or -Wblocking says (blocking.py)
         if name in self.analysis.posix_calls:
             raise self.error(ref, "'%s' taken as a function pointer under --posix: a call "
                              "through it could not suspend" % name,

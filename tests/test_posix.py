@@ -196,13 +196,49 @@ def test_blocking_hint_names_posix_mode_for_the_calls_it_handles(tmp_path):
         r.stderr.decode()
 
 
-def test_ripper_posix_refuses_a_libc_call_taken_as_a_pointer(tmp_path):
-    status, _, err = ripper_posix(tmp_path, (
-        "#include <unistd.h>\n"
+def test_a_libc_call_taken_as_a_pointer_stays_the_library_s_and_is_caught(tmp_path, ripcc):
+    """`reader r = read;`: a call through r is the C library's read, which
+    the run-time catch (rip/catch.c) runs on the offload pool when it would
+    wait, while the other task goes on: no stall, one warning at run time."""
+    src = tmp_path / "p.c"
+    src.write_text(
+        "#include <pthread.h>\n#include <stdio.h>\n#include <unistd.h>\n"
         "typedef ssize_t (*reader)(int, void *, size_t);\n"
-        "int main(void) { char b[4]; reader r = read; return (int)r(0, b, 4); }\n"))
+        "static int fds[2];\n"
+        "static void *writer(void *a) { (void)a; puts(\"writer runs\"); fflush(stdout);\n"
+        "    usleep(20000); write(fds[1], \"x\", 1); return 0; }\n"
+        "int main(void) { char b[4]; pthread_t t; reader r = read; pipe(fds);\n"
+        "    pthread_create(&t, 0, writer, 0);\n"
+        "    ssize_t n = r(fds[0], b, 4); pthread_join(t, 0);\n"
+        "    printf(\"read %zd\\n\", n); return 0; }\n")
+    exe = ripcc(str(src), "rip", extra=["--posix"])
+    got = run([exe], timeout=20)
+    assert (got.returncode, got.stdout) == (0, b"writer runs\nread 1\n")
+    assert got.stderr.decode().startswith("rip: warning: 'read' was called in a task by code "
+                                          "ripper did not rip")
+
+
+def test_a_libc_stdio_call_taken_as_a_pointer_is_a_blocking_warning(tmp_path):
+    status, text, err = ripper_posix(tmp_path, (
+        "#include <stdio.h>\n"
+        "int main(void) { int (*closer)(FILE *) = fclose; FILE *f = fopen(\"/\", \"r\");\n"
+        "    return f ? closer(f) : 0; }\n"))
+    assert status == 0, err
+    assert "p.c:2:42: warning: 'fclose' taken as a function pointer: a call through it is the " \
+        "C library's, which blocks every task while it waits on a pipe, socket or terminal " \
+        "[-Wblocking]" in err, err
+    assert "(*closer)(FILE *) = fclose;" in text
+
+
+def test_a_pthread_wait_taken_as_a_pointer_is_refused(tmp_path):
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <pthread.h>\n"
+        "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+        "int main(void) { int (*lock)(pthread_mutex_t *) = pthread_mutex_lock;\n"
+        "    return lock(&m); }\n"))
     assert status == 1
-    assert "p.c:3:40: error: 'read' taken as a function pointer under --posix" in err
+    assert "p.c:3:51: error: 'pthread_mutex_lock' taken as a function pointer under --posix" \
+        in err, err
 
 
 def test_a_plain_pointer_s_function_calls_an_async_one_by_its_plain_form(tmp_path):

@@ -294,11 +294,11 @@ def test_a_blocking_call_made_async_at_the_link_is_warned_of_there_once(tmp_path
     given again."""
     cwd = copy_sources(tmp_path)
     (cwd / "reap.c").write_text(
-        "#include <stddef.h>\n#include <unistd.h>\n#include <sys/wait.h>\n"
+        "#include <termios.h>\n#include <unistd.h>\n#include <sys/wait.h>\n"
         '#include "server.h"\n'
-        "int reap_and_read(int fd) { char c; sync(); "
+        "int reap_and_read(int fd) { char c; tcdrain(0); "
         "return (int)read(fd, &c, 1); }\n"
-        "int serve_and_reap(int fd) { int n = serve(fd); sync(); "
+        "int serve_and_reap(int fd) { int n = serve(fd); tcdrain(0); "
         "return n; }\n")
     compile_each(cwd)
     r = ripcc(cwd, "-c", "reap.c")
@@ -308,7 +308,7 @@ def test_a_blocking_call_made_async_at_the_link_is_warned_of_there_once(tmp_path
     assert r.returncode == 0, r.stderr.decode()
     err = r.stderr.decode()
     assert err.count("warning:") == 1
-    assert "reap.c:6:49: warning: 'sync' blocks the whole scheduler in async function " \
+    assert "reap.c:6:49: warning: 'tcdrain' blocks the whole scheduler in async function " \
         "'serve_and_reap' [-Wblocking]" in err
     assert "'serve' is async in server.o, another object of the program" in err
 

@@ -116,6 +116,16 @@ RIP_ASYNC int rip_posix_open(const char *path, int flags, ...);          /* open
 RIP_ASYNC int rip_posix_openat(int dirfd, const char *path, int flags, ...); /* openat(2) */
 RIP_ASYNC ssize_t rip_posix_pread(int fd, void *buf, size_t count, off_t offset);        /* pread(2) */
 RIP_ASYNC ssize_t rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset); /* pwrite(2) */
+/* The later block, the same way. */
+struct rusage;
+RIP_ASYNC pid_t rip_posix_wait4(pid_t pid, int *status, int options, struct rusage *ru); /* wait4(2): one child by its pidfd, as waitpid */
+RIP_ASYNC pid_t rip_posix_wait3(int *status, int options, struct rusage *ru);            /* wait3(2) */
+RIP_ASYNC struct hostent *rip_posix_gethostbyaddr(const void *addr, socklen_t len, int type); /* gethostbyaddr(3): h_errno set */
+RIP_ASYNC void rip_posix_sync(void);                                      /* sync(2) */
+RIP_ASYNC int rip_posix_syncfs(int fd);                                   /* syncfs(2) */
+RIP_ASYNC int rip_posix_lockf(int fd, int cmd, off_t len);                /* lockf(3): only F_LOCK waits (F_TLOCK tried first) */
+RIP_ASYNC FILE *rip_posix_popen(const char *command, const char *type); /* popen(3): on the pool, under the caller's signal mask; the stream is a pipe, for the stdio calls below */
+RIP_ASYNC int rip_posix_pclose(FILE *fp);                                 /* pclose(3): pending output written and the child waited for on the pool */
 
 /* pthreads as tasks (issue 22, point 1, third bullet).  Same signatures
  * and error numbers as libc's; a thread is a task, pthread_t a value of

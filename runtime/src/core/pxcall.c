@@ -18,6 +18,16 @@
  *     the file: RIP_PX_DISK_MIN bytes or more on the pool, less direct;
  *   - getaddrinfo, getnameinfo, gethostbyname*, fsync, fdatasync, system:
  *     always the pool.
+ * The later block: wait4 as waitpid (its rusage filled by the last,
+ * WNOHANG, call), wait3 (any child) as wait; lockf(F_LOCK) as flock
+ * (F_TLOCK first, the pool only when the lock is held; F_ULOCK, F_TEST
+ * direct); gethostbyaddr, sync, syncfs on the pool; popen on the pool under the
+ * caller's signal mask, as system (glibc's waits for the exec of sh, a
+ * millisecond or more; its stream is a pipe, which stdio.c suspends on);
+ * pclose on the pool
+ * (glibc's: pending output written blocking on the pool's thread -- the
+ * pipe's fd is left blocking --, the fd closed, the child waited for),
+ * its fd first taken out of the scheduler's epoll set as fclose does. 
  * system blocks SIGCHLD in the scheduler's thread while any runs (glibc's
  * system blocks it in the caller, and ignores SIGINT and SIGQUIT in the
  * process: it still does, on the pool's thread), so a SIGCHLD handler runs
@@ -87,17 +97,24 @@ static int wait_child(rip_pxcall *c, pid_t pid, rip_waiter *w) {
     return 0;
 }
 
-/* waitpid, waitid: one WNOHANG try; 1 done, else wait (0 or OFFLOAD). */
+/* waitpid, or wait4 with its rusage. */
+static pid_t wait_for(const rip_pxcall *c, int options) {
+    pid_t pid = (pid_t)c->a[0].l;
+    return c->kind == RIP_PXC_WAIT4 ? rip__sys_wait4(pid, c->a[1].p, options, c->a[3].p)
+                                    : rip__sys_waitpid(pid, c->a[1].p, options);
+}
+
+/* waitpid, wait4, waitid: one WNOHANG try; 1 done, else wait (0 or OFFLOAD). */
 static int step_wait(rip_pxcall *c, rip_waiter *w) {
-    if (c->kind == RIP_PXC_WAITPID) {
+    if (c->kind == RIP_PXC_WAITPID || c->kind == RIP_PXC_WAIT4) {
         pid_t pid = (pid_t)c->a[0].l;
         int options = (int)c->a[2].l;
         if (options & WNOHANG)
-            return done_call(c, rip__sys_waitpid(pid, c->a[1].p, options));
+            return done_call(c, wait_for(c, options));
         if (pid <= 0 || (options & (WUNTRACED | WCONTINUED)))
             return RIP_PX_OFFLOAD;  /* any of several children, or a stop: no one fd tells */
         pid_t r;
-        while ((r = rip__sys_waitpid(pid, c->a[1].p, options | WNOHANG)) == -1 && errno == EINTR)
+        while ((r = wait_for(c, options | WNOHANG)) == -1 && errno == EINTR)
             ;
         if (r != 0)
             return done_call(c, r);
@@ -170,7 +187,34 @@ int rip__pxc_step(rip_pxcall *c, rip_waiter *w) {
     switch (c->kind) {
     case RIP_PXC_WAITPID:
     case RIP_PXC_WAITID:
+    case RIP_PXC_WAIT4:
         return step_wait(c, w);
+    case RIP_PXC_WAIT3:
+        if ((int)c->a[1].l & WNOHANG)
+            return done_call(c, rip__sys_wait3(c->a[0].p, (int)c->a[1].l, c->a[2].p));
+        return RIP_PX_OFFLOAD;      /* any child: no one fd tells */
+    case RIP_PXC_LOCKF: {
+        int fd = (int)c->a[0].l, cmd = (int)c->a[1].l;
+        off_t len = (off_t)c->a[2].l;
+        if (cmd != F_LOCK)
+            return done_call(c, rip__sys_lockf(fd, cmd, len));
+        int r = rip__sys_lockf(fd, F_TLOCK, len);
+        if (r == -1 && (errno == EAGAIN || errno == EACCES))
+            return RIP_PX_OFFLOAD;  /* held: wait for it on the pool */
+        return done_call(c, r);
+    }
+    case RIP_PXC_POPEN:
+        pthread_sigmask(SIG_SETMASK, NULL, &c->own_mask);
+        if (sigchld_holds && !sigismember(&sigchld_old, SIGCHLD))
+            sigdelset(&c->own_mask, SIGCHLD);  /* held by a system in flight, not the program's */
+        c->mask = &c->own_mask;
+        return RIP_PX_OFFLOAD;
+    case RIP_PXC_PCLOSE: {
+        FILE *fp = c->a[0].p;
+        if (fp && fp->_fileno >= 0)
+            rip__fd_forget(fp->_fileno);    /* waits on the fd end with EBADF; it leaves the epoll set */
+        return RIP_PX_OFFLOAD;
+    }
     case RIP_PXC_FLOCK: {
         int fd = (int)c->a[0].l, op = (int)c->a[1].l;
         if (op & LOCK_NB || op & LOCK_UN)
@@ -216,7 +260,7 @@ int rip__pxc_step(rip_pxcall *c, rip_waiter *w) {
         c->sigchld_held = 1;
         c->mask = &sigchld_old;     /* constant while any system of this thread runs */
         return RIP_PX_OFFLOAD;
-    default:                        /* getaddrinfo, getnameinfo, gethostbyname*, fsync, fdatasync, wait */
+    default:                        /* getaddrinfo, getnameinfo, gethostbyname*, gethostbyaddr, fsync, fdatasync, wait, sync, syncfs */
         return RIP_PX_OFFLOAD;
     }
 }
@@ -260,6 +304,43 @@ void *rip__pxc_blocking(void *arg) {
         return c;
     case RIP_PXC_FSYNC:
         r = rip__sys_fsync((int)c->a[0].l);
+        break;
+    case RIP_PXC_WAIT4:
+        while ((r = rip__sys_wait4((pid_t)c->a[0].l, c->a[1].p, (int)c->a[2].l, c->a[3].p)) == -1 &&
+               errno == EINTR)
+            ;
+        break;
+    case RIP_PXC_WAIT3:
+        while ((r = rip__sys_wait3(c->a[0].p, (int)c->a[1].l, c->a[2].p)) == -1 && errno == EINTR)
+            ;
+        break;
+    case RIP_PXC_GETHOSTBYADDR:
+        c->presult = rip__sys_gethostbyaddr(c->a[0].p, (socklen_t)c->a[1].l, (int)c->a[2].l);
+        c->herr = h_errno;
+        c->err = errno;
+        return c;
+    case RIP_PXC_SYNC:
+        rip__sys_sync();
+        r = 0;
+        break;
+    case RIP_PXC_SYNCFS:
+        r = rip__sys_syncfs((int)c->a[0].l);
+        break;
+    case RIP_PXC_LOCKF:
+        while ((r = rip__sys_lockf((int)c->a[0].l, (int)c->a[1].l, (off_t)c->a[2].l)) == -1 &&
+               errno == EINTR)
+            ;
+        break;
+    case RIP_PXC_POPEN: {           /* under the caller's mask: the command inherits it, not the pool's (all blocked) */
+        sigset_t pools;
+        pthread_sigmask(SIG_SETMASK, c->mask, &pools);
+        c->presult = rip__sys_popen(c->a[0].p, c->a[1].p);
+        c->err = errno;
+        pthread_sigmask(SIG_SETMASK, &pools, NULL);
+        return c;
+    }
+    case RIP_PXC_PCLOSE:
+        r = rip__sys_pclose(c->a[0].p);
         break;
     case RIP_PXC_FDATASYNC:
         r = rip__sys_fdatasync((int)c->a[0].l);
@@ -339,10 +420,15 @@ void rip__pxc_deliver(rip_pxcall *c) {
         return;
     case RIP_PXC_GETHOSTBYNAME:
     case RIP_PXC_GETHOSTBYNAME2:
+    case RIP_PXC_GETHOSTBYADDR:
         if (!c->presult) {
             h_errno = c->herr;
             errno = c->err;
         }
+        return;
+    case RIP_PXC_POPEN:
+        if (!c->presult)
+            errno = c->err;
         return;
     default:
         if (c->result == -1)

@@ -8,13 +8,17 @@
 #ifndef RIP_PXCALL_H
 #define RIP_PXCALL_H
 
+#include <signal.h>
 #include <sys/types.h>
 #include "core.h"
 
 enum { RIP_PXC_WAITPID, RIP_PXC_WAIT, RIP_PXC_WAITID, RIP_PXC_GETADDRINFO, RIP_PXC_GETNAMEINFO,
        RIP_PXC_GETHOSTBYNAME, RIP_PXC_GETHOSTBYNAME2, RIP_PXC_FSYNC, RIP_PXC_FDATASYNC,
        RIP_PXC_SYSTEM, RIP_PXC_FLOCK, RIP_PXC_FCNTL, RIP_PXC_OPEN, RIP_PXC_OPENAT,
-       RIP_PXC_PREAD, RIP_PXC_PWRITE };
+       RIP_PXC_PREAD, RIP_PXC_PWRITE,
+       /* the later block */
+       RIP_PXC_WAIT4, RIP_PXC_WAIT3, RIP_PXC_GETHOSTBYADDR, RIP_PXC_SYNC, RIP_PXC_SYNCFS,
+       RIP_PXC_LOCKF, RIP_PXC_POPEN, RIP_PXC_PCLOSE };
 
 typedef union {
     long l;                         /* an integer argument (int, pid_t, off_t, socklen_t) */
@@ -24,15 +28,16 @@ typedef union {
 typedef struct {
     int kind;                       /* RIP_PXC_* */
     rip_pxarg a[7];                 /* the call's arguments, in order (fcntl's third, open's mode included) */
-    int pidfd;                      /* waitpid, waitid: the child's pidfd while the task waits on it, else -1 */
+    int pidfd;                      /* waitpid, waitid, wait4: the child's pidfd while the task waits on it, else -1 */
     int waited;                     /* queued on pidfd: the next step begins by ending that wait */
     size_t done;                    /* pread, pwrite: bytes moved before the rest went to the pool */
     int sigchld_held;               /* system: this call blocked SIGCHLD in the scheduler's thread */
-    const void *mask;               /* system: the caller's signal mask (a sigset_t), which the command inherits */
+    const void *mask;               /* system, popen: the caller's signal mask (a sigset_t), which the command inherits */
+    sigset_t own_mask;              /* popen: that mask, kept here */
     long result;                    /* when done: an integer result (int, pid_t, ssize_t) */
-    void *presult;                  /* when done: gethostbyname's result */
+    void *presult;                  /* when done: gethostbyname's (gethostbyaddr's, popen's) result */
     int err;                        /* when done: errno (the pool thread's, carried back) */
-    int herr;                       /* when done: h_errno (gethostbyname*) */
+    int herr;                       /* when done: h_errno (gethostbyname*, gethostbyaddr) */
 } rip_pxcall;
 
 int   rip__pxc_step(rip_pxcall *c, rip_waiter *w); /* 1 done (result, err set), 0 w queued: wait, RIP_PX_OFFLOAD: run rip__pxc_blocking(c) on the pool */

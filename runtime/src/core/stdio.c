@@ -83,15 +83,61 @@ struct busy {
     FILE *fp;                       /* the stream */
     rip_task *holder;               /* the task whose call suspended on it */
     rip_waitlist waiters;           /* the other tasks' calls, oldest first */
-    struct busy *next;              /* next held stream of this scheduler */
+    struct busy *next;              /* next held stream in its bucket */
 };
-static __thread struct busy *busy_list; /* streams held now (few: one per suspended call) */
+/* The streams held now, one per suspended call (10,000 connections each
+ * waiting in fgets are 10,000): a hash table by FILE address, chained,
+ * grown by doubling, per scheduler thread. */
+static __thread struct busy **busy_buckets; /* NULL until a stream is first held */
+static __thread size_t busy_nbuckets;       /* a power of two, or 0 */
+static __thread size_t busy_count;          /* streams held now */
+
+static struct busy **bucket_of(const FILE *fp, struct busy **buckets, size_t n) {
+    uintptr_t h = (uintptr_t)fp >> 4;       /* FILEs are 16-byte aligned */
+    return &buckets[(h * 0x9E3779B97F4A7C15u >> 32) & (n - 1)];
+}
 
 static struct busy *busy_of(FILE *fp) {
-    for (struct busy *b = busy_list; b; b = b->next)
+    if (!busy_count)
+        return NULL;
+    for (struct busy *b = *bucket_of(fp, busy_buckets, busy_nbuckets); b; b = b->next)
         if (b->fp == fp)
             return b;
     return NULL;
+}
+
+/* Add b; the table doubles when it holds as many streams as buckets. */
+static void busy_add(struct busy *b) {
+    if (busy_count >= busy_nbuckets) {
+        size_t n = busy_nbuckets ? 2 * busy_nbuckets : 64;
+        struct busy **grown = calloc(n, sizeof *grown);
+        if (!grown)
+            rip__fatal("stdio: out of memory");
+        for (size_t i = 0; i < busy_nbuckets; i++)
+            for (struct busy *x = busy_buckets[i], *next; x; x = next) {
+                next = x->next;
+                struct busy **slot = bucket_of(x->fp, grown, n);
+                x->next = *slot;
+                *slot = x;
+            }
+        free(busy_buckets);
+        busy_buckets = grown;
+        busy_nbuckets = n;
+    }
+    struct busy **slot = bucket_of(b->fp, busy_buckets, busy_nbuckets);
+    b->next = *slot;
+    *slot = b;
+    busy_count++;
+}
+
+static void busy_remove(struct busy *b) {
+    for (struct busy **p = bucket_of(b->fp, busy_buckets, busy_nbuckets); *p; p = &(*p)->next)
+        if (*p == b) {
+            *p = b->next;
+            busy_count--;
+            return;
+        }
+    rip_assert(!"a held stream is in the table");
 }
 
 static int holds(const rip_stdioop *op, FILE *fp) {
@@ -113,8 +159,7 @@ static void hold(rip_stdioop *op, FILE *fp) {
         rip__fatal("stdio: out of memory");
     b->fp = fp;
     b->holder = rip__current();
-    b->next = busy_list;
-    busy_list = b;
+    busy_add(b);
     note_held(op, fp);
 }
 
@@ -131,7 +176,7 @@ static int lock_step(rip_stdioop *op, FILE *fp, rip_waiter *w) {
         note_held(op, fp);          /* handed over: ours */
         return 1;
     }
-    struct busy *b = busy_list ? busy_of(fp) : NULL;
+    struct busy *b = busy_of(fp);
     if (!b || b->holder == rip__current())
         return 1;
     w->task = rip__current();
@@ -155,11 +200,7 @@ static void release_one(rip_stdioop *op, FILE *fp) {
         rip__ready(w->task);
         return;
     }
-    for (struct busy **p = &busy_list; *p; p = &(*p)->next)
-        if (*p == b) {
-            *p = b->next;
-            break;
-        }
+    busy_remove(b);
     free(b);
 }
 

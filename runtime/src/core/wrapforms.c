@@ -21,6 +21,7 @@ ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t offset);
 int __wrap_open(const char *path, int flags, ...);
 int __wrap_openat(int dirfd, const char *path, int flags, ...);
 int __wrap_fcntl(int fd, int cmd, ...);
+int __wrap_lockf(int fd, int cmd, off_t len);
 
 void __chk_fail(void) __attribute__((noreturn));
 
@@ -94,4 +95,8 @@ ssize_t __wrap_pread64(int fd, void *buf, size_t count, off_t offset) {
 
 ssize_t __wrap_pwrite64(int fd, const void *buf, size_t count, off_t offset) {
     return __wrap_pwrite(fd, buf, count, offset);
+}
+
+int __wrap_lockf64(int fd, int cmd, off_t len) {
+    return __wrap_lockf(fd, cmd, len);
 }

@@ -362,3 +362,114 @@ int __wrap_openat(int dirfd, const char *path, int flags, ...) {
         return __real_openat(dirfd, path, flags, mode);
     return open_caught(dirfd, path, flags, mode);
 }
+
+/* The later block (core/pxcall.c says which wait). */
+CATCH4(pid_t, wait4, pid_t, int *, int, struct rusage *, FAILS, (a3 & WNOHANG) != 0)
+CATCH3(pid_t, wait3, int *, int, struct rusage *, FAILS, (a2 & WNOHANG) != 0)
+CATCH1(int, syncfs, int, FAILS, 0)
+CATCH3(int, lockf, int, int, off_t, FAILS,
+       a2 != F_LOCK || __real_lockf(a1, F_TLOCK, a3) == 0 || (errno != EAGAIN && errno != EACCES))
+
+/* gethostbyaddr: h_errno comes back too (CATCH3 carries no herr). */
+extern struct hostent *__real_gethostbyaddr(const void *, socklen_t, int) __attribute__((weak));
+struct gethostbyaddr_call {
+    const void *addr;               /* gethostbyaddr's arguments */
+    socklen_t len;
+    int type;
+    struct hostent *r;              /* its result */
+    int err, herr;                  /* the pool thread's errno and h_errno after it */
+};
+static void *gethostbyaddr_job(void *p) {
+    struct gethostbyaddr_call *c = p;
+    errno = 0;
+    c->r = __real_gethostbyaddr(c->addr, c->len, c->type);
+    c->err = errno;
+    c->herr = h_errno;
+    return p;
+}
+struct hostent *__wrap_gethostbyaddr(const void *addr, socklen_t len, int type) {
+    if (!IN_TASK)
+        return __real_gethostbyaddr(addr, len, type);
+    static volatile int said;
+    struct gethostbyaddr_call c = { addr, len, type, NULL, 0, 0 };
+    caught("gethostbyaddr", &said, gethostbyaddr_job, &c);
+    if (!c.r) {
+        errno = c.err;
+        h_errno = c.herr;
+    }
+    return c.r;
+}
+
+/* sync: no result. */
+extern void __real_sync(void) __attribute__((weak));
+static void *sync_job(void *p) {
+    __real_sync();
+    return p;
+}
+void __wrap_sync(void) {
+    if (!IN_TASK) {
+        __real_sync();
+        return;
+    }
+    static volatile int said;
+    caught("sync", &said, sync_job, NULL);
+}
+
+/* popen: run under the caller's signal mask, which the command inherits,
+ * as system. */
+extern FILE *__real_popen(const char *, const char *) __attribute__((weak));
+struct popen_call {
+    const char *command, *type;     /* popen's arguments */
+    sigset_t mask;                  /* the caller's signal mask */
+    FILE *r;                        /* popen's result */
+    int err;                        /* the pool thread's errno after it */
+};
+static void *popen_job(void *p) {
+    struct popen_call *c = p;
+    sigset_t pools;
+    pthread_sigmask(SIG_SETMASK, &c->mask, &pools);
+    errno = 0;
+    c->r = __real_popen(c->command, c->type);
+    c->err = errno;
+    pthread_sigmask(SIG_SETMASK, &pools, NULL);
+    return p;
+}
+FILE *__wrap_popen(const char *command, const char *type) {
+    if (!IN_TASK)
+        return __real_popen(command, type);
+    static volatile int said;
+    struct popen_call c = { .command = command, .type = type };
+    pthread_sigmask(SIG_SETMASK, NULL, &c.mask);
+    caught("popen", &said, popen_job, &c);
+    if (!c.r)
+        errno = c.err;
+    return c.r;
+}
+
+/* pclose: the stream's fd leaves the scheduler's epoll set first (its
+ * waiters wake with EBADF), as fclose. */
+extern int __real_pclose(FILE *) __attribute__((weak));
+struct pclose_call {
+    FILE *fp;                       /* pclose's argument */
+    int r;                          /* its result */
+    int err;                        /* the pool thread's errno after it */
+};
+static void *pclose_job(void *p) {
+    struct pclose_call *c = p;
+    errno = 0;
+    c->r = __real_pclose(c->fp);
+    c->err = errno;
+    return p;
+}
+int __wrap_pclose(FILE *fp) {
+    if (!IN_TASK)
+        return __real_pclose(fp);
+    if (fp && fp->_fileno >= 0)
+        rip__fd_forget(fp->_fileno);
+    static volatile int said;
+    struct pclose_call c = { fp, 0, 0 };
+    caught("pclose", &said, pclose_job, &c);
+    if (c.r == -1)
+        errno = c.err;
+    return c.r;
+}

@@ -12,7 +12,7 @@
 
 struct pxc_frame {
     rip_frame hdr;
-    union { int i; pid_t pid; ssize_t n; struct hostent *h; } result; /* RIP_RESULT slot, as the call's type */
+    union { int i; pid_t pid; ssize_t n; struct hostent *h; FILE *fp; } result; /* RIP_RESULT slot, as the call's type */
     rip_pxcall c;                   /* the call in progress */
     rip_waiter waiter;              /* its place on the pidfd's wait list */
     rip_job job;                    /* the call on the offload pool */
@@ -23,7 +23,11 @@ static int pxc_done(struct pxc_frame *F) {
     switch (F->c.kind) {
     case RIP_PXC_GETHOSTBYNAME:
     case RIP_PXC_GETHOSTBYNAME2:
+    case RIP_PXC_GETHOSTBYADDR:
         F->result.h = F->c.presult;
+        break;
+    case RIP_PXC_POPEN:
+        F->result.fp = F->c.presult;
         break;
     case RIP_PXC_PREAD:
     case RIP_PXC_PWRITE:
@@ -158,4 +162,37 @@ rip_frame *rip__new_rip_posix_pread(int fd, void *buf, size_t count, off_t offse
 
 rip_frame *rip__new_rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset) {
     return pxc_frame(RIP_PXC_PWRITE, L(fd), P(buf), L(count), L(offset));
+}
+
+/* The later block. */
+rip_frame *rip__new_rip_posix_wait4(pid_t pid, int *status, int options, struct rusage *ru) {
+    return pxc_frame(RIP_PXC_WAIT4, L(pid), P(status), L(options), P(ru));
+}
+
+rip_frame *rip__new_rip_posix_wait3(int *status, int options, struct rusage *ru) {
+    return pxc_frame(RIP_PXC_WAIT3, P(status), L(options), P(ru), NONE);
+}
+
+rip_frame *rip__new_rip_posix_gethostbyaddr(const void *addr, socklen_t len, int type) {
+    return pxc_frame(RIP_PXC_GETHOSTBYADDR, P(addr), L(len), L(type), NONE);
+}
+
+rip_frame *rip__new_rip_posix_sync(void) {
+    return pxc_frame(RIP_PXC_SYNC, NONE, NONE, NONE, NONE);
+}
+
+rip_frame *rip__new_rip_posix_syncfs(int fd) {
+    return pxc_frame(RIP_PXC_SYNCFS, L(fd), NONE, NONE, NONE);
+}
+
+rip_frame *rip__new_rip_posix_lockf(int fd, int cmd, off_t len) {
+    return pxc_frame(RIP_PXC_LOCKF, L(fd), L(cmd), L(len), NONE);
+}
+
+rip_frame *rip__new_rip_posix_popen(const char *command, const char *type) {
+    return pxc_frame(RIP_PXC_POPEN, P(command), P(type), NONE, NONE);
+}
+
+rip_frame *rip__new_rip_posix_pclose(FILE *fp) {
+    return pxc_frame(RIP_PXC_PCLOSE, P(fp), NONE, NONE, NONE);
 }

@@ -7,8 +7,11 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "sys.h"
 
 /* open's mode is there only with O_CREAT or O_TMPFILE, as glibc reads it. */
@@ -39,6 +42,25 @@ RIP__SYS(int, system, (const char *command), (command))
 RIP__SYS(int, flock, (int fd, int operation), (fd, operation))
 RIP__SYS(ssize_t, pread, (int fd, void *buf, size_t n, off_t off), (fd, buf, n, off))
 RIP__SYS(ssize_t, pwrite, (int fd, const void *buf, size_t n, off_t off), (fd, buf, n, off))
+
+/* The later block (issue 22 point 1: wait3/wait4, gethostbyaddr, sync,
+ * syncfs, lockf, popen, pclose). */
+RIP__SYS(pid_t, wait4, (pid_t pid, int *status, int options, struct rusage *ru),
+         (pid, status, options, ru))
+RIP__SYS(pid_t, wait3, (int *status, int options, struct rusage *ru), (status, options, ru))
+RIP__SYS(struct hostent *, gethostbyaddr, (const void *addr, socklen_t len, int type),
+         (addr, len, type))
+RIP__SYS(int, syncfs, (int fd), (fd))
+RIP__SYS(int, lockf, (int fd, int cmd, off_t len), (fd, cmd, len))
+RIP__SYS(FILE *, popen, (const char *command, const char *type), (command, type))
+RIP__SYS(int, pclose, (FILE *fp), (fp))
+extern void __real_sync(void) __attribute__((weak));
+static inline void rip__sys_sync(void) {   /* void: no `return f()` */
+    if (__real_sync)
+        __real_sync();
+    else
+        sync();
+}
 
 /* The variadic three, their optional argument made explicit. */
 extern int __real_fcntl(int fd, int cmd, ...) __attribute__((weak));

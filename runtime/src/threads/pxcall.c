@@ -5,7 +5,11 @@
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "rip_posix.h"
 #include "../shared/sys_offload.h"     /* RIP_MODE_OF */
 
@@ -51,3 +55,15 @@ ssize_t rip_posix_pread(int fd, void *buf, size_t count, off_t offset) {
 ssize_t rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset) {
     return pwrite(fd, buf, count, offset);
 }
+pid_t rip_posix_wait4(pid_t pid, int *status, int options, struct rusage *ru) {
+    return wait4(pid, status, options, ru);
+}
+pid_t rip_posix_wait3(int *status, int options, struct rusage *ru) { return wait3(status, options, ru); }
+struct hostent *rip_posix_gethostbyaddr(const void *addr, socklen_t len, int type) {
+    return gethostbyaddr(addr, len, type);
+}
+void rip_posix_sync(void) { sync(); }
+int rip_posix_syncfs(int fd) { return syncfs(fd); }
+int rip_posix_lockf(int fd, int cmd, off_t len) { return lockf(fd, cmd, len); }
+FILE *rip_posix_popen(const char *command, const char *type) { return popen(command, type); }
+int rip_posix_pclose(FILE *fp) { return pclose(fp); }

@@ -161,6 +161,58 @@ ssize_t rip_posix_pwrite(int fd, const void *buf, size_t count, off_t offset) {
     return (ssize_t)run_int(CALL(RIP_PXC_PWRITE, L(fd), P(buf), L(count), L(offset)));
 }
 
+/* The later block. */
+pid_t rip_posix_wait4(pid_t pid, int *status, int options, struct rusage *ru) {
+    if (!IN_TASK)
+        return rip__sys_wait4(pid, status, options, ru);
+    return (pid_t)run_int(CALL(RIP_PXC_WAIT4, L(pid), P(status), L(options), P(ru)));
+}
+
+pid_t rip_posix_wait3(int *status, int options, struct rusage *ru) {
+    if (!IN_TASK)
+        return rip__sys_wait3(status, options, ru);
+    return (pid_t)run_int(CALL(RIP_PXC_WAIT3, P(status), L(options), P(ru)));
+}
+
+struct hostent *rip_posix_gethostbyaddr(const void *addr, socklen_t len, int type) {
+    if (!IN_TASK)
+        return rip__sys_gethostbyaddr(addr, len, type);
+    return run_host(CALL(RIP_PXC_GETHOSTBYADDR, P(addr), L(len), L(type)));
+}
+
+void rip_posix_sync(void) {
+    if (!IN_TASK)
+        rip__sys_sync();
+    else
+        (void)run_int(CALL(RIP_PXC_SYNC, L(0)));
+}
+
+int rip_posix_syncfs(int fd) {
+    if (!IN_TASK)
+        return rip__sys_syncfs(fd);
+    return (int)run_int(CALL(RIP_PXC_SYNCFS, L(fd)));
+}
+
+int rip_posix_lockf(int fd, int cmd, off_t len) {
+    if (!IN_TASK)
+        return rip__sys_lockf(fd, cmd, len);
+    return (int)run_int(CALL(RIP_PXC_LOCKF, L(fd), L(cmd), L(len)));
+}
+
+FILE *rip_posix_popen(const char *command, const char *type) {
+    if (!IN_TASK)
+        return rip__sys_popen(command, type);
+    rip_pxcall c = CALL(RIP_PXC_POPEN, P(command), P(type));
+    run(&c);
+    return c.presult;
+}
+
+int rip_posix_pclose(FILE *fp) {
+    if (!IN_TASK)
+        return rip__sys_pclose(fp);
+    return (int)run_int(CALL(RIP_PXC_PCLOSE, P(fp)));
+}
+
 /* The wrappers (ripcc --posix links with -Wl,--wrap=NAME for each): the
  * rip_posix_ forms above already call the library outside a task. */
 pid_t __wrap_waitpid(pid_t pid, int *status, int options) { return rip_posix_waitpid(pid, status, options); }
@@ -207,3 +259,15 @@ ssize_t __wrap_pread(int fd, void *buf, size_t count, off_t offset) {
 ssize_t __wrap_pwrite(int fd, const void *buf, size_t count, off_t offset) {
     return rip_posix_pwrite(fd, buf, count, offset);
 }
+pid_t __wrap_wait4(pid_t pid, int *status, int options, struct rusage *ru) {
+    return rip_posix_wait4(pid, status, options, ru);
+}
+pid_t __wrap_wait3(int *status, int options, struct rusage *ru) { return rip_posix_wait3(status, options, ru); }
+struct hostent *__wrap_gethostbyaddr(const void *addr, socklen_t len, int type) {
+    return rip_posix_gethostbyaddr(addr, len, type);
+}
+void __wrap_sync(void) { rip_posix_sync(); }
+int __wrap_syncfs(int fd) { return rip_posix_syncfs(fd); }
+int __wrap_lockf(int fd, int cmd, off_t len) { return rip_posix_lockf(fd, cmd, len); }
+FILE *__wrap_popen(const char *command, const char *type) { return rip_posix_popen(command, type); }
+int __wrap_pclose(FILE *fp) { return rip_posix_pclose(fp); }
