@@ -322,7 +322,7 @@ def normalized(text, exe):
 
 @pytest.fixture(scope="module")
 def plain_runs():
-    """{name: (answers, stderr lines, exit status)} of each plain build,
+    """{name: (answers, stderr lines, log lines, exit status)} of each plain build,
     filled by the plain test and compared with by the backends'."""
     return {}
 
