@@ -29,7 +29,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime install examples test test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-outside test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -109,7 +109,14 @@ $(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VE
 $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 
 test: all test-deps fuzz-deps
-	$(VENV)/bin/python -m pytest -q tests
+	$(VENV)/bin/python -m pytest -q tests --ignore=tests/test_outside_posix.py
+
+# tinyproxy and mini_httpd (Debian's tarballs, downloaded once into
+# ~/.cache/ripper) built unchanged with ripcc --posix on each backend and
+# with cc, the same load on each build (tests/test_outside_posix.py; minutes:
+# their configure runs through ripcc).
+test-outside: all
+	$(VENV)/bin/python -m pytest -q tests/test_outside_posix.py
 
 # Debian packages some tests need (csmith, gdb, clang, wrk, gcc-12-source):
 # installed when missing and running as root; otherwise those tests are
