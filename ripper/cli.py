@@ -98,6 +98,10 @@ def dialect_flags(flags):
     return [f for f in flags if f.startswith(DIALECT_PREFIXES)]
 
 
+# posix=TLS_ONLY (ripper --posix-tls-only): of POSIX mode, only the thread-locals
+TLS_ONLY = "tls-only"
+
+
 def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
                notes=None, depend=(), blocking_mode="warn", warnings=None, posix=False,
                also_async=None, files=None):
@@ -106,7 +110,8 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
     FrameStats per async function, `notes` lines to tell the user
     (--all-async: what stayed plain) and `warnings` Diagnostics (blocking.py,
     whose `blocking_mode` "warn", "error" or "off" says what it does);
-    `parse_alarm`: see parse; `posix`: POSIX mode (--posix, analysis.py);
+    `parse_alarm`: see parse; `posix`: POSIX mode (--posix, analysis.py), or
+    TLS_ONLY: only its thread-locals per task (--posix-tls-only, lower.py);
     `also_async`: {function: object} async in other objects (analysis.py);
     `files`, a list, receives the user's files the preprocessor read (the
     input and its headers, not system headers nor the runtime's)."""
@@ -123,28 +128,32 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
 
 def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, blocking_mode,
          warnings, posix=False, also_async=None, files=None):
-    preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend)
+    preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend,
+                                     frame_abi=posix != TLS_ONLY)  # ripped frames need rip.h's
     from .analysis import Analysis      # while the compiler runs (see the imports)
-    from .lower import lower
+    from .lower import lower, lower_thread_locals
     from .parse import parse
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
     gc.freeze()                 # the tree lives to the end: collections skip it (lower.py)
-    analysis = Analysis(unit, all_async, posix, also_async)
     if files is not None:
         files.extend(user_files(unit.lines))
-    blocked = blocking.check(unit, analysis, blocking_mode)
-    try:
-        rw = lower(unit, analysis, all_async, stats, keep=False)
-    except Diagnostic as d:
-        if not blocked:
-            raise
-        raise _in_order(blocked + [d] + d.others)   # errors and warnings, in the file's order
-    if blocking_mode == "error" and blocked:
-        raise _in_order(blocked)
-    if warnings is not None:
-        warnings.extend(blocked)
-    if all_async and notes is not None:
-        notes.extend(all_async_report(path, analysis))
+    if posix == TLS_ONLY:       # ripcc --posix on ucontext: nothing ripped, nothing checked
+        rw = lower_thread_locals(unit)
+    else:
+        analysis = Analysis(unit, all_async, posix, also_async)
+        blocked = blocking.check(unit, analysis, blocking_mode)
+        try:
+            rw = lower(unit, analysis, all_async, stats, keep=False)
+        except Diagnostic as d:
+            if not blocked:
+                raise
+            raise _in_order(blocked + [d] + d.others)   # errors and warnings, in the file's order
+        if blocking_mode == "error" and blocked:
+            raise _in_order(blocked)
+        if warnings is not None:
+            warnings.extend(blocked)
+        if all_async and notes is not None:
+            notes.extend(all_async_report(path, analysis))
     # before the output is put together: libclang's unit and what lowering
     # left behind go (the tree stays, frozen: a full collection of its
     # 10^6 nodes would cost more time than its memory is worth)
@@ -363,7 +372,7 @@ def compile_commands_flags(build_dir, source):
 
 # ripper's own options: those taking a value, and the rest.
 RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout", "--also-async")
-RIPPER_OPTIONS = ("--all-async", "--posix", "--stats", "--version", "-h", "--help")
+RIPPER_OPTIONS = ("--all-async", "--posix", "--posix-tls-only", "--stats", "--version", "-h", "--help")
 
 
 def split_compiler_flags(argv):
@@ -437,6 +446,11 @@ def ripper_main(argv=None):
                          "fclose...) suspend only the calling "
                          "task, each with its system call's contract, and main runs as the "
                          "first task; the rest of its blocking calls are -Wblocking warnings")
+    ap.add_argument("--posix-tls-only", action="store_true",
+                    help="used by ripcc --posix on the ucontext backend, whose tasks would "
+                         "share their OS thread's thread-locals: of --posix, only give each "
+                         "task its own copy of every file-scope __thread (_Thread_local) "
+                         "variable; no function is ripped, the rest is the preprocessed text")
     ap.add_argument("--also-async", action="append", default=[], metavar="NAME[,NAME...]",
                     help="treat these functions, declared in the input and defined in "
                          "another file, as async, as if their declarations were marked "
@@ -500,7 +514,8 @@ def ripper_main(argv=None):
                 for name in names.split(",") if name}
         out = rip_source_reporting(path, source, flags + clang_args, args.all_async, stats,
                                    notes, seconds=seconds, blocking_mode=how, warnings=warnings,
-                                   posix=args.posix, also_async=also)
+                                   posix=TLS_ONLY if args.posix_tls_only else args.posix,
+                                   also_async=also)
         print_warnings(warnings, flags + clang_args)
         write_atomically(args.output, out)
         for line in notes:

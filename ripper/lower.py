@@ -66,6 +66,22 @@ def lower(unit, analysis, all_async=False, stats=None, keep=True):
         gc.collect()
 
 
+def lower_thread_locals(unit):
+    """A Rewriter giving each task its own copy of every file-scope
+    thread-local of `unit` and nothing else (_Lowering.thread_locals_only):
+    ripcc --posix on ucontext, whose tasks share their OS thread's."""
+    return _Lowering(unit, _NO_ASYNC, False, []).thread_locals_only()
+
+
+class _NoAsync:
+    """The analysis of a unit nothing of which is ripped (lower_thread_locals)."""
+    names = frozenset()             # no async function
+    functions = {}                  # none looked up
+
+
+_NO_ASYNC = _NoAsync()
+
+
 class LeftPlain(Exception):
     """--all-async: the functions of one pass that cannot be ripped (a
     Diagnostic each, its `function` named)."""
@@ -237,6 +253,37 @@ class _Lowering:
                 "" if tl.definition else "extern "
             end = semicolon_after(self.text, tl.end)
             self.rw.insert(end, [(" %svoid *rip__tls_%s;" % (slot, tl.name), None)])
+
+    def thread_locals_only(self):
+        """ripcc --posix on ucontext (ripper --posix-tls-only): only what
+        thread_locals_per_task does, every use of a file-scope thread-local
+        in the file's code reaching the current task's copy; no function is
+        ripped, the rest of the text stays as the preprocessor gave it.
+
+            __thread int n = 1; ... n++;  ->  int n = 1; void *rip__tls_n; ...
+                                              (*(__typeof__(n) *)rip_posix_tls(&rip__tls_n, ...))++;
+        """
+        self.thread_locals_per_task()
+        for root in [f.body for f in self.unit.functions
+                     if f.definition and f.body is not None and not f.system] + \
+                list(self.unit.globals):
+            skip = []
+            for n in root.nodes():
+                self.tls_use(n, skip)
+        return self.rw
+
+    def tls_use(self, n, skip):
+        """If node `n` names a thread-local variable (thread_locals_per_task)
+        and lies in no edit of `skip` ((start, end) pairs), make it the
+        current task's copy, add it to `skip` and return True.
+
+            tls_use(<Ref n>, [])  ->  True, `n` now tls_access("n")"""
+        if isinstance(n, T.Ref) and n.key in self.tls_keys and \
+                not any(s <= n.start and n.end <= e for s, e in skip):
+            self.rw.replace(n.start, n.end, [(self.tls_access(n.name), None)])
+            skip.append((n.start, n.end))
+            return True
+        return False
 
     def tls_access(self, name):
         """The current task's copy of thread-local variable `name`, an lvalue.
@@ -602,11 +649,9 @@ class _Lowering:
             self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
             self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
         for n in root.nodes():
-            if isinstance(n, T.Ref) and n.key in self.tls_keys and \
-                    not any(s <= n.start and n.end <= e for s, e in skip):
-                self.rw.replace(n.start, n.end, [(self.tls_access(n.name), None)])
-                skip.append((n.start, n.end))
-            elif isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
+            if self.tls_use(n, skip):
+                continue
+            if isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
                     n.name not in self.analysis.posix_calls and \
                     not any(s <= n.start and n.end <= e for s, e in skip):
                 self.rw.replace(n.start, n.end, [(self.renamed_at(n), None)])

@@ -29,8 +29,8 @@ import subprocess
 import sys
 
 from . import __version__, abi, blocking, children, runtime, wholeprogram
-from .cli import (BACKENDS, PATH_FLAGS, check_blocking_reporting, compile_flags, print_warnings,
-                  rip_source_reporting,
+from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
+                  print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import Diagnostic, wants_color
 from .preprocess import compiler
@@ -589,8 +589,12 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
         status = _run(cmd, cc + include + flags + depend + marked + stop + lang +
                       [src, "-o", out])
-        if status == 0 and marked and stop == ["-c"]:
-            refuse_thread_locals(src, out)
+        if status == 0 and marked and stop == ["-c"] and src != "-" and \
+                thread_local_symbols(out):      # (standard input cannot be read again)
+            status = tasks_own_thread_locals(cmd, src, out, cc, lib_flags + backend_flags(
+                cmd.backend) + include + marked, tmp, n)
+            if status == 0:
+                refuse_thread_locals(src, out)  # what is left: a system header's
         return status
     notes = []
     try:
@@ -691,23 +695,58 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
         os.chdir(here)
 
 
+def tasks_own_thread_locals(cmd, src, out, cc, include, tmp, n):
+    """--posix on ucontext, `out` compiled from `src` defining or using a
+    thread-local variable, which every task on the OS thread would share:
+    compile `src` again into `out`, ripped with --posix-tls-only (each
+    task its own copy, as --posix gives on rip; nothing else changes).
+    `include`: the flags the compile added (the library's, the backend's,
+    rip.h's folder, -include rip_posix_built.h)."""
+    flags = cmd.without_inputs()
+    try:
+        text = open(src, "rb").read()
+    except OSError as e:
+        raise Diagnostic("", 0, 0, "cannot read %s: %s" % (src, e.strerror))
+    if cmd.verbose:
+        print("ripcc: ripper --posix-tls-only %s %s -o (ripped text)"
+              % (" ".join(include + compile_flags(cmd.args)), src), file=sys.stderr)
+    ripped = rip_source_reporting(src, text, include + compile_flags(cmd.args),
+                                  seconds=getattr(cmd, "seconds", None), posix=TLS_ONLY)
+    path = os.path.join(tmp, "%d-%s.i" % (n, _stem(src)))
+    if cmd.save_temps:
+        path = _stem(src) + ".rip.i"
+    with open(path, "wb") as f:
+        f.write(ripped)
+    return _run(cmd, cc + without_preprocessor_flags(flags) + ["-c", path, "-o", out])
+
+
 _TLS_DECL = r"\b(?:__thread|_Thread_local|thread_local)\b[^;]*?\b(%s)\b"
 
 
-def refuse_thread_locals(src, obj):
-    """--posix on ucontext: a __thread variable is the OS thread's, which
-    every task shares, not one per thread as the program means; refuse
-    object `obj` (compiled from `src`) if it defines or uses one, naming
-    it, where the source declares it if it can be found there."""
+def thread_local_symbols(obj):
+    """The thread-local variables object `obj` defines or uses, by name
+    (none if readelf cannot say).
+
+        thread_local_symbols("tls.o") -> ["counter", "name"]"""
     try:
         r = children.run(["readelf", "-sW", obj], capture_output=True)
     except OSError:
-        return                      # no readelf: no check
+        return []                   # no readelf: no check
     names = []
     for line in r.stdout.decode("utf-8", "replace").splitlines():
         parts = line.split()
         if len(parts) >= 8 and parts[3] == "TLS" and parts[7] not in names:
             names.append(parts[7])
+    return names
+
+
+def refuse_thread_locals(src, obj):
+    """--posix on ucontext: a __thread variable is the OS thread's, which
+    every task shares, not one per thread as the program means; refuse
+    object `obj` (compiled from `src`, its own thread-locals already made
+    per task) if it still defines or uses one (a system header's), naming
+    it, where the source declares it if it can be found there."""
+    names = thread_local_symbols(obj)
     if not names:
         return
     name, line, col = names[0], 0, 0

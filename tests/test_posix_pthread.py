@@ -255,11 +255,12 @@ int main(void) {
 TLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "posix_pthread", "tls.c")
 
 
-@pytest.mark.parametrize("backend", ("rip", "threads"))
+@pytest.mark.parametrize("backend", ("rip", "ucontext", "threads"))
 def test_thread_locals_are_per_thread(ripcc, plain_build, backend):
     """Each thread its own copy of every __thread/_Thread_local variable,
-    from the initializer, kept across its sleeps; on rip, where every task
-    runs on one OS thread, ripper makes each use reach the task's copy."""
+    from the initializer, kept across its sleeps; on rip and ucontext,
+    where every task runs on one OS thread, ripper makes each use reach the
+    task's copy."""
     plain = run([plain_build(TLS)], timeout=60)
     r = run([ripcc(TLS, backend, extra=["--posix"])], timeout=60)
     assert r.returncode == plain.returncode == 0, r.stderr.decode()
@@ -267,24 +268,42 @@ def test_thread_locals_are_per_thread(ripcc, plain_build, backend):
     assert b"worker 4: fresh 1, own 1\n" in r.stdout
 
 
-def test_thread_locals_are_refused_on_ucontext(tmp_path):
-    """ucontext tasks share their OS thread's thread-locals: ripcc refuses
-    the program rather than let the threads share one copy silently."""
+def test_ucontext_thread_locals_are_ripped_only_in_files_that_have_them(tmp_path):
+    """ripcc --posix on ucontext runs ripper --posix-tls-only on a file
+    with a thread-local, and on no other file (-v shows the commands)."""
     from conftest import RIPCC
-    r = run([RIPCC, "--posix", "--backend=ucontext", TLS, "-o", str(tmp_path / "tls")])
-    assert r.returncode == 1
-    assert "tls.c:11:21: error: thread-local variable 'counter' under --posix on the " \
-        "ucontext backend, where every task shares the OS thread's copy" in r.stderr.decode()
-    assert not (tmp_path / "tls").exists()
+    plain = tmp_path / "plain.c"
+    plain.write_text("int twice(int a) { return 2 * a; }\n")
+    r = run([RIPCC, "--posix", "--backend=ucontext", "-v", "-c", TLS, str(plain)],
+            cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    ripped = [line for line in r.stderr.decode().splitlines()
+              if line.startswith("ripcc: ripper --posix-tls-only")]
+    assert len(ripped) == 1 and ripped[0].endswith("tls.c -o (ripped text)"), ripped
 
 
 def test_ripper_posix_refuses_a_thread_local_declared_in_a_function(tmp_path):
-    status, _, err = ripper_posix(tmp_path, (
-        "#include <pthread.h>\n"
-        "static void *run(void *a) { static __thread int n; return (void *)(long)(n++ + (long)a); }\n"
-        "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); return pthread_join(t, 0); }\n"))
+    status, _, err = ripper_posix(tmp_path, FUNCTION_TLS)
     assert status == 1
     assert "p.c:2:49: error: thread-local variable 'n' declared in a function, under --posix" in err
+
+
+@pytest.mark.parametrize("backend", BOTH)
+def test_ripcc_posix_refuses_a_thread_local_declared_in_a_function(tmp_path, backend):
+    """Both backends whose tasks share an OS thread: the same refusal."""
+    from conftest import RIPCC
+    (tmp_path / "p.c").write_text(FUNCTION_TLS)
+    r = run([RIPCC, "--posix", "--backend=" + backend, "p.c", "-o", "p"], cwd=str(tmp_path))
+    assert r.returncode == 1
+    assert "p.c:2:49: error: thread-local variable 'n' declared in a function, under " \
+        "--posix" in r.stderr.decode()
+    assert not (tmp_path / "p").exists()
+
+
+FUNCTION_TLS = (
+    "#include <pthread.h>\n"
+    "static void *run(void *a) { static __thread int n; return (void *)(long)(n++ + (long)a); }\n"
+    "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); return pthread_join(t, 0); }\n")
 
 
 @pytest.mark.parametrize("backend", BOTH)

@@ -2,7 +2,8 @@
  * pthreads: each thread has its own copy, starting from the initializer,
  * kept across its sleeps while the other threads change theirs; its
  * address differs from thread to thread; arrays and structs too.  The
- * output must be the same built plainly and ripped (tests/test_posix_pthread.py; ucontext refuses it). */
+ * output must be the same built plainly and with ripcc --posix on every
+ * backend (tests/test_posix_pthread.py). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
