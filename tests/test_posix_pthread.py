@@ -282,6 +282,26 @@ def test_ucontext_thread_locals_are_ripped_only_in_files_that_have_them(tmp_path
     assert len(ripped) == 1 and ripped[0].endswith("tls.c -o (ripped text)"), ripped
 
 
+def test_ripper_posix_tls_only_rewrites_thread_locals_and_nothing_else(tmp_path):
+    """--posix-tls-only (ripcc on ucontext): each use of a thread-local
+    reaches the task's copy; the function that reads stays as written, no
+    frame, no rip.h, and the linemarkers keep the user's lines."""
+    from conftest import RIPPER
+    (tmp_path / "p.c").write_text(
+        "#include <unistd.h>\n"
+        "static __thread int n = 3;\n"
+        "int get(char *b) { n++; return (int)read(0, b, n); }\n")
+    r = run([RIPPER, "--posix-tls-only", "p.c", "-o", "p.i"], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    text = (tmp_path / "p.i").read_text()
+    assert "static  int n = 3; static void *rip__tls_n;" in text
+    assert "(*(__typeof__(n) *)rip_posix_tls(&rip__tls_n, &n, sizeof(n), __alignof__(n)))++;" \
+        in text
+    assert "return (int)read(0, b, (*(__typeof__(n) *)rip_posix_tls(" in text
+    assert "rip__new_" not in text and "rip__frame" not in text
+    assert '\n# 2 "p.c"\nvoid *rip_posix_tls(' in text     # on the user's line 2
+
+
 def test_ripper_posix_refuses_a_thread_local_declared_in_a_function(tmp_path):
     status, _, err = ripper_posix(tmp_path, FUNCTION_TLS)
     assert status == 1
