@@ -589,12 +589,19 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
         status = _run(cmd, cc + include + flags + depend + marked + stop + lang +
                       [src, "-o", out])
-        if status == 0 and marked and stop == ["-c"] and src != "-" and \
-                thread_local_symbols(out):      # (standard input cannot be read again)
-            status = tasks_own_thread_locals(cmd, src, out, cc, lib_flags + backend_flags(
-                cmd.backend) + include + marked, tmp, n)
-            if status == 0:
-                refuse_thread_locals(src, out)  # what is left: a system header's
+        if status == 0 and marked and stop == ["-c"] and thread_local_symbols(out):
+            try:                    # no object left whose tasks would share them
+                if src != "-":      # (standard input cannot be read again: refused)
+                    status = tasks_own_thread_locals(cmd, src, out, cc, lib_flags +
+                                                     backend_flags(cmd.backend) + include +
+                                                     marked, tmp, n)
+                if status == 0:
+                    refuse_thread_locals(src, out)  # what is left: a system header's
+            except Diagnostic:
+                _remove_output(out)
+                raise
+            if status:
+                _remove_output(out)
         return status
     notes = []
     try:
@@ -761,8 +768,9 @@ def refuse_thread_locals(src, obj):
         col = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
     raise Diagnostic(path, line, col, "thread-local variable '%s' under --posix on the ucontext "
                      "backend, where every task shares the OS thread's copy" % name,
-                     "build with --backend=rip, which gives each task (thread) its own copy, "
-                     "or --backend=threads")
+                     "give the source as a file, whose thread-locals ripcc makes per task"
+                     if src == "-" else "ripcc makes the file's own thread-locals per task, "
+                     "not a system header's: build with --backend=threads")
 
 
 def _depend_flags(cmd, src, out):
