@@ -470,6 +470,9 @@ def ripper_main(argv=None):
                          % (PARSE_SECONDS, BYTES_PER_SECOND // 1000))
     ap.add_argument("--version", action="version", version="ripper " + __version__)
     args = ap.parse_args(argv)
+    if args.posix_tls_only and (args.posix or args.all_async or args.also_async or args.stage):
+        ap.error("--posix-tls-only rips nothing: it takes no --posix, --all-async, "
+                 "--also-async or --stage")
     try:
         seconds = time_limit_option(args.timeout)
     except ValueError as e:
