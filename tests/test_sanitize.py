@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import RIPCC, ROOT, SAN, SWAPCONTEXT_NOTE, run
+from conftest import RIPCC, ROOT, SWAPCONTEXT_NOTE, run
 from ripper import runtime
 
 PROGRAM = b"""#include <stdio.h>
@@ -60,7 +60,7 @@ POSIX = os.path.join(ROOT, "tests", "posix", "pthread_exit_main.c")
 # ASan's options as make SAN=1 sets them; reports to stderr (not conftest's files).
 ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:"
            "detect_stack_use_after_return=1", UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
-ENV.pop("RIP_SAN", None)
+ENV.pop("RIP_SAN", None)           # the flags choose the runtime, also under make test SAN=1
 
 
 def sanitizer_text(stderr):
@@ -131,7 +131,6 @@ def test_a_sanitized_program_links_the_sanitized_runtime(program, tmp_path):
         build(tmp_path, program, "rip", ["-fsanitize=address", "-fno-sanitize=address"]))
 
 
-@pytest.mark.skipif(SAN, reason="RIP_SAN=1 takes make SAN=1's runtime whatever the flags")
 def test_thread_sanitizer_on_threads_and_refused_on_ucontext(program, tmp_path):
     exe = build(tmp_path, program, "threads", ["-fsanitize=thread"])
     assert "__tsan" in undefined_symbols(exe)
