@@ -12,7 +12,9 @@ EXAMPLES := pingpong spawnmany echo httpd httpload
 # SAN=1: the runtime, the examples and every program the tests build, with
 # AddressSanitizer (LeakSanitizer included) and UndefinedBehaviorSanitizer,
 # into build-san/ (a normal build is left alone).  ripcc builds against it
-# when RIP_SAN=1 is in its environment.
+# when RIP_SAN=1 is in its environment, or for -fsanitize=address,undefined;
+# for another set (-fsanitize=thread...) it runs make SAN=1
+# BUILD=build-san-thread SAN_FLAGS=... (ripper/runtime.py).
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 PROG_FLAGS :=
 ifeq ($(SAN),1)
@@ -279,4 +281,4 @@ bench: all
 	$(VENV)/bin/python bench/peers.py $(BUILD)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-san-*

@@ -102,7 +102,12 @@ library is built first if it is missing).
 Environment: RIPCC_CC, the C compiler (default cc).  RIPPER_TIMEOUT, the
 time limit when --timeout is not given.  RIP_SAN=1 compiles
 and links with AddressSanitizer and UndefinedBehaviorSanitizer against a
-runtime built with them."""
+runtime built with them.
+
+-fsanitize=address, undefined or thread (or a mix) links a runtime built
+with the same sanitizers (built on first use, like the plain one), so
+ASan knows the runtime's stack switches; -fsanitize=thread is refused
+for the ucontext backend."""
 
 # Arguments after which the next one is the flag's value, not an input.
 VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-L",
@@ -257,7 +262,7 @@ def main(argv=None):
                             % (cmd.backend, ", ".join(BACKENDS)))
     info = [a for a in cmd.args if a in ("--print-include-dir", "--cflags", "--libs")]
     if info:
-        return print_build_info(cmd.backend, info)
+        return print_build_info(cmd.backend, info, runtime.sanitizers_of(cmd.args))
     if any(a.startswith(QUERIES) for a in cmd.args) and not cmd.inputs():
         return _run_cc(cmd.args)
     if cmd.all_async and cmd.backend != "rip":
@@ -308,7 +313,8 @@ def backend_flags(backend):
 
 
 def build(cmd):
-    library, lib_flags = runtime.library(cmd.backend, compiler())
+    # -fsanitize=address... links a runtime built with the same sanitizers
+    library, lib_flags = runtime.library(cmd.backend, compiler(), runtime.sanitizers_of(cmd.args))
     cc = compiler() + lib_flags + backend_flags(cmd.backend)
     include = ["-I", runtime.INCLUDE]
     if cmd.stop == "-E":            # preprocessing (-E, -M, -MM): what cc does, rip.h found
@@ -815,11 +821,12 @@ def _run_cc(args):
         return 1
 
 
-def print_build_info(backend, asked):
+def print_build_info(backend, asked, sanitize=()):
     """--print-include-dir, --cflags, --libs: for build systems that compile
-    against the runtime themselves (ucontext and threads need no ripping)."""
+    against the runtime themselves (ucontext and threads need no ripping);
+    `sanitize`: the runtime's sanitizers (the command's -fsanitize=)."""
     try:
-        library, lib_flags = runtime.library(backend, compiler())
+        library, lib_flags = runtime.library(backend, compiler(), sanitize)
     except Diagnostic as d:
         print("ripcc: error: " + d.message, file=sys.stderr)
         return 1

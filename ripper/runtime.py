@@ -13,6 +13,13 @@ an old library:
 
 Both build the same files: a backend's folder of runtime/src, with core/
 beside it for rip and ucontext.
+
+A program compiled with -fsanitize=address, undefined or thread links a
+runtime built with the same sanitizers (its stack switches and frame pool
+told to AddressSanitizer), built on first use like the plain one:
+
+    ripcc -fsanitize=address,undefined x.c  ->  build-san/lib/librip-rip.a
+    ripcc -fsanitize=thread x.c             ->  build-san-thread/lib/...
 """
 
 import fcntl
@@ -62,6 +69,47 @@ def sanitized():
     return os.environ.get("RIP_SAN", "") not in ("", "0")
 
 
+# The sanitizers the runtime has a build for: a program compiled with one
+# links a runtime compiled with it (ASan must see the runtime's stack
+# switches; the others check the runtime's code too).
+RUNTIME_SANITIZERS = ("address", "thread", "undefined")
+
+
+def sanitizers_of(args):
+    """The RUNTIME_SANITIZERS cc's arguments `args` turn on, sorted: their
+    -fsanitize= and -fno-sanitize= lists read left to right, as cc does.
+
+        sanitizers_of(["-fsanitize=undefined,address"]) == ("address", "undefined")
+    """
+    on = set()
+    for a in args:
+        if a.startswith("-fsanitize="):
+            on.update(a[len("-fsanitize="):].split(","))
+        elif a.startswith("-fno-sanitize="):
+            off = a[len("-fno-sanitize="):].split(",")
+            on.difference_update(RUNTIME_SANITIZERS if "all" in off else off)
+    return tuple(sorted(on & set(RUNTIME_SANITIZERS)))
+
+
+def variant(sanitize=()):
+    """(the build folder's name, the flags the runtime is compiled with) for
+    a program compiled with the sanitizers `sanitize` (sanitizers_of's).
+    RIP_SAN=1 and address+undefined are make SAN=1's build-san; another
+    set has a folder of its own.
+
+        variant(("thread",)) == ("build-san-thread", ["-fsanitize=thread", ...])
+    """
+    if sanitized() or sanitize == ("address", "undefined"):
+        return "build-san", SAN_FLAGS
+    if not sanitize:
+        return "build", []
+    if "thread" in sanitize and "address" in sanitize:
+        raise Diagnostic("", 0, 0, "-fsanitize=thread cannot be combined with "
+                         "-fsanitize=address")
+    return "build-san-" + "-".join(sanitize), \
+        ["-fsanitize=" + ",".join(sanitize), "-fno-omit-frame-pointer"]
+
+
 def sources(backend):
     """(the backend's .c files, the include flags they compile with)."""
     src = os.path.join(DIR, "src")
@@ -73,17 +121,29 @@ def sources(backend):
                            "-I", os.path.join(src, "rip")]
 
 
-def library(backend, compiler):
+def library(backend, compiler, sanitize=()):
     """(the backend's static library, built if missing or older than its
     sources; the flags every program linked with it is compiled with).
-    `compiler`: the command words of the C compiler."""
+    `compiler`: the command words of the C compiler; `sanitize`: the
+    sanitizers the program is compiled with (sanitizers_of)."""
+    if "thread" in sanitize and backend == "ucontext" and not sanitized():
+        raise Diagnostic("", 0, 0, "-fsanitize=thread: the ucontext runtime does not tell "
+                         "ThreadSanitizer about its stack switches",
+                         hint="use --backend=rip or --backend=threads with -fsanitize=thread")
+    folder, flags = variant(sanitize)
     if IN_CLONE:
-        return _clone_library(backend)
-    return _cached_library(backend, compiler)
+        lib, flags = _clone_library(backend, folder, flags)
+    else:
+        lib, flags = _cached_library(backend, compiler, flags)
+    if sanitize and not sanitized():
+        # the program's own -fsanitize= links what the runtime needs: its
+        # other flags (-fsanitize-recover...) stay the user's choice
+        flags = ["-fsanitize=" + ",".join(sanitize)]
+    return lib, flags
 
 
-def _clone_library(backend):
-    build = os.path.join(CLONE, "build-san" if sanitized() else "build")
+def _clone_library(backend, folder, san_flags):
+    build = os.path.join(CLONE, folder)
     lib = os.path.join(build, "lib", "librip-%s.a" % backend)
     flags = os.path.join(build, "lib", "cflags")
     if _stale(lib, backend) or not os.path.exists(flags):
@@ -95,12 +155,18 @@ def _clone_library(backend):
             # the environment, and ripcc would wait on this lock for itself
             env = {k: v for k, v in os.environ.items()
                    if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
-            r = children.run(["make", "-s", "-C", CLONE, "SAN=%d" % sanitized(),
-                                "CC=" + os.environ.get("RIPCC_CC", "cc"),
-                                os.path.relpath(lib, CLONE)], env=env)
-        if r.returncode != 0 or not os.path.exists(lib):
-            raise Diagnostic("", 0, 0, "cannot build the %s runtime (make -C %s%s runtime)"
-                             % (backend, CLONE, " SAN=1" if sanitized() else ""))
+            # another sanitizer set: make SAN=1's rules, into its own folder
+            make = ["SAN=%d" % bool(san_flags)]
+            if san_flags and folder != "build-san":
+                make += ["BUILD=" + folder, "SAN_FLAGS=" + " ".join(san_flags)]
+            r = children.run(["make", "-s", "-C", CLONE] + make +
+                             ["CC=" + os.environ.get("RIPCC_CC", "cc"),
+                              os.path.relpath(lib, CLONE)], env=env)
+            if r.returncode != 0 or not os.path.exists(lib):
+                raise Diagnostic("", 0, 0, "cannot build the %s runtime (make -C %s %s %s)"
+                                 % (backend, CLONE, " ".join("'%s'" % m if " " in m else m
+                                                             for m in make),
+                                    os.path.relpath(lib, CLONE)))
     with open(flags) as f:
         return lib, f.read().split()
 
@@ -122,9 +188,8 @@ def cache_root():
     return os.path.join(base, "ripper")
 
 
-def _cached_library(backend, compiler):
+def _cached_library(backend, compiler, flags):
     files, includes = sources(backend)
-    flags = SAN_FLAGS if sanitized() else []
     import hashlib                  # here: ripper's start-up does not need it (3 ms)
     key = hashlib.sha256()
     cc = _which(compiler[0])

@@ -6,6 +6,7 @@ fails with it (a server's report too, though its test only saw a closed
 socket)."""
 import atexit
 import glob
+import hashlib
 import os
 import shutil
 import subprocess
@@ -43,24 +44,76 @@ def build_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("build")
 
 
+def prebuild(build, keys):
+    """Run build(key) for every key in `keys`, os.cpu_count() at a time
+    (each build is its own ripcc or cc process): a module's programs
+    built side by side before its first test, instead of one by one.
+
+        prebuild(lambda key: compile(*key), [(src, "rip"), (src, "threads")])
+    """
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(build, keys))
+
+
+def selected_params(request, test_name):
+    """The parameters (callspec.params) of each collected test named
+    `test_name` that this run selected (-k, -x and the like respected):
+    what a module's prebuild fixture builds."""
+    return [item.callspec.params for item in request.session.items
+            if getattr(item, "originalname", None) == test_name and hasattr(item, "callspec")]
+
+
 @pytest.fixture(scope="session")
 def ripcc(build_dir):
     """ripcc(source, backend) -> path of the built program (fails the test
-    with the compiler's messages if it does not build)."""
-    cache = {}
+    with the compiler's messages if it does not build).
+    ripcc.prebuild([(source, backend, extra)...]) builds them side by side
+    first (conftest.prebuild); a failure is reported by the test asking
+    for that program."""
+    cache = {}                      # (source, backend, extra) -> path, or failure text
+
+    def compile_one(key):
+        source, backend, extra = key
+        name = os.path.splitext(os.path.basename(source))[0]
+        # a folder per build: two sources of one name, or one source with
+        # other flags, never overwrite each other's program
+        folder = os.path.join(str(build_dir), hashlib.sha1(repr(key).encode()).hexdigest()[:12])
+        os.makedirs(folder, exist_ok=True)
+        exe = os.path.join(folder, "%s-%s" % (name, backend))
+        r = run([RIPCC, "--backend=" + backend] + CFLAGS + list(extra) + [source, "-o", exe])
+        if r.returncode != 0:
+            return None, "ripcc --backend=%s %s failed:\n%s%s" % (
+                backend, source, r.stdout.decode(), r.stderr.decode())
+        return exe, None
 
     def build(source, backend, extra=()):
         key = (source, backend, tuple(extra))
         if key not in cache:
-            name = os.path.splitext(os.path.basename(source))[0]
-            exe = os.path.join(str(build_dir), "%s-%s" % (name, backend))
-            r = run([RIPCC, "--backend=" + backend] + CFLAGS + list(extra) + [source, "-o", exe])
-            if r.returncode != 0:
-                pytest.fail("ripcc --backend=%s %s failed:\n%s%s" % (
-                    backend, source, r.stdout.decode(), r.stderr.decode()))
+            exe, failure = compile_one(key)
+            if failure:
+                pytest.fail(failure)
             cache[key] = exe
+        elif isinstance(cache[key], Failure):
+            pytest.fail(cache[key].text)
         return cache[key]
+
+    def prebuild_all(keys):
+        todo = list(dict.fromkeys((s, b, tuple(e)) for s, b, e in keys if
+                                  (s, b, tuple(e)) not in cache))
+
+        def one(key):
+            exe, failure = compile_one(key)
+            cache[key] = Failure(failure) if failure else exe
+        prebuild(one, todo)
+    build.prebuild = prebuild_all
     return build
+
+
+class Failure:
+    """A prebuilt program that did not build: its compiler's messages."""
+    def __init__(self, text):
+        self.text = text
 
 
 # Printed once by every process that calls swapcontext (the ucontext backend),

@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from conftest import RIPCC, RIPPER, ROOT, run
+from conftest import RIPCC, RIPPER, ROOT, prebuild, run, selected_params
 
 DIR = os.path.join(ROOT, "tests", "allasync")
 PROGRAMS = sorted(glob.glob(os.path.join(DIR, "*.c")) +
@@ -49,24 +49,51 @@ def variant_id(variant):
     return ":".join([os.path.basename(program)] + [f.lstrip("-") for f in flags])
 
 
+# command words -> (the program, the build's subprocess result): the
+# builds the module's prebuild fixture made side by side
+BUILT = {}
+
+
 def build_and_run(cmd, exe):
-    """(exit status, stdout) of the program `cmd` builds into `exe`, or
-    (None, the compiler's messages) when it does not build."""
-    r = run(cmd + ["-o", exe], timeout=300)
+    """(exit status, stdout) of the program `cmd` builds into `exe` (or
+    built already, before the first test), or (None, the compiler's
+    messages) when it does not build."""
+    exe, r = BUILT.get(tuple(cmd)) or (exe, run(cmd + ["-o", exe], timeout=300))
     if r.returncode != 0:
         return None, r.stdout + r.stderr
     r = run([exe], timeout=30)
     return r.returncode, r.stdout
 
 
+def plain_and_ripped(program, flags):
+    """The commands that build `program` with plain cc and ripcc --all-async."""
+    srcs = sources(program)
+    return ["cc", "-O2"] + flags + srcs, [RIPCC, "--all-async", "-O2"] + flags + srcs
+
+
+@pytest.fixture(scope="module", autouse=True)
+def variants_built_side_by_side(request, tmp_path_factory):
+    """The selected variants' plain and ripped builds, made before the
+    first test (conftest.prebuild), a program each; build_and_run takes
+    them."""
+    out = tmp_path_factory.mktemp("allasync")
+    chosen = selected_params(request, "test_all_async_build_behaves_like_the_plain_build")
+    jobs = [(cmd, str(out / ("%d-%d" % (i, j))))
+            for i, p in enumerate(chosen) for j, cmd in enumerate(plain_and_ripped(*p["variant"]))]
+
+    def one(job):
+        cmd, exe = job
+        BUILT[tuple(cmd)] = exe, run(cmd + ["-o", exe], timeout=300)
+    prebuild(one, jobs)
+
+
 def compare_with_plain_cc(program, flags, tmp_path):
     """The plain cc build and the --all-async build behave the same."""
-    srcs = sources(program)
-    status, out = build_and_run(["cc", "-O2"] + flags + srcs, str(tmp_path / "plain"))
+    plain, ripped = plain_and_ripped(program, flags)
+    status, out = build_and_run(plain, str(tmp_path / "plain"))
     if status is None:
         pytest.skip("plain cc does not build it:\n" + out.decode(errors="replace")[-2000:])
-    rip_status, rip_out = build_and_run([RIPCC, "--all-async", "-O2"] + flags + srcs,
-                                        str(tmp_path / "ripped"))
+    rip_status, rip_out = build_and_run(ripped, str(tmp_path / "ripped"))
     assert rip_status is not None, "ripcc --all-async failed:\n" + \
         rip_out.decode(errors="replace")[-4000:]
     assert (rip_status, rip_out) == (status, out)

@@ -120,6 +120,23 @@ def test_an_installed_ripcc_builds_the_runtime_once(installed):
     assert os.stat(library).st_mtime_ns == built
 
 
+def test_an_installed_ripcc_builds_a_sanitized_runtime_for_fsanitize(installed):
+    """-fsanitize=address links a runtime built with ASan (its own cache
+    entry beside the plain one): the ucontext switches are told to ASan."""
+    bin_dir, env, top = installed
+    work = top / "sanitized"
+    work.mkdir()
+    (work / "hello.c").write_bytes(PROGRAM)
+    r = run([str(bin_dir / "ripcc"), "--backend=ucontext", "-fsanitize=address", "hello.c",
+             "-o", "hello"], cwd=str(work), env=env, timeout=600)
+    assert r.returncode == 0, r.stderr.decode()
+    nm = run(["nm", "-u", str(work / "hello")])
+    assert b"__sanitizer_start_switch_fiber" in nm.stdout
+    out = run([str(work / "hello")], env=dict(env, ASAN_OPTIONS="detect_leaks=1"))
+    assert (out.returncode, out.stdout) == (0, b"consumer: sum 6\n")
+    assert b"False positive" not in out.stderr and b"ERROR" not in out.stderr
+
+
 def test_an_installed_ripper_rips_from_any_folder(installed):
     bin_dir, env, top = installed
     work = top / "rip"

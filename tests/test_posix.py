@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, run
+from conftest import ROOT, prebuild, run, selected_params
 
 POSIX_PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "tests", "posix", "*.c")))
 POSIX_BACKENDS = ("rip", "ucontext", "threads")
@@ -31,10 +31,33 @@ def plain_build(build_dir):
             exe = os.path.join(str(build_dir), os.path.basename(source)[:-2] + "-plain")
             r = run(["cc", "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-pthread",
                      source, "-o", exe])
-            assert r.returncode == 0, r.stderr.decode()
-            cache[source] = exe
-        return cache[source]
+            cache[source] = (exe, r)
+        exe, r = cache[source]
+        assert r.returncode == 0, r.stderr.decode()
+        return exe
     return build
+
+
+@pytest.fixture(scope="module")
+def plain_run(plain_build):
+    """plain_run(source) -> the plain build's run (subprocess.run's
+    result): run once, the reference for every backend's build."""
+    results = {}
+
+    def run_once(source):
+        if source not in results:
+            results[source] = run([plain_build(source)], timeout=60)
+        return results[source]
+    return run_once
+
+
+@pytest.fixture(scope="module", autouse=True)
+def posix_programs_built_side_by_side(request, ripcc, plain_build):
+    """The selected programs, plain and --posix for each backend, built
+    before the first test (conftest.prebuild)."""
+    chosen = selected_params(request, "test_posix_program_behaves_as_its_plain_build")
+    ripcc.prebuild([(p["source"], p["backend"], ("--posix",)) for p in chosen])
+    prebuild(plain_build, sorted({p["source"] for p in chosen}))
 
 
 def test_there_are_posix_programs():
@@ -45,8 +68,8 @@ def test_there_are_posix_programs():
 
 @pytest.mark.parametrize("backend", POSIX_BACKENDS)
 @pytest.mark.parametrize("source", POSIX_PROGRAMS, ids=lambda p: os.path.basename(p)[:-2])
-def test_posix_program_behaves_as_its_plain_build(source, backend, ripcc, plain_build):
-    plain = run([plain_build(source)], timeout=60)
+def test_posix_program_behaves_as_its_plain_build(source, backend, ripcc, plain_run):
+    plain = plain_run(source)
     exe = ripcc(source, backend, extra=["--posix"])
     if backend == "ucontext":       # the calls went to the runtime (the output alone cannot tell)
         defined = run(["nm", "--defined-only", exe]).stdout.decode().split()

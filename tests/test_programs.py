@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from conftest import BACKENDS, ROOT, run
+from conftest import BACKENDS, ROOT, run, selected_params
 
 PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "tests", "programs", "*.c")))
 KNOWN_BUG = re.compile(r"^/\* known bug: ", re.M)
@@ -37,6 +37,15 @@ def expectations(source):
     only = re.search(r"/\* backends: ([a-z ]+)", text)
     backends = only.group(1).split() if only else BACKENDS
     return (int(m.group(1)) if m else 0), "/* threads: sorted */" in text, backends
+
+
+@pytest.fixture(scope="module", autouse=True)
+def programs_built_side_by_side(request, ripcc):
+    """The selected programs, built before the first test (conftest.prebuild):
+    a core each, where one at a time left the others idle."""
+    ripcc.prebuild([(p["source"], p["backend"], ())
+                    for p in selected_params(request, "test_program_prints_expected_output")
+                    if p["backend"] in expectations(p["source"])[2]])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
