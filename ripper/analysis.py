@@ -65,6 +65,11 @@ for _name in ("__builtin_va_arg_pack", "__builtin_va_arg_pack_len"):
     UNRIPPABLE_CALLS[_name] = "they forward the arguments of an inlined call, which a " \
         "ripped function is not; pass a va_list instead"
 CONSTRUCTOR_ATTRS = ("constructor", "destructor")
+# --posix: the C library's calls a plain form of an async function may not
+# make: in plain code run by a task they would block every task (the
+# run-time catch, rip/catch.c, has no form of stdio or the signal waits)
+NO_PLAIN_FORM = frozenset(blocking.POSIX_STDIO + blocking.POSIX_STDIO_FORTIFIED +
+                          blocking.POSIX_SIGNAL_WAITS)
 
 
 def runs_outside_main(f):
@@ -295,6 +300,7 @@ class Analysis:
         self.plain = {}             # --all-async: name -> why it stays plain
         self.posix_calls = self.library_posix_calls() if posix else set()
         self.pinned = {}            # --posix: function -> where it is used as a plain pointer
+        self.outside_main = set()   # --posix: constructors and destructors (pinned)
         self.start_routines = {}    # --posix: function -> where pthread_create starts it (a task)
         self.extern_start_routines = set()  # --posix: start routines defined in another file
         self.posix_renames = self.library_names(blocking.POSIX_PTHREAD) if posix else set()
@@ -408,8 +414,10 @@ class Analysis:
             for name, f in self.defined.items():
                 if runs_outside_main(f) and name != "main":
                     # the C library calls it before or after main, outside
-                    # any task: plain, as a plain pointer's function
+                    # any task: plain, as a plain pointer's function (what
+                    # it calls keeps a plain form, or it is refused)
                     self.pinned.setdefault(name, "a %s (%s)" % (runs_outside_main(f), at(f)))
+                    self.outside_main.add(name)
         for body in bodies:
             for ref in function_values(body):
                 dest = value_destination(ref, self.functions)
@@ -421,7 +429,8 @@ class Analysis:
                     continue
                 if self.posix and dest is not None and not dest.async_fn and \
                         ref.name in self.defined:
-                    self.pinned.setdefault(ref.name, at(ref))
+                    self.pinned.setdefault(ref.name, "a plain function pointer takes it, %s"
+                                           % at(ref))
                 if dest is not None and dest.async_fn and ref.name in self.defined:
                     result.add(ref.name)
                     why.setdefault(ref.name, "used as a value of async type '%s' (%s)"
@@ -446,12 +455,12 @@ class Analysis:
             while changed:
                 changed = False
                 for name, made in callees.items():
-                    if name not in self.pinned:
+                    if name not in self.pinned or name in self.outside_main:
                         continue
                     for callee, call in made:
                         if callee in self.defined and callee not in self.pinned and \
                                 callee != "main" and callee not in beyond:
-                            self.pinned[callee] = at(call)
+                            self.pinned[callee] = "plain code calls it, %s" % at(call)
                             changed = True
         changed = not self.all_async
         while changed:
@@ -486,6 +495,8 @@ class Analysis:
                 if callee is None:
                     if is_async_call(c, ()):
                         out.discard(name)       # through a pointer of an async type
+                elif callee in self.posix_calls and callee in NO_PLAIN_FORM:
+                    out.discard(name)           # would stall every task (rip/catch.c has no form)
                 elif callee not in self.defined and not self.has_plain_form(callee):
                     g = self.functions.get(callee)
                     if g is not None and g.marked_async:

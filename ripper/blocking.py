@@ -320,10 +320,12 @@ def _uncaught_pointers(unit, analysis, how):
     are refused: lower.py.)"""
     from .analysis import function_values
     uncaught = set(POSIX_STDIO + POSIX_STDIO_FORTIFIED + POSIX_SIGNAL_WAITS)
+    system = {f.name for f in unit.functions if f.system}
     return [_taken_diagnostic(unit, ref, how)
             for body in [f.body for f in analysis.defined.values()] + list(unit.globals)
             for ref in function_values(body)
-            if ref.name in uncaught and ref.name in analysis.posix_calls]
+            if ref.name in uncaught and ref.name in system and ref.name not in analysis.defined
+            and ref.name not in analysis.also_async]
 
 
 def _taken_diagnostic(unit, ref, how):
@@ -331,11 +333,13 @@ def _taken_diagnostic(unit, ref, how):
     col, macro = unit.lines.place_of_name(ref.start, ref.name)
     what = "'%s'" % ref.name if macro is None else \
         "'%s' (in the expansion of macro '%s')" % (ref.name, macro)
+    signal_wait = ref.name in POSIX_SIGNAL_WAITS
     return Diagnostic(path, line, col, "%s taken as a function pointer: a call through it is "
-                      "the C library's, which blocks every task while it waits on a pipe, "
-                      "socket or terminal" % what,
-                      "call '%s' by name where it may wait (a regular file's never does), "
-                      "or through a function of your own that calls it" % ref.name,
+                      "the C library's, which blocks every task while it waits%s"
+                      % (what, "" if signal_wait else " on a pipe, socket or terminal"),
+                      "call '%s' by name where it may wait%s, or through a function of your "
+                      "own that calls it" % (ref.name, "" if signal_wait else
+                                             " (a regular file's never does)"),
                       severity="error" if how == "error" else "warning", option=OPTION)
 
 

@@ -362,6 +362,8 @@ class _Lowering:
         from a task, where its waits could not suspend."""
         also = self.analysis.also_async
         for f in self.analysis.defined.values():
+            if f.name not in self.names:
+                continue            # plain code: the plain form serves its calls
             for call in calls(f.body):
                 name = callee_name(call)
                 if name in also and name not in self.names and name not in self.analysis.defined:
@@ -616,7 +618,7 @@ class _Lowering:
                     not self.has_plain_form(callee_name(call)):     # pinned: the library's
                 callee = callee_name(call)
                 if callee in self.no_plain_form and f.name in self.analysis.pinned:
-                    raise self.error(call, "'%s', which a plain function pointer calls (%s), "
+                    raise self.error(call, "'%s', which stays plain (%s), "
                                      "calls async function '%s', whose plain definition "
                                      "cannot stay beside its ripped one: %s"
                                      % (f.name, self.analysis.pinned[f.name], callee,
@@ -874,6 +876,11 @@ class _Lowering:
             if declared_here:
                 self.check_type_moves(f, n, declared_here[0])
             for x in n.walk():
+                if isinstance(x, T.FuncName):
+                    # at file scope __func__ names no function: "" (gcc warns)
+                    raise self.error(x, "a static local's initializer names the function "
+                                     "(__func__), in '%s': at file scope it would name none"
+                                     % f.name)
                 if isinstance(x, T.Ref) and inside(x.key) and x.key not in own:
                     raise self.error(x, "a static local's initializer names '%s', declared "
                                      "in '%s'" % (x.name, f.name))

@@ -14,6 +14,8 @@ intrinsic inlined.
       rip__frame_free(rip__c); } y = rip__t1 + 1;
 """
 
+import re
+
 from . import abi
 from . import tree as T
 from .emit import ENCODING
@@ -427,9 +429,12 @@ class Printer:
                     x.init is None and T.automatic(x.var)):
                 return False
             d = x.var
+            # its name written once in the declaration (its own declarator):
+            # an earlier part naming another object or a typedef of that
+            # name (`int x = sizeof(T), T;`) would see this one instead
             return d.key not in self.fields and not d.type_exprs and d.ctype is not None and \
-                not any(isinstance(r, T.Ref) and r.name == d.name and r.key != d.key
-                        for r in n.walk())
+                len(re.findall(rb"(?<![\w$])%s(?![\w$])" % re.escape(d.name.encode()),
+                               self.text[n.start:n.end])) == 1
         front = [x for x in items if movable(x)]
         return front + [x for x in items if not movable(x)] if front else items
 

@@ -386,8 +386,8 @@ def build(cmd):
         runtime_lib = [] if "-shared" in cmd.args else [library]
         link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out"] + \
             runtime_lib + ["-pthread"] + posix_link_flags(cmd)
-        link_map = os.path.join(tmp, "link.map")
-        if again is not None and again.stuck:
+        link_map = _user_link_map(link) or os.path.join(tmp, "link.map")
+        if again is not None and again.stuck and not _user_link_map(link):
             link.append("-Wl,-Map," + link_map)     # which archive members the link takes
         if cmd.verbose:
             print("ripcc: " + " ".join(link), file=sys.stderr)
@@ -503,6 +503,19 @@ def _explain_stuck_members(text, stuck):
     for o in stuck:
         if o.needs & missing:
             print("ripcc: error: " + o.stuck, file=sys.stderr)
+
+
+def _user_link_map(args):
+    """The map file the user's own -Wl,-Map asks for (the link writes
+    one), else None.
+
+        _user_link_map(["-Wl,-Map,out.map"]) -> "out.map"
+    """
+    for a in args:
+        m = re.match(r"-Wl,(?:-Map[,=]|--Map[,=])(.+)$", a)
+        if m:
+            return m.group(1).split(",")[0]
+    return None
 
 
 def _stuck_members_taken(link_map, again):

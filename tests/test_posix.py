@@ -292,10 +292,54 @@ def test_a_plain_pointer_s_function_calling_one_without_a_plain_form_is_refused(
         "int (*hook)(const char *) = handle;\n"
         "int main(void) { return hook(\"hooked\\n\"); }\n"))
     assert status == 1
-    assert "p.c:5:36: error: 'handle', which a plain function pointer calls (line 6), calls " \
+    assert "p.c:5:36: error: 'handle', which stays plain (a plain function pointer takes it, " \
+        "line 6), calls " \
         "async function 'log_line', whose plain definition cannot stay beside its ripped " \
         "one: static local 'n' of a type declared in 'log_line', which its plain and ripped " \
         "definitions could not share\n" in err, err
+
+
+def test_a_plain_form_refuses_stdio_which_would_stall_every_task(tmp_path):
+    """get_line reads with fgets: a plain form of it, run by a task through
+    the handler table, would block every task on the pipe (the run-time
+    catch has no form of stdio), so it has none and the handler is
+    refused, as before plain forms."""
+    status, _, err = ripper_posix(tmp_path, (
+        "#include <stdio.h>\n#include <unistd.h>\n"
+        "static int get_line(char *b, int n) { char c; if (read(0, &c, 0) < 0) return -1;\n"
+        "    return fgets(b, n, stdin) != NULL; }\n"
+        "static int handler(char *b, int n) { return get_line(b, n); }\n"
+        "int (*table[])(char *, int) = { handler };\n"
+        "int main(void) { char b[8]; return table[0](b, 8) + get_line(b, 8); }\n"))
+    assert status == 1
+    assert "p.c:6:33: error: async function 'handler' used where a plain function pointer" in err
+
+
+def test_a_func_name_static_keeps_the_plain_form_from_staying(tmp_path, ripcc):
+    """`static const char *fn = __func__;` moved to file scope would name no
+    function (""): say keeps no plain form, and the program, which calls it
+    only by name, prints its own name."""
+    src = tmp_path / "fn.c"
+    src.write_text(
+        "#include <string.h>\n#include <unistd.h>\n"
+        "void say(void) { static const char *fn = __func__; char c;\n"
+        "    if (read(0, &c, 0) == 0 && write(1, fn, strlen(fn)) < 0) c = 0; }\n"
+        "int main(void) { say(); return 0; }\n")
+    got = run([ripcc(str(src), "rip", extra=["--posix"])], input=b"", timeout=20)
+    assert (got.returncode, got.stdout) == (0, b"say")
+
+
+def test_a_c_local_is_not_declared_early_over_a_typedef_of_the_same_name(tmp_path, ripcc):
+    """`int x = sizeof(T), T;`: sizeof names the typedef T; declaring the
+    local T before the frame store of x would make it measure the int."""
+    src = tmp_path / "td.c"
+    src.write_text(
+        "#include <stdio.h>\n#include <unistd.h>\n"
+        "typedef char T;\n"
+        "int main(void) { int x = (int)sizeof(T), T; char c; T = 1; x += T;\n"
+        "    if (read(0, &c, 0) == 0) printf(\"%d\\n\", x); return 0; }\n")
+    got = run([ripcc(str(src), "rip", extra=["--posix"])], input=b"", timeout=20)
+    assert (got.returncode, got.stdout) == (0, b"2\n")
 
 
 C89_PROGRAM = r"""

@@ -192,6 +192,9 @@ int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or 
 
 /* Mutexes and condition variables (mutex.c). */
 int rip__mutex_lock(rip_mutex *m, rip_waiter *w);                 /* 0, -1 and EDEADLK or ETIMEDOUT, RIP_WAIT */
+enum { RIP__LOCK, RIP__TRYLOCK, RIP__UNLOCK };
+int rip__mutex_outside(rip_mutex *m, int op); /* RIP__LOCK, RIP__TRYLOCK or RIP__UNLOCK m outside any task (constructors, destructors), which never waits: 0, or -1 and EBUSY, EDEADLK, EPERM; a lock that would wait is fatal */
+int rip__mutex_lock_nested(rip_mutex *m);  /* lock from plain code in a task: if m is held, the other tasks run from inside this one (rip__sched_nested) until it is handed over; 0, or -1 and EDEADLK */
 int rip__mutex_locked(rip_waiter *w);         /* a woken locker's result: 0 (it holds m), or -1 and ETIMEDOUT */
 typedef struct {
     rip_waiter w;                   /* its place on the condition variable, then on the mutex */
@@ -261,6 +264,8 @@ struct rip_job {
 int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
 void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the pool while this scheduler runs the other tasks from inside the current one (which cannot suspend: it is in code ripper did not rip), rip__sched_nested; fn(arg) in place if there is no pool */
+int rip__in_signal_handler(void);          /* is a program's signal handler running on this thread (psignal.c)? */
+int rip__nested_below(const rip_task *t);   /* is t running rip__sched_nested further down this thread's stack? */
 void rip__sched_nested(volatile int *done);   /* run other tasks, timers and fd waits until *done; the current task stays current, not queued */
 
 /* fd calls (io.c). */

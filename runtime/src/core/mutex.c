@@ -78,6 +78,7 @@ int rip__mutex_lock(rip_mutex *m, rip_waiter *w) {
     }
     w->task = t;
     w->status = 0;
+    w->elem = NULL;                 /* woken by rip__ready (rip__mutex_lock_nested sets it) */
     rip__wl_push(&m->waiters, w);
     rip__wait_limit(w, rip__wl_cancel, &m->waiters, 0);
     return RIP_WAIT;
@@ -108,15 +109,84 @@ int rip_mutex_trylock(rip_mutex *m) {
     return -1;
 }
 
-/* Give m to its longest waiter, or free it. */
+/* Give m to its longest waiter, or free it.  A nested waiter (a plain
+ * function's lock: rip__mutex_lock_nested) is running further down this
+ * thread's stack: its flag is set instead of readying its task. */
 static void hand_over(rip_mutex *m) {
     rip_waiter *w = rip__wl_pop(&m->waiters);
     m->holder = w ? w->task : NULL;
     m->depth = w ? 1 : 0;
     if (w) {
         w->status = 0;
-        rip__ready(w->task);
+        if (w->elem)
+            *(volatile int *)w->elem = 1;
+        else
+            rip__ready(w->task);
     }
+}
+
+/* The caller outside any task (a constructor before main, a destructor
+ * after it): one thread, no task to wait for, so it never waits. */
+static char outside_any_task;
+#define OUTSIDE ((rip_task *)(void *)&outside_any_task)
+
+int rip__mutex_outside(rip_mutex *m, int op) {
+    rip__check_owner(m->owner, "mutex");
+    if (op == RIP__UNLOCK) {
+        if (m->holder != OUTSIDE) {
+            errno = EPERM;
+            return -1;
+        }
+        if (--m->depth == 0)
+            hand_over(m);
+        return 0;
+    }
+    if (!m->holder) {
+        m->holder = OUTSIDE;
+        m->depth = 1;
+        return 0;
+    }
+    if (m->holder == OUTSIDE && m->kind == RIP_MUTEX_RECURSIVE) {
+        m->depth++;
+        return 0;
+    }
+    if (op == RIP__TRYLOCK) {
+        errno = EBUSY;
+        return -1;
+    }
+    if (m->holder == OUTSIDE && m->kind == RIP_MUTEX_ERRORCHECK) {
+        errno = EDEADLK;
+        return -1;
+    }
+    rip__fatal("pthread_mutex_lock outside any task (a constructor or destructor) on a mutex "
+               "%s: it would wait for good", m->holder == OUTSIDE ? "it holds already" :
+               "a task holds");
+}
+
+int rip__mutex_lock_nested(rip_mutex *m) {
+    volatile int done = 0;
+    rip_waiter w;
+    /* no deadline: its cancel would ready a task that is running */
+    int64_t saved = rip_set_deadline(-1);
+    int r = rip__mutex_lock(m, &w);
+    if (r == RIP_WAIT) {
+        if (rip__in_signal_handler() || m->holder == rip__current())
+            rip__fatal("pthread_mutex_lock would wait in a plain function (%s): it could "
+                       "never return; lock it in the thread's own code",
+                       rip__in_signal_handler() ? "a signal handler, which runs inside the "
+                       "code it interrupts" : "called through a pointer, on a mutex its own "
+                       "task holds");
+        if (rip__nested_below(m->holder))
+            rip__fatal("pthread_mutex_lock in a plain function (one called through a pointer) "
+                       "would wait for a task that itself waits in a plain function further "
+                       "down: it could never return to unlock; call the function by name from "
+                       "the thread");
+        w.elem = (void *)&done;     /* nothing can hand m over before the loop below runs */
+        rip__sched_nested(&done);
+        r = rip__mutex_locked(&w);
+    }
+    rip_set_deadline(saved);
+    return r;
 }
 
 int rip_mutex_unlock(rip_mutex *m) {
@@ -173,6 +243,7 @@ int rip__cond_step(rip_condop *op) {
         hand_over(m);
         op->w.task = rip__current();
         op->w.status = 0;
+        op->w.elem = NULL;          /* woken by rip__ready, on c and then on m */
         rip__wl_push(&op->c->waiters, &op->w);
         rip__wait_limit(&op->w, rip__wl_cancel, &op->c->waiters, 0);
         op->phase = 1;

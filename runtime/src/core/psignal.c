@@ -88,6 +88,10 @@ static __thread struct {
     volatile sig_atomic_t directed_restart;         /* that handler's SA_RESTART */
 } T;
 
+int rip__in_signal_handler(void) {
+    return T.in_handler > 0;
+}
+
 static void trampoline(int sig, siginfo_t *si, void *uc) {
     program_action *a = &actions[sig];
     struct sigaction act = a->act;  /* the handler may change it */

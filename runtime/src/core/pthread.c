@@ -392,6 +392,8 @@ int rip_posix_pthread_mutex_trylock(pthread_mutex_t *m) {
     rip_mutex *rm = rip__px_mutex(m, &err);
     if (!rm)
         return err;
+    if (!rip__current())            /* a constructor's, a destructor's */
+        return rip__mutex_outside(rm, RIP__TRYLOCK) == 0 ? 0 : errno;
     return rip_mutex_trylock(rm) == 0 ? 0 : errno;
 }
 
@@ -400,6 +402,8 @@ int rip_posix_pthread_mutex_unlock(pthread_mutex_t *m) {
     rip_mutex *rm = rip__px_mutex(m, &err);
     if (!rm)
         return err;
+    if (!rip__current())
+        return rip__mutex_outside(rm, RIP__UNLOCK) == 0 ? 0 : errno;
     return rip_mutex_unlock(rm) == 0 ? 0 : errno;
 }
 

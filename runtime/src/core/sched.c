@@ -227,8 +227,29 @@ static int sched_end(int status) {
     return status;
 }
 
+/* The tasks running rip__sched_nested now, outermost first: each waits
+ * for the ones above it to return (last in, first out). */
+static __thread rip_task **nested_tasks;
+static __thread size_t nested_count, nested_cap;
+
+int rip__nested_below(const rip_task *t) {
+    for (size_t i = 0; i < nested_count; i++)
+        if (nested_tasks[i] == t)
+            return 1;
+    return 0;
+}
+
 void rip__sched_nested(volatile int *done) {
     rip_task *me = Q.current;
+    if (nested_count == nested_cap) {
+        size_t cap = nested_cap ? 2 * nested_cap : 8;
+        rip_task **grown = realloc(nested_tasks, cap * sizeof *grown);
+        if (!grown)
+            rip__fatal("out of memory");
+        nested_tasks = grown;
+        nested_cap = cap;
+    }
+    nested_tasks[nested_count++] = me;
     while (!*done) {
         if (S.forked && !rip__fork_keeps(me)) {
             /* A task run in here forked, and this is its child: `me` and
@@ -252,6 +273,7 @@ void rip__sched_nested(volatile int *done) {
         if (first)
             expire_timers(rip_now_ms());
     }
+    nested_count--;
     Q.current = me;
 }
 

@@ -285,14 +285,24 @@ static __attribute__((noreturn)) void no_wait(const char *call) {
                "cannot suspend): rip the caller (call it directly from a thread)", call);
 }
 
+/* A held mutex: the other tasks run from inside this one until it is
+ * handed over (rip__mutex_lock_nested), as the run-time catch does for a
+ * system call (catch.c). */
 int rip_posix_pthread_mutex_lock(pthread_mutex_t *m) {
+    if (!rip__current()) {          /* a constructor's, a destructor's: never waits */
+        int err;
+        rip_mutex *rm = rip__px_mutex(m, &err);
+        if (!rm)
+            return err;
+        return rip__mutex_outside(rm, RIP__LOCK) == 0 ? 0 : errno;
+    }
     int r = rip_posix_pthread_mutex_trylock(m);
     if (r == EBUSY) {
         int err;
         rip_mutex *rm = rip__px_mutex(m, &err);
-        if (rip__mutex_lock(rm, &(rip_waiter){ 0 }) != RIP_WAIT)
-            return errno;           /* errorcheck relock: EDEADLK, as the frame's */
-        no_wait("pthread_mutex_lock");
+        if (!rm)
+            return err;
+        return rip__mutex_lock_nested(rm) == 0 ? 0 : errno;   /* errorcheck relock: EDEADLK */
     }
     return r;
 }
