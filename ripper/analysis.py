@@ -499,8 +499,8 @@ class Analysis:
                     out.discard(name)           # would stall every task (rip/catch.c has no form)
                 elif callee not in self.defined and not self.has_plain_form(callee):
                     g = self.functions.get(callee)
-                    if g is not None and g.marked_async:
-                        out.discard(name)       # rip.h's, ripped form only
+                    if callee in self.also_async or (g is not None and g.marked_async):
+                        out.discard(name)       # rip.h's, or another file's, ripped form only
         changed = True
         while changed:
             changed = False
@@ -517,7 +517,8 @@ class Analysis:
         function of this file with a plain form, or another file's async
         one (the link tells whether it has one)?"""
         return name in self.posix_calls or name in self.plainable or \
-            (name in self.also_async and name not in self.defined)
+            (name in self.also_async and name not in self.defined and
+             getattr(self.also_async[name], "plain", True))
 
     def async_beyond_stdio(self, seeds, callees, stdio):
         """--posix: the functions that would be async were stdio not (the

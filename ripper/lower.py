@@ -810,7 +810,8 @@ class _Lowering:
         (Analysis.has_plain_form, less the plain copies not kept)?"""
         a = self.analysis
         return a.posix and (name in a.posix_calls or name in self.plain_copies or
-                            (name in a.also_async and name not in a.defined) or
+                            (name in a.also_async and name not in a.defined and
+                             getattr(a.also_async[name], "plain", True)) or
                             name not in self.names)
 
     def keeps_plain(self, f):
@@ -824,6 +825,9 @@ class _Lowering:
         could not share (hoistable_statics refuses) is not kept, nor one
         that calls it; a plain caller of one is then refused, by name."""
         copies = set(self.analysis.plain_copies)
+        for name, where in self.analysis.also_async.items():
+            if not getattr(where, "plain", True):
+                self.no_plain_form[name] = "it has none in %s" % where
         hoisted = dict(self.hoisted)
         for name in sorted(copies):
             try:

@@ -95,6 +95,23 @@ def has_record(path):
         return False
 
 
+class Elsewhere(str):
+    """The object an async function of another file is ripped in, as
+    messages name it (a str), and whether it keeps the function's plain
+    form there (`plain`): a file ripped again with it async gives its own
+    functions a plain form only where that one has one (analysis.py).
+
+        Elsewhere("log.o", plain=False) -> "log.o", .plain False"""
+
+    def __new__(cls, shown, plain=True):
+        self = str.__new__(cls, shown)
+        self.plain = plain
+        return self
+
+    def __reduce__(self):           # pickled to the ripping child (cli.py)
+        return (Elsewhere, (str(self), self.plain))
+
+
 class _Object:
     """An object of the link, explicit or an archive's member."""
 
@@ -138,10 +155,13 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
             if o.stuck:
                 continue
             # a plain call left after ripping again is plain code's (a
-            # handler a plain pointer calls), which the plain form serves
-            need = {n for n in o.undefined if n in where and n not in o.also}
+            # handler a plain pointer calls), which the plain form serves;
+            # where there is none, the object is ripped again knowing it
+            # (its own plain forms that call it go), and then it is an error
+            need = {n for n in o.undefined if n in where and
+                    (n not in o.also or (n not in plain and o.also[n].plain))}
             left = sorted(n for n in o.undefined if n in where and n in o.also and
-                          n not in plain)
+                          n not in plain and not o.also[n].plain)
             if left:
                 n = left[0]
                 raise Diagnostic("", 0, 0, "%s still calls '%s' as a plain function after "
@@ -159,7 +179,7 @@ def rip_again(files, names, tmp, rip_one, verbose=False):
         result.rounds += 1
         for o, need in todo:
             also = dict(o.also)
-            also.update((n, where[n]) for n in need)
+            also.update((n, Elsewhere(where[n], n in plain)) for n in need)
             problem = _why_not(o)
             n = sorted(need)[0]
             if problem:

@@ -242,11 +242,29 @@ def test_a_plain_pointer_s_function_calls_another_file_s_async_one_by_its_plain_
     assert {"serve", "rip__new_serve"} <= defined_functions(cwd / "prog")
 
 
+def test_a_plain_form_that_would_call_one_another_file_lacks_is_not_kept(tmp_path, plain_output):
+    """read_line keeps no plain form in io.o (a static of a type declared
+    inside it); serve's plain form would call it, so server.c is ripped
+    again knowing that and keeps none either: the link succeeds (nothing
+    plain needs serve) and the program behaves as its plain build."""
+    cwd = copy_sources(tmp_path)
+    io = (cwd / "io.c").read_text()
+    (cwd / "io.c").write_text(io.replace("size_t len = 0;", "size_t len = 0;\n"
+                                         "    typedef int count_t; static count_t calls;\n"
+                                         "    calls++;"))
+    compile_each(cwd)
+    r = ripcc(cwd, "main.o", "server.o", "io.o", "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    got = run([str(cwd / "prog")], input=INPUT, timeout=20)
+    assert (got.returncode, got.stdout, got.stderr) == (0, plain_output, b"")
+    assert "serve" not in defined_functions(cwd / "prog")
+
+
 def test_a_plain_call_of_an_async_function_without_a_plain_form_is_a_clear_error(tmp_path):
     """read_line's static local has a type declared inside it, which a
     plain and a ripped definition could not share: it has no plain form,
-    nor has serve, which calls it; a plain pointer's function calling
-    serve is refused at the link, by name."""
+    nor has serve, which calls it (server.c ripped again knowing it); a
+    plain pointer's function calling serve is refused at the link."""
     cwd = copy_sources(tmp_path)
     io = (cwd / "io.c").read_text()
     assert "size_t len = 0;" in io
@@ -261,9 +279,11 @@ def test_a_plain_call_of_an_async_function_without_a_plain_form_is_a_clear_error
     r = ripcc(cwd, "main.o", "server.o", "io.o", "hook.o", "-o", "prog")
     assert r.returncode == 1 and not (cwd / "prog").exists()
     err = r.stderr.decode()
-    assert "ripcc: error: server.o still calls 'read_line' as a plain function after ripping " \
-        "server.c again with it async (it is ripped in io.o)\n" in err
-    assert "its plain form could not stay" in err
+    assert "hook.c:3:26: error: async function 'on_input' used where a plain function " \
+        "pointer ('int (*)(int)') is expected" in err
+    assert "'on_input' calls async 'serve' (line 2); 'serve' is async in server.o" in err
+    assert "ripcc: error: ripping hook.c again for the link, with 'serve' (ripped in " \
+        "server.o) async, failed (above)" in err
 
 
 def test_objects_compiled_with_posix_linked_without_it_say_so(tmp_path):
