@@ -323,8 +323,10 @@ class _Lowering:
         if name == "pthread_create":
             return ("int %spthread_create(pthread_t *, const pthread_attr_t *, %s *(*)(void *), "
                     "void *); int %spthread_create_extern(pthread_t *, const pthread_attr_t *, "
-                    "%s *(*)(void *), void *(*)(void *), void *);"
-                    % (blocking.POSIX_PREFIX, abi.FRAME_T, blocking.POSIX_PREFIX, abi.FRAME_T))
+                    "%s *(*)(void *), void *(*)(void *), void *); int %spthread_create_plain("
+                    "pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);"
+                    % (blocking.POSIX_PREFIX, abi.FRAME_T, blocking.POSIX_PREFIX, abi.FRAME_T,
+                       blocking.POSIX_PREFIX))
         # __typeof__ keeps no attribute: a plain pthread_exit must stay
         # noreturn (-Wreturn-type in a start routine's plain form)
         return "%s__typeof__(%s) %s;" % ("__attribute__((__noreturn__)) "
@@ -708,6 +710,10 @@ class _Lowering:
             return self.constructor(name)
         if name in self.analysis.extern_start_routines and self.analysis.start_routine_of(ref):
             return "%s, %s" % (abi.constructor(name), name)     # both: whichever is defined
+        if name == "pthread_create" and self.renamed(name):
+            # taken as a pointer: what it starts is a plain function (a
+            # call through the pointer passes one), run as a task
+            return blocking.POSIX_PREFIX + "pthread_create_plain"
         if self.renamed(name) and name not in self.analysis.posix_calls:
             return self.renamed(name)
         if name in self.analysis.posix_calls and name not in blocking.POSIX_PTHREAD_WAITS:

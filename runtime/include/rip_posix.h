@@ -138,6 +138,8 @@ int rip_posix_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              rip_posix_start_fn *start, void *arg); /* pthread_create(3): a task; attr's detach state kept, its stack size not (0, or EAGAIN, EINVAL) */
 int rip_posix_pthread_create_extern(pthread_t *thread, const pthread_attr_t *attr,
                                     rip_posix_start_fn *ripped, void *(*plain)(void *), void *arg); /* rip: pthread_create of another file's start routine, ripped (its constructor, a weak reference) or plain */
+int rip_posix_pthread_create_plain(pthread_t *thread, const pthread_attr_t *attr,
+                                   void *(*start)(void *), void *arg); /* rip: pthread_create taken as a function pointer: start, a plain function, runs as a task */
 RIP_ASYNC int rip_posix_pthread_join(pthread_t thread, void **retval); /* pthread_join(3): 0, ESRCH (no such thread), EINVAL (detached, or joined already), EDEADLK (itself) */
 RIP_ASYNC __attribute__((__noreturn__)) void rip_posix_pthread_exit(void *retval); /* pthread_exit(3): the task ends with retval (destructors run); from main, the program ends when the last task does, status 0 */
 int rip_posix_pthread_detach(pthread_t thread);      /* pthread_detach(3): 0, ESRCH, EINVAL */

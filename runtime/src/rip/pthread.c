@@ -85,6 +85,13 @@ int rip_posix_pthread_create_extern(pthread_t *thread, const pthread_attr_t *att
     return 0;
 }
 
+int rip_posix_pthread_create_plain(pthread_t *thread, const pthread_attr_t *attr,
+                                   void *(*start)(void *), void *arg) {
+    if (!start)
+        rip__fatal("pthread_create: a null start routine");
+    return rip_posix_pthread_create_extern(thread, attr, NULL, start, arg);
+}
+
 /* pthread_join: parked until the thread ends (it readies the joiner). */
 struct join_frame {
     rip_frame hdr;
