@@ -44,9 +44,10 @@ static const struct {
 };
 
 static int by_value(const void *a, const void *b) {
+    static int said;                /* once: how often qsort compares is its own (ASan's checks more) */
     int x = *(const int *)a, y = *(const int *)b;
-    if (x == 7 || y == 7)
-        log_line("compared seven", x == 7 ? y : x);
+    if (!said++)
+        log_line("comparator ran, values below", 10);
     return (x > y) - (x < y);
 }
 
