@@ -65,11 +65,6 @@ for _name in ("__builtin_va_arg_pack", "__builtin_va_arg_pack_len"):
     UNRIPPABLE_CALLS[_name] = "they forward the arguments of an inlined call, which a " \
         "ripped function is not; pass a va_list instead"
 CONSTRUCTOR_ATTRS = ("constructor", "destructor")
-# --posix: the C library's calls a plain form of an async function may not
-# make: in plain code run by a task they would block every task (the
-# run-time catch, rip/catch.c, has no form of stdio or the signal waits)
-NO_PLAIN_FORM = frozenset(blocking.POSIX_STDIO + blocking.POSIX_STDIO_FORTIFIED +
-                          blocking.POSIX_SIGNAL_WAITS)
 
 
 def runs_outside_main(f):
@@ -495,8 +490,6 @@ class Analysis:
                 if callee is None:
                     if is_async_call(c, ()):
                         out.discard(name)       # through a pointer of an async type
-                elif callee in self.posix_calls and callee in NO_PLAIN_FORM:
-                    out.discard(name)           # would stall every task (rip/catch.c has no form)
                 elif callee not in self.defined and not self.has_plain_form(callee):
                     g = self.functions.get(callee)
                     if callee in self.also_async or (g is not None and g.marked_async):

@@ -299,22 +299,6 @@ def test_a_plain_pointer_s_function_calling_one_without_a_plain_form_is_refused(
         "definitions could not share\n" in err, err
 
 
-def test_a_plain_form_refuses_stdio_which_would_stall_every_task(tmp_path):
-    """get_line reads with fgets: a plain form of it, run by a task through
-    the handler table, would block every task on the pipe (the run-time
-    catch has no form of stdio), so it has none and the handler is
-    refused, as before plain forms."""
-    status, _, err = ripper_posix(tmp_path, (
-        "#include <stdio.h>\n#include <unistd.h>\n"
-        "static int get_line(char *b, int n) { char c; if (read(0, &c, 0) < 0) return -1;\n"
-        "    return fgets(b, n, stdin) != NULL; }\n"
-        "static int handler(char *b, int n) { return get_line(b, n); }\n"
-        "int (*table[])(char *, int) = { handler };\n"
-        "int main(void) { char b[8]; return table[0](b, 8) + get_line(b, 8); }\n"))
-    assert status == 1
-    assert "p.c:6:33: error: async function 'handler' used where a plain function pointer" in err
-
-
 def test_a_func_name_static_keeps_the_plain_form_from_staying(tmp_path, ripcc):
     """`static const char *fn = __func__;` moved to file scope would name no
     function (""): say keeps no plain form, and the program, which calls it
