@@ -312,14 +312,13 @@ def check(unit, analysis, how="warn"):
 
 
 def _uncaught_pointers(unit, analysis, how):
-    """--posix: a stdio call or signal wait of the C library taken as a
-    function pointer (`closer = fclose;`): a call through it is the
-    library's, which rip's run-time catch (rip/catch.c) has no form of,
-    so it blocks every task while it waits on a pipe, socket or terminal.
-    (The other calls taken so are caught at run time, and pthread's waits
-    are refused: lower.py.)"""
+    """--posix: a signal wait of the C library taken as a function pointer
+    (`waiter = pause;`): a call through it is the library's, which
+    rip's run-time catch (rip/catch.c) has no form of, so it blocks every
+    task while it waits.  (The other calls taken so, stdio's too, are
+    caught at run time, and pthread's waits are refused: lower.py.)"""
     from .analysis import function_values
-    uncaught = set(POSIX_STDIO + POSIX_STDIO_FORTIFIED + POSIX_SIGNAL_WAITS)
+    uncaught = set(POSIX_SIGNAL_WAITS)
     system = {f.name for f in unit.functions if f.system}
     return [_taken_diagnostic(unit, ref, how)
             for body in [f.body for f in analysis.defined.values()] + list(unit.globals)

@@ -446,8 +446,7 @@ def posix_link_flags(cmd):
     shared = "-shared" in cmd.args
     names = list(blocking.POSIX_CALLS + blocking.POSIX_FORTIFIED + blocking.POSIX_LFS)
     if cmd.backend == "rip":        # the run-time catch (rip/catch.c) has no form of these
-        names = [n for n in names if n not in blocking.POSIX_SIGNAL_WAITS +
-                 blocking.POSIX_STDIO + blocking.POSIX_STDIO_FORTIFIED]
+        names = [n for n in names if n not in blocking.POSIX_SIGNAL_WAITS]
     if cmd.backend == "ucontext":
         names += list(blocking.POSIX_LINK_WRAPPED + blocking.POSIX_UCONTEXT_WRAPPED +
                       blocking.POSIX_PTHREAD) + ([] if shared else ["main"])

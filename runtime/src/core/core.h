@@ -267,6 +267,8 @@ void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the poo
 int rip__in_signal_handler(void);          /* is a program's signal handler running on this thread (psignal.c)? */
 int rip__nested_below(const rip_task *t);   /* is t running rip__sched_nested further down this thread's stack? */
 void rip__sched_nested(volatile int *done);   /* run other tasks, timers and fd waits until *done; the current task stays current, not queued */
+int  rip__can_park(void);             /* may the calling code wait for the current task to be readied: in a task (on rip, not in a signal handler, which runs inside the code it interrupts) */
+void rip__park(void);                 /* wait until the current task is readied (its waiter queued): ucontext switches to the scheduler; rip runs the other tasks from inside this one (rip__sched_nested) */
 
 /* fd calls (io.c). */
 enum { RIP_IO_READ, RIP_IO_WRITE, RIP_IO_ACCEPT, RIP_IO_CONNECT };

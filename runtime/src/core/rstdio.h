@@ -54,7 +54,7 @@ typedef struct {
     FILE **all;                     /* FLUSH of every stream: those with bytes to write (malloc'd) */
     size_t nall, iall;              /* their number, and the next one */
     FILE *held[2];                  /* streams this call holds against the other tasks (NULL: none) */
-    FILE *lockfp;                   /* the stream the lock step waits for */
+    int parks;                      /* run by plain code that parks (stdio_calls.c), not a frame */
     int waiting_lock;               /* queued on lockfp's holder */
     int flocked;                    /* flockfile(fp) is held for the call */
     ssize_t result;                 /* when done: PUT bytes taken (or EOF), FGETS 1/0, FGETC the byte

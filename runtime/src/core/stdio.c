@@ -179,6 +179,11 @@ static int lock_step(rip_stdioop *op, FILE *fp, rip_waiter *w) {
     struct busy *b = busy_of(fp);
     if (!b || b->holder == rip__current())
         return 1;
+    if (op->parks && rip__nested_below(b->holder))
+        rip__fatal("stdio: a call in plain code (a function called through a pointer, or a "
+                   "library) would wait for a stream that a task holds while it waits itself "
+                   "further down this thread's stack: it could never return; make the call "
+                   "from a thread's own code");
     w->task = rip__current();
     w->status = 0;
     rip__wl_push(&b->waiters, w);

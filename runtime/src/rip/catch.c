@@ -45,9 +45,9 @@ extern int __real_fcntl(int, int, ...) __attribute__((weak)); /* fcntl past __wr
 /* Once per name: a caught call says so. */
 static void caught(const char *name, volatile int *said, void *(*job)(void *), void *call) {
     if (!__atomic_exchange_n(said, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "rip: warning: '%s' was called in a task by code ripper did not rip "
-                "(a library built on its own, or a call through a function pointer): it "
-                "waits on the offload pool while the other tasks run\n", name);
+        rip__warn("'%s' was called in a task by code ripper did not rip (a library built "
+                  "on its own, or a call through a function pointer): it waits on the "
+                  "offload pool while the other tasks run", name);
     rip__offload_nested(job, call);
 }
 

@@ -83,6 +83,35 @@ void rip_spawn(rip_task_fn *fn, void *arg) {
     rip__task_started(t);
 }
 
+/* A task parked in plain code (rip__park): it stands on the C stack, so
+ * while it waits its innermost frame is this one, whose resume -- the
+ * task readied by whatever it waits on: a waiter, a deadline's cancel --
+ * only tells the nested scheduler below that the wait is over. */
+struct park_frame {
+    rip_frame hdr;                  /* resume = parked_resume */
+    volatile int *woken;            /* rip__park's flag */
+};
+
+static int parked_resume(rip_frame *f, rip_frame *done) {
+    (void)done;
+    *((struct park_frame *)f)->woken = 1;
+    return 0;                       /* "suspended": the task runs on below */
+}
+
+int rip__can_park(void) {
+    return rip__current() != NULL && !rip__in_signal_handler();
+}
+
+void rip__park(void) {
+    rip_task *t = rip__current();
+    volatile int woken = 0;
+    struct park_frame parked = { .hdr = { .resume = parked_resume }, .woken = &woken };
+    void *innermost = t->impl;
+    t->impl = &parked.hdr;
+    rip__sched_nested(&woken);
+    t->impl = innermost;
+}
+
 /* Ripped code links to this: code ripped for another layout of the frame
  * ABI (rip_frame.h; ripper/abi.py ABI_VERSION) fails to link, not to run. */
 const char rip__abi_v3 = 0;

@@ -372,6 +372,14 @@ void rip__uc_park(void) {
     switch_end(fake, &sched_stack, &sched_stack_size);
 }
 
+int rip__can_park(void) {
+    return rip__current() != NULL;
+}
+
+void rip__park(void) {
+    rip__uc_park();
+}
+
 void rip__uc_exit(void) {
     uc_task *t = (uc_task *)rip__current();
     t->finished = 1;                /* run() frees the stack once we are off it */

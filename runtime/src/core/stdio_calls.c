@@ -1,10 +1,15 @@
-/* stdio.c -- the stdio calls of rip_posix.h on the ucontext backend, and
- * their link-time wrappers (`ripcc --posix --backend=ucontext` links with
- * -Wl,--wrap= each): inside a task the call is stepped by core/stdio.c,
- * parking the task where it must wait; anywhere else it is the C
- * library's (__real_NAME through shared/stdio_sys.h).  The wrappers also
- * catch what gcc makes of the program's calls (printf("x\n") -> puts,
- * getline -> __getdelim, getchar -> getc) and _FORTIFY_SOURCE's forms. */
+/* stdio_calls.c -- the stdio calls of rip_posix.h as plain C functions,
+ * and their link-time wrappers (`ripcc --posix` links with
+ * -Wl,--wrap= each on rip and ucontext): where the calling code can wait
+ * (rip__can_park: in a task), the call is stepped by core/stdio.c and the
+ * task parks where it must wait (rip__park: on ucontext a switch to the
+ * scheduler; on rip, whose plain code -- a function used through a
+ * pointer, a library -- cannot suspend, the other tasks run from inside
+ * it); anywhere else it is the C library's (__real_NAME through
+ * shared/stdio_sys.h).  The wrappers also catch what gcc makes of the
+ * program's calls (printf("x\n") -> puts, getline -> __getdelim, getchar
+ * -> getc) and _FORTIFY_SOURCE's forms.  Ripped code on rip does not come
+ * here: it calls the frames of rip/stdio.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -12,19 +17,19 @@
 #include <string.h>
 #include "core.h"
 #include "rstdio.h"
-#include "uc.h"
 #include "rip_posix.h"
 #include "../shared/stdio_sys.h"
 
-#define IN_TASK (rip__current() != NULL)
+#define IN_TASK rip__can_park()
 
 void __chk_fail(void) __attribute__((noreturn));
 
 /* Step op to its end, parking between steps. */
 static ssize_t sx(rip_stdioop *op) {
     rip_waiter w;
+    op->parks = 1;
     while (!rip__stdio_step(op, &w))
-        rip__uc_park();
+        rip__park();
     if (op->err)
         errno = op->err;
     return op->result;
