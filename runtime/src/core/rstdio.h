@@ -5,6 +5,7 @@
 #ifndef RIP_RSTDIO_H
 #define RIP_RSTDIO_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,7 +22,23 @@ enum {
     RIP_SX_FREAD,                   /* fread */
     RIP_SX_FLUSH,                   /* fflush (fp NULL: every stream) */
     RIP_SX_CLOSE,                   /* fclose */
-    RIP_SX_DPRINTF                  /* dprintf, vdprintf: the text (data, n) to fd, all of it */
+    RIP_SX_DPRINTF,                 /* dprintf, vdprintf: the text (data, n) to fd, all of it */
+    RIP_SX_SCAN                     /* the scanf family: glibc's vfscanf, fed (scan) */
+};
+
+/* A scanf call in progress (the caller's: in the rip frame, on the
+ * ucontext task's stack).  glibc's vfscanf runs over a proxy stream that
+ * serves `taken` (core/stdio.c says how). */
+struct rip_scan {
+    int (*call)(FILE *proxy, void *ctx); /* glibc's vfscanf(proxy, the call's format and arguments) */
+    void *ctx;                      /* what `call` needs: the format and the arguments */
+    char *taken;                    /* the bytes this call took from the stream's buffer (malloc'd) */
+    size_t len, cap;                /* their number, and taken's size */
+    size_t chunk;                   /* the last refill's share of them: still in the buffer, before its read pointer */
+    size_t pos;                     /* during an attempt: how many the proxy has served */
+    int end;                        /* 0; EOF: the stream's end is reached; 1: its read failed (err) */
+    int err;                        /* end 1: the read's errno */
+    jmp_buf abandon;                /* the proxy was asked for a byte beyond `taken`: give up the attempt */
 };
 
 typedef struct {
@@ -61,6 +78,7 @@ typedef struct {
                                        or EOF, GETDELIM/FREAD count or -1, FLUSH/CLOSE 0 or EOF */
     int err;                        /* when done: errno to set, or 0 to leave errno alone */
     struct rip_stdio_io *io;        /* the fd call or wait, once the op needs one (malloc'd) */
+    struct rip_scan *scan;          /* SCAN: the call (its maker's) */
     /* set before each use: a new op need not clear it (RIP_STDIO_CLEAR) */
     char small[128];                /* PUT of a printf or puts: a short text; of fputc: the byte */
 } rip_stdioop;

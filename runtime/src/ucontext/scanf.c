@@ -1,0 +1,101 @@
+/* scanf.c -- the scanf family of rip_posix.h on the ucontext backend, and
+ * its link-time wrappers (`ripcc --posix --backend=ucontext` wraps the
+ * names the program's objects call: scanf... and the __isoc99_ forms
+ * <stdio.h> renames them to): inside a task the call is stepped by
+ * core/stdio.c, parking the task while it waits; glibc's vfscanf reads
+ * the caller's va_list, alive on the task's stack.  Anywhere else it is
+ * the C library's call. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include "core.h"
+#include "rstdio.h"
+#include "uc.h"
+#include "rip_posix.h"
+#include "../shared/stdio_sys.h"
+
+struct scan_args {
+    const char *fmt;                /* the format */
+    va_list ap;                     /* the arguments (a copy; each attempt copies it again) */
+};
+
+static int scan_call(FILE *proxy, void *ctx) {
+    struct scan_args *a = ctx;
+    va_list again;
+    va_copy(again, a->ap);
+    int n = rip__sys___isoc99_vfscanf(proxy, a->fmt, again);
+    va_end(again);
+    return n;
+}
+
+static int vscan(FILE *fp, const char *fmt, va_list ap) {
+    if (rip__current() == NULL)
+        return rip__sys___isoc99_vfscanf(fp, fmt, ap);
+    struct scan_args a = { .fmt = fmt };
+    va_copy(a.ap, ap);
+    struct rip_scan scan = { .call = scan_call, .ctx = &a };
+    rip_stdioop op = { .kind = RIP_SX_SCAN, .fp = fp, .scan = &scan };
+    rip_waiter w;
+    while (!rip__stdio_step(&op, &w))
+        rip__uc_park();
+    va_end(a.ap);
+    if (op.err)
+        errno = op.err;
+    return (int)op.result;
+}
+
+int rip_posix_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan(fp, fmt, ap); }
+int rip_posix_vscanf(const char *fmt, va_list ap) { return vscan(stdin, fmt, ap); }
+
+int rip_posix_fscanf(FILE *fp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vscan(fp, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int rip_posix_scanf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vscan(stdin, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int __wrap_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan(fp, fmt, ap); }
+int __wrap_vscanf(const char *fmt, va_list ap) { return vscan(stdin, fmt, ap); }
+int __wrap___isoc99_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan(fp, fmt, ap); }
+int __wrap___isoc99_vscanf(const char *fmt, va_list ap) { return vscan(stdin, fmt, ap); }
+
+int __wrap_fscanf(FILE *fp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vscan(fp, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int __wrap_scanf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vscan(stdin, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int __wrap___isoc99_fscanf(FILE *fp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vscan(fp, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int __wrap___isoc99_scanf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vscan(stdin, fmt, ap);
+    va_end(ap);
+    return n;
+}
