@@ -746,6 +746,9 @@ static void take(rip_stdioop *op) {
     struct rip_scan *s = op->scan;
     FILE *fp = op->fp;
     size_t n = (size_t)(fp->_IO_read_end - fp->_IO_read_ptr);
+    s->chunk = n;
+    if (n == 0)
+        return;                     /* (no buffer yet: its pointers are NULL) */
     if (s->len + n > s->cap) {
         size_t cap = s->cap ? s->cap : 256;
         while (cap < s->len + n)
@@ -758,7 +761,6 @@ static void take(rip_stdioop *op) {
     }
     memcpy(s->taken + s->len, fp->_IO_read_ptr, n);
     s->len += n;
-    s->chunk = n;
     fp->_IO_read_ptr = fp->_IO_read_end;
 }
 
