@@ -5,7 +5,8 @@
  * each sees what glibc's scanf left (its pushed-back byte included);
  * matching failures, %n, %[, %c, positional %n$, a number too big
  * (ERANGE), vfscanf, EOF in the middle of a conversion and before the
- * first, scanf on stdin, sscanf.
+ * first, a word and spaces past the stream's buffer, scanf on stdin,
+ * sscanf.
  * The output must be the same built plainly and ripped (tests/test_posix.py). */
 #include <errno.h>
 #include <pthread.h>
@@ -31,6 +32,28 @@ static void *writer(void *arg) {
     for (int i = 0; pieces[i]; i++) {
         usleep(20000);
         if (write(fd, pieces[i], strlen(pieces[i])) != (ssize_t)strlen(pieces[i]))
+            _exit(2);
+    }
+    close(fd);
+    return NULL;
+}
+
+/* Past the stream's buffer (4,096 bytes on a pipe): a word of 10,000
+ * bytes in three writes, then 9,000 spaces before a number. */
+static void *big_writer(void *arg) {
+    int fd = *(int *)arg;
+    static char text[20000];
+    size_t n = 0;
+    for (int i = 0; i < 10000; i++)
+        text[n++] = (char)('a' + i % 26);
+    n += (size_t)sprintf(text + n, " 5");
+    memset(text + n, ' ', 9000);
+    n += 9000;
+    n += (size_t)sprintf(text + n, "77;rest\n");
+    size_t cut[] = { 0, 3000, 9999, 10500, 19000, n };
+    for (int i = 0; i < 5; i++) {
+        usleep(20000);
+        if (write(fd, text + cut[i], cut[i + 1] - cut[i]) != (ssize_t)(cut[i + 1] - cut[i]))
             _exit(2);
     }
     close(fd);
@@ -110,6 +133,18 @@ int main(void) {
     r = scanf("%*s %15s", w1);
     printf("scanf %%*s %%s: %d '%s'\n", r, w1);
     pthread_join(t, NULL);
+
+    /* past the buffer */
+    if (pipe(fds) != 0)
+        return 1;
+    pthread_create(&t, NULL, big_writer, &fds[1]);
+    in = fdopen(fds[0], "r");
+    static char word[10001];
+    r = fscanf(in, "%10000s %d%d", word, &a, &b);
+    printf("big: %d -> %zu bytes, %c...%c, %d %d\n", r, strlen(word), word[0], word[9999], a, b);
+    printf("fgets after big: %s", fgets(line, sizeof line, in));
+    pthread_join(t, NULL);
+    fclose(in);
 
     r = sscanf("8 9", "%d %d", &a, &b);
     printf("sscanf: %d -> %d %d\n", r, a, b);
