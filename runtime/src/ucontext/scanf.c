@@ -14,7 +14,14 @@
 #include "rip_posix.h"
 #include "../shared/stdio_sys.h"
 
+/* glibc's scanf before C99 (a -std=gnu89 program's scanf, whose %as
+ * allocates): under --wrap=vfscanf the link gives it here. */
+extern int __real_vfscanf(FILE *fp, const char *fmt, va_list ap) __attribute__((weak));
+
+typedef int vfscanf_fn(FILE *fp, const char *fmt, va_list ap);
+
 struct scan_args {
+    vfscanf_fn *vfscanf;            /* glibc's: C99's (__isoc99_vfscanf) or the older */
     const char *fmt;                /* the format */
     va_list ap;                     /* the arguments (a copy; each attempt copies it again) */
 };
@@ -23,15 +30,16 @@ static int scan_call(FILE *proxy, void *ctx) {
     struct scan_args *a = ctx;
     va_list again;
     va_copy(again, a->ap);
-    int n = rip__sys___isoc99_vfscanf(proxy, a->fmt, again);
+    int n = a->vfscanf(proxy, a->fmt, again);
     va_end(again);
     return n;
 }
 
-static int vscan(FILE *fp, const char *fmt, va_list ap) {
+/* The call, with glibc's `real` vfscanf. */
+static int vscan_with(vfscanf_fn *real, FILE *fp, const char *fmt, va_list ap) {
     if (rip__current() == NULL)
-        return rip__sys___isoc99_vfscanf(fp, fmt, ap);
-    struct scan_args a = { .fmt = fmt };
+        return real(fp, fmt, ap);
+    struct scan_args a = { .vfscanf = real, .fmt = fmt };
     va_copy(a.ap, ap);
     struct rip_scan scan = { .call = scan_call, .ctx = &a };
     rip_stdioop op = { .kind = RIP_SX_SCAN, .fp = fp, .scan = &scan };
@@ -42,6 +50,15 @@ static int vscan(FILE *fp, const char *fmt, va_list ap) {
     if (op.err)
         errno = op.err;
     return (int)op.result;
+}
+
+static int vscan(FILE *fp, const char *fmt, va_list ap) {
+    return vscan_with(rip__sys___isoc99_vfscanf, fp, fmt, ap);
+}
+
+/* The names a program built before C99 calls (-std=gnu89): its scanf. */
+static int vscan_gnu(FILE *fp, const char *fmt, va_list ap) {
+    return vscan_with(__real_vfscanf ? __real_vfscanf : rip__sys___isoc99_vfscanf, fp, fmt, ap);
 }
 
 int rip_posix_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan(fp, fmt, ap); }
@@ -63,15 +80,15 @@ int rip_posix_scanf(const char *fmt, ...) {
     return n;
 }
 
-int __wrap_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan(fp, fmt, ap); }
-int __wrap_vscanf(const char *fmt, va_list ap) { return vscan(stdin, fmt, ap); }
+int __wrap_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan_gnu(fp, fmt, ap); }
+int __wrap_vscanf(const char *fmt, va_list ap) { return vscan_gnu(stdin, fmt, ap); }
 int __wrap___isoc99_vfscanf(FILE *fp, const char *fmt, va_list ap) { return vscan(fp, fmt, ap); }
 int __wrap___isoc99_vscanf(const char *fmt, va_list ap) { return vscan(stdin, fmt, ap); }
 
 int __wrap_fscanf(FILE *fp, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int n = vscan(fp, fmt, ap);
+    int n = vscan_gnu(fp, fmt, ap);
     va_end(ap);
     return n;
 }
@@ -79,7 +96,7 @@ int __wrap_fscanf(FILE *fp, const char *fmt, ...) {
 int __wrap_scanf(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int n = vscan(stdin, fmt, ap);
+    int n = vscan_gnu(stdin, fmt, ap);
     va_end(ap);
     return n;
 }
