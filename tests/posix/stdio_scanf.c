@@ -23,6 +23,7 @@ static const char *pieces[] = {
     "99999999999999999999 ", "3\n", /* ERANGE, then 3 */
     "-0x1", "f ", "077 ", "1.5e", "3 zz\n",
     "1 2 3", " 4\n",
+    "ab%", "7 8\n",                 /* %[^%], %%, %*d */
     "last 17",                      /* EOF after 17: ends the conversion */
     NULL
 };
@@ -110,6 +111,8 @@ int main(void) {
     printf("fscanf after ungetc: %d '%s'\n", r, w1);
     r = vread(in, "%d %d %d %d", &a, &b, &c, &n);
     printf("vfscanf: %d -> %d %d %d %d\n", r, a, b, c, n);
+    r = fscanf(in, " %15[^%]%%%*d%d", w1, &a);
+    printf("fscanf %%[^%%]%%%%%%*d%%d: %d -> '%s' %d\n", r, w1, a);
     r = fscanf(in, "%15s %d", w1, &a);
     printf("fscanf to EOF: %d '%s' %d feof=%d\n", r, w1, a, feof(in) != 0);
     r = fscanf(in, "%d", &a);
