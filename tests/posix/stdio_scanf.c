@@ -3,7 +3,7 @@
  * (a number split across two writes, a word across three), and the
  * reader mixes fscanf with fgets, getc and ungetc on the same stream:
  * each sees what glibc's scanf left (its pushed-back byte included);
- * matching failures, %n, %[, %c, positional %n$, a number too big
+ * matching failures, %n, %[, %c, %ms, positional %n$, a number too big
  * (ERANGE), vfscanf, EOF in the middle of a conversion and before the
  * first, a word and spaces past the stream's buffer, scanf on stdin,
  * sscanf.
@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@ static const char *pieces[] = {
     "-0x1", "f ", "077 ", "1.5e", "3 zz\n",
     "1 2 3", " 4\n",
     "ab%", "7 8\n",                 /* %[^%], %%, %*d */
+    "mal", "loc", "ed 5", "1\n",     /* %ms grown across writes */
     "last 17",                      /* EOF after 17: ends the conversion */
     NULL
 };
@@ -113,6 +115,10 @@ int main(void) {
     printf("vfscanf: %d -> %d %d %d %d\n", r, a, b, c, n);
     r = fscanf(in, " %15[^%]%%%*d%d", w1, &a);
     printf("fscanf %%[^%%]%%%%%%*d%%d: %d -> '%s' %d\n", r, w1, a);
+    char *ms = NULL;
+    r = fscanf(in, "%ms %d", &ms, &a);
+    printf("fscanf %%ms: %d -> '%s' %d\n", r, ms ? ms : "(null)", a);
+    free(ms);
     r = fscanf(in, "%15s %d", w1, &a);
     printf("fscanf to EOF: %d '%s' %d feof=%d\n", r, w1, a, feof(in) != 0);
     r = fscanf(in, "%d", &a);

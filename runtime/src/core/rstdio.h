@@ -39,7 +39,12 @@ struct rip_scan {
     int end;                        /* 0; EOF: the stream's end is reached; 1: its read failed (err) */
     int err;                        /* end 1: the read's errno */
     jmp_buf abandon;                /* the proxy was asked for a byte beyond `taken`: give up the attempt */
+    void **mtarget[8];              /* where %m conversions store their strings (the first 8) */
+    void *mbefore[8];               /* what each held before the attempt */
+    size_t nm;                      /* their number */
 };
+
+#define RIP_SCAN_MAX_M 8            /* the %m conversions whose abandoned strings are freed */
 
 typedef struct {
     int kind;                       /* RIP_SX_* */
@@ -98,5 +103,6 @@ struct rip_stdio_io {
 int rip__stdio_step(rip_stdioop *op, rip_waiter *w); /* 1 done (result, err set), 0 queued: wait */
 int rip__stdio_format(rip_stdioop *op, int flag, const char *fmt, va_list ap); /* a printf's text into op (data, n): 0, or -1 and errno (flag >= 0: the _chk form's) */
 long rip__stdio_put_result(const rip_stdioop *op); /* a finished PUT: what its call returns */
+size_t rip__scan_format(const char *fmt, size_t *alloc, size_t max_alloc, size_t *nalloc); /* a scanf format's pointers: how many, and (the first max_alloc) which receive a %m string (indexes from 0) */
 
 #endif

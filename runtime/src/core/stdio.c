@@ -720,9 +720,10 @@ static int fread_step(rip_stdioop *op, rip_waiter *w) {
  * a prefix of the same bytes, so the last does what glibc's scanf on fp
  * does; the bytes it left unread (its pushed-back byte, or more when the
  * refill brought more) are the end of the last refill, still in fp's
- * buffer: the read pointer goes back over them.  A %m conversion that an
- * abandoned attempt completed leaves its string allocated (the next
- * attempt allocates the one the caller gets). */
+ * buffer: the read pointer goes back over them.  A %m conversion's
+ * string stored by an abandoned attempt (glibc stores it as it grows) is
+ * freed and the pointer restored (the first RIP_SCAN_MAX_M of a format;
+ * the backend names where they go). */
 
 static ssize_t proxy_read(void *cookie, char *buf, size_t size) {
     struct rip_scan *s = cookie;
@@ -777,9 +778,16 @@ static int scan_attempt(rip_stdioop *op) {
         errno = saved;
         return 1;
     }
+    for (size_t i = 0; i < s->nm; i++)
+        s->mbefore[i] = *s->mtarget[i];
     errno = 0;                      /* what glibc's call sets, it sets (ERANGE, the read's) */
     if (setjmp(s->abandon)) {
         rip__sys_fclose(proxy);     /* its lock, which glibc's vfscanf took, goes with it */
+        for (size_t i = 0; i < s->nm; i++)
+            if (*s->mtarget[i] != s->mbefore[i]) {  /* a %m string of this attempt's */
+                free(*s->mtarget[i]);
+                *s->mtarget[i] = s->mbefore[i];
+            }
         errno = saved;
         return 0;
     }

@@ -3,7 +3,7 @@
  * the program calls them; it steps core/stdio.c (glibc's vfscanf over the
  * bytes the task waited for).  The constructor keeps the caller's
  * arguments, all pointers, for glibc's vfscanf to read after a
- * suspension: as many as the format converts into (format_args). */
+ * suspension: as many as the format converts into (rip__scan_format). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
@@ -24,53 +24,6 @@ struct scan_frame {
     rip_stdioop op;                 /* the call in progress */
     rip_waiter waiter;              /* our place in a wait list */
 };
-
-/* How many pointers scanf reads for `fmt`: one per conversion that
- * assigns (not %%, nor %*d), or the highest n of the %n$ forms.
- *     format_args("%d %*s %[^%]%n") -> 3      format_args("%2$d %1$s") -> 2 */
-static size_t format_args(const char *fmt) {
-    size_t seq = 0, top = 0;
-    for (const char *p = fmt; *p; p++) {
-        if (*p != '%')
-            continue;
-        p++;
-        size_t pos = 0;
-        const char *q = p;
-        while (*q >= '0' && *q <= '9' && pos < 100000)
-            pos = pos * 10 + (size_t)(*q++ - '0');
-        if (*q == '$' && pos)
-            p = q + 1;
-        else
-            pos = 0;
-        int assigns = *p != '*';
-        if (!assigns)
-            p++;
-        while (*p && strchr("0123456789hlLqjztmI'", *p))
-            p++;
-        if (!*p)
-            break;
-        if (*p == '%')
-            continue;
-        if (*p == '[') {            /* the set may hold ']' first, and '%' anywhere */
-            p++;
-            if (*p == '^')
-                p++;
-            if (*p == ']')
-                p++;
-            while (*p && *p != ']')
-                p++;
-            if (!*p)
-                p--;
-        }
-        if (!assigns)
-            continue;
-        if (pos)
-            top = pos > top ? pos : top;
-        else
-            seq++;
-    }
-    return seq > top ? seq : top;
-}
 
 /* glibc's vfscanf with the kept pointers: a va_list over them. */
 static int scan_call(FILE *proxy, void *ctx) {
@@ -122,7 +75,8 @@ static rip_frame *scan_frame(FILE *fp, const char *fmt, va_list ap) {
     memset(&F->result, 0, offsetof(struct scan_frame, op) - offsetof(struct scan_frame, result) +
            RIP_STDIO_CLEAR);
     F->fmt = fmt;
-    size_t n = format_args(fmt), slots = n;
+    size_t m[RIP_SCAN_MAX_M], nm;
+    size_t n = rip__scan_format(fmt, m, RIP_SCAN_MAX_M, &nm), slots = n;
 #if !defined(__x86_64__)
     if (n > 32) {                   /* scan_call passes 32 */
         F->result = EOF;
@@ -139,6 +93,9 @@ static rip_frame *scan_frame(FILE *fp, const char *fmt, va_list ap) {
     }
     for (size_t i = 0; i < n; i++)
         F->args[i] = va_arg(ap, void *);
+    for (size_t i = 0; i < nm; i++)
+        F->scan.mtarget[i] = F->args[m[i]];
+    F->scan.nm = nm;
     F->scan.call = scan_call;
     F->scan.ctx = F;
     F->op.kind = RIP_SX_SCAN;

@@ -42,6 +42,22 @@ static int vscan_with(vfscanf_fn *real, FILE *fp, const char *fmt, va_list ap) {
     struct scan_args a = { .vfscanf = real, .fmt = fmt };
     va_copy(a.ap, ap);
     struct rip_scan scan = { .call = scan_call, .ctx = &a };
+    size_t m[RIP_SCAN_MAX_M];
+    rip__scan_format(fmt, m, RIP_SCAN_MAX_M, &scan.nm);
+    if (scan.nm) {                  /* where the %m strings go: the pointers up to the last */
+        size_t last = 0;
+        for (size_t i = 0; i < scan.nm; i++)
+            last = m[i] > last ? m[i] : last;
+        va_list walk;
+        va_copy(walk, ap);
+        for (size_t i = 0; i <= last; i++) {
+            void *p = va_arg(walk, void *);
+            for (size_t k = 0; k < scan.nm; k++)
+                if (m[k] == i)
+                    scan.mtarget[k] = p;
+        }
+        va_end(walk);
+    }
     rip_stdioop op = { .kind = RIP_SX_SCAN, .fp = fp, .scan = &scan };
     rip_waiter w;
     while (!rip__stdio_step(&op, &w))
