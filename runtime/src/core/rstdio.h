@@ -42,6 +42,7 @@ struct rip_scan {
     void **mtarget[8];              /* where %m conversions store their strings (the first 8) */
     void *mbefore[8];               /* what each held before the attempt */
     size_t nm;                      /* their number */
+    char proxy_buf[512];            /* the proxy's buffer */
 };
 
 #define RIP_SCAN_MAX_M 8            /* the %m conversions whose abandoned strings are freed */

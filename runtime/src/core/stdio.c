@@ -780,6 +780,7 @@ static int scan_attempt(rip_stdioop *op) {
     }
     for (size_t i = 0; i < s->nm; i++)
         s->mbefore[i] = *s->mtarget[i];
+    setvbuf(proxy, s->proxy_buf, _IOFBF, sizeof s->proxy_buf);  /* not a malloc'd one per call */
     errno = 0;                      /* what glibc's call sets, it sets (ERANGE, the read's) */
     if (setjmp(s->abandon)) {
         rip__sys_fclose(proxy);     /* its lock, which glibc's vfscanf took, goes with it */
@@ -813,7 +814,8 @@ static int scan_step(rip_stdioop *op, rip_waiter *w) {
     struct rip_scan *s = op->scan;
     BEGIN(op->pc);
     AWAIT(op, op->pc, lock_step(op, fp, w));
-    if (fp->_mode > 0 || (fp->_flags & F_NO_READS) || takes_real(fp)) {
+    if (fp->_mode > 0 || (fp->_flags & F_NO_READS) ||
+            (fp->_IO_read_ptr >= fp->_IO_read_end && takes_real(fp))) {
         int saved = errno;          /* cannot wait (or glibc refuses it): glibc's call on fp */
         errno = 0;
         op->result = s->call(fp, s->ctx);
