@@ -90,8 +90,9 @@ int main(void) {
     r = fscanf(in, "%d", &a);
     printf("fscanf %%d on newline then x: %d a=%d\n", r, a);
     printf("getc after failure: %c\n", getc(in));   /* the x, left in the stream */
+    ungetc('4', in);                                /* not the x: glibc's backup area */
     r = fscanf(in, "%d", &a);
-    printf("fscanf %%d: %d a=%d\n", r, a);
+    printf("fscanf %%d after ungetc('4'): %d a=%d\n", r, a);
     r = fscanf(in, " %[a-z]:%c%c", w1, &w2[0], &w2[1]);
     w2[2] = '\0';
     printf("fscanf %%[ %%c: %d -> '%s' '%s'\n", r, w1, w2);

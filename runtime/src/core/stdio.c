@@ -794,15 +794,23 @@ static int scan_attempt(rip_stdioop *op) {
     }
     op->result = s->call(proxy, s->ctx);
     op->err = errno;
-    rip_assert(!(proxy->_flags & F_IN_BACKUP));   /* vfscanf puts back only the byte it read */
+    /* what glibc's vfscanf left unread: the proxy's buffer (and its
+     * backup area, where it put back more than one byte over a refill's
+     * edge: a multibyte separator that did not match), and what it never
+     * asked for */
     size_t unread = (size_t)(proxy->_IO_read_end - proxy->_IO_read_ptr) + (s->len - s->pos);
+    if (proxy->_flags & F_IN_BACKUP)
+        unread += (size_t)(proxy->_IO_save_end - proxy->_IO_save_base);
     rip__sys_fclose(proxy);
     errno = saved;
-    if (unread) {                   /* the last refill's end, still in fp's buffer */
+    if (unread) {                   /* back into fp: the last refill's end is still in its buffer */
         FILE *fp = op->fp;
-        rip_assert(unread <= s->chunk && (size_t)(fp->_IO_read_ptr - fp->_IO_read_base) >= unread);
-        fp->_IO_read_ptr -= unread;
-        rip_assert(memcmp(fp->_IO_read_ptr, s->taken + s->len - unread, unread) == 0);
+        size_t back = unread < s->chunk ? unread : s->chunk;
+        rip_assert(unread <= s->len && (size_t)(fp->_IO_read_ptr - fp->_IO_read_base) >= back);
+        fp->_IO_read_ptr -= back;
+        rip_assert(memcmp(fp->_IO_read_ptr, s->taken + s->len - back, back) == 0);
+        for (size_t i = back; i < unread; i++)  /* before it: as glibc's ungetc would */
+            ungetc((unsigned char)s->taken[s->len - 1 - i], fp);
     }
     return 1;
 }
