@@ -442,7 +442,7 @@ def ripper_main(argv=None):
                          "library (read, write, readv, writev, recv, send, recvfrom, sendto, "
                          "recvmsg, sendmsg, accept, accept4, connect, poll, select, "
                          "epoll_wait, sleep, usleep, nanosleep, and stdio on sockets, pipes "
-                         "and terminals: fgets, getline, fread, fwrite, printf, fflush, "
+                         "and terminals: fgets, getline, fread, fscanf, fwrite, printf, fflush, "
                          "fclose...) suspend only the calling "
                          "task, each with its system call's contract, and main runs as the "
                          "first task; the rest of its blocking calls are -Wblocking warnings")

@@ -132,6 +132,7 @@ class _Lowering:
         if self.analysis.posix:
             self.refuse_unread_also_async()
             self.refuse_rip_run()
+            self.refuse_pre_c99_scanf()
             self.check_start_routines()
             self.thread_locals_per_task()
         for start, name_at, annotations in self.unit.async_typedefs:
@@ -204,6 +205,31 @@ class _Lowering:
                 'section(".rip_decls"))) = "%s";\n' % text)
 
     # -- names ----------------------------------------------------------------
+
+    def refuse_pre_c99_scanf(self):
+        """--posix: the scanf family runs glibc's C99 vfscanf on rip; a file
+        whose <stdio.h> gives the older one (C89 with _GNU_SOURCE: its
+        fscanf is not renamed __isoc99_fscanf, and `%as` allocates) would
+        convert otherwise than its plain build, so it is an error.
+
+            #define _GNU_SOURCE  (-std=gnu89)  fscanf(f, "%as", &s);  -> error
+        """
+        scans = self.analysis.posix_calls & set(blocking.POSIX_SCANF)
+        if not scans:
+            return
+        renamed = {f.name for f in self.unit.functions
+                   if f.system and f.name in scans and f.asm_label}
+        for f in self.unit.functions:      # ripped functions' (plain code's is wrapped: both kinds)
+            if f.body is None or f.system or f.name not in self.names:
+                continue
+            for n in f.body.nodes():
+                if isinstance(n, T.Ref) and n.what == "fn" and n.name in scans \
+                        and n.name not in renamed:
+                    raise self.error(n, "'%s' is the C library's scanf from before C99 here (C89 "
+                                     "with _GNU_SOURCE, where %%as allocates), which --posix does "
+                                     "not map" % n.name,
+                                     hint="build with -std=gnu99 or later (or without "
+                                     "_GNU_SOURCE): its scanf then converts as C99 says")
 
     def constructor(self, name):
         """The frame constructor a call of async function `name` calls: its

@@ -1319,6 +1319,9 @@ class _Unit:
                        types=lambda: self.function_types(c, ftype),
                        prototyped=prototyped, header_end=header_end)
         f.own_params = definition or _writes_params(self.text, f)
+        if system:
+            f.asm_label = next((x.spelling for x in (kids if kids is not None else _children(c))
+                                if x.kind == CK.ASM_LABEL_ATTR), None)
         f.annotations = [(a, a + len(ANNOTATION.match(self.text, a).group()))
                          for a in annotations]
         if kids is not None:

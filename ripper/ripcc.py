@@ -67,7 +67,8 @@ readv, writev, recv, send, recvfrom, sendto, recvmsg, sendmsg, accept,
 accept4, connect, poll, select, epoll_wait, sleep, usleep, nanosleep,
 and stdio on sockets, pipes and terminals: fgets, fgetc, getc, getchar,
 getline, getdelim, fread, fwrite, fputs, puts, fputc, putc, putchar,
-printf, fprintf, vprintf, vfprintf, dprintf, vdprintf, fflush, fclose;
+printf, fprintf, vprintf, vfprintf, dprintf, vdprintf, fflush, fclose, scanf,
+fscanf, vscanf, vfscanf;
 glibc only)
 suspend only the calling task, each with its system call's contract, and main runs as the
 first task.  rip: ripper makes each caller

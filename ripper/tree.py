@@ -403,7 +403,8 @@ class Function:
     """A function declaration (and its body, if this one defines it)."""
     __slots__ = ("name", "start", "end", "name_at", "system", "definition", "marked_async",
                  "variadic", "static", "_result", "params", "_param_types", "body", "attrs",
-                 "annotations", "prototyped", "header_end", "knr", "_types", "own_params")
+                 "annotations", "prototyped", "header_end", "knr", "_types", "own_params",
+                 "asm_label")
 
     def __init__(self, name, start, end, **kw):
         self.name, self.start, self.end = name, start, end
@@ -429,6 +430,9 @@ class Function:
         # typedef's `ft f;` or `__typeof__(g) f;` (whose parameters only the
         # function's type gives)
         self.own_params = kw.get("own_params", True)
+        # a system header's declaration renamed for the linker
+        # (`fscanf __asm__("__isoc99_fscanf")`), else None
+        self.asm_label = kw.get("asm_label")
 
     def _resolve(self):
         make, self._types = self._types, None

@@ -200,6 +200,13 @@ RIP_ASYNC int rip_posix_getchar(void);                                   /* getc
 RIP_ASYNC ssize_t rip_posix_getdelim(char **line, size_t *n, int delim, FILE *fp); /* getdelim(3) */
 RIP_ASYNC ssize_t rip_posix_getline(char **line, size_t *n, FILE *fp);   /* getline(3) */
 RIP_ASYNC size_t rip_posix_fread(void *p, size_t size, size_t n, FILE *fp); /* fread(3) */
+/* The scanf family (issue 22): glibc's own conversions, its result and
+ * errno; the input it takes and leaves in the stream's buffer is glibc's
+ * (the task waits where glibc's read would block). */
+RIP_ASYNC int rip_posix_scanf(const char *fmt, ...);                     /* scanf(3) */
+RIP_ASYNC int rip_posix_fscanf(FILE *fp, const char *fmt, ...);          /* fscanf(3) */
+RIP_ASYNC int rip_posix_vscanf(const char *fmt, va_list ap);             /* vscanf(3) */
+RIP_ASYNC int rip_posix_vfscanf(FILE *fp, const char *fmt, va_list ap);  /* vfscanf(3) */
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,12 @@
 /* stdio on pipes in plain code run by a task: command handlers called
- * through a table of plain pointers read their request with fgets and
- * getline and answer with fprintf, on pipes that other threads feed and
- * drain late.  On rip the handlers stay plain (a plain pointer calls
- * them) and so do the functions they call, so their stdio cannot
- * suspend: the run-time catch waits for the pipe while the other tasks
- * run (the feeding thread among them), where glibc's fgets would block
- * the one thread every task runs on for good. */
+ * through a table of plain pointers read their request with fgets,
+ * getline and fscanf (a number split across two writes) and answer with
+ * fprintf, on pipes that other threads feed and drain late.  On rip the
+ * handlers stay plain (a plain pointer calls them) and so do the
+ * functions they call, so their stdio cannot suspend: the run-time catch
+ * waits for the pipe while the other tasks run (the feeding thread among
+ * them), where glibc's fgets would block the one thread every task runs
+ * on for good. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,10 +40,18 @@ static int handle_count(void) {
     return r < 0 ? -1 : fflush(answers);
 }
 
-static int (*const handlers[])(void) = { handle_echo, handle_count, handle_echo };
+static int handle_sum(void) {
+    int a, b;
+    if (fscanf(requests, "%d %d%*c", &a, &b) != 2)   /* a number split across two writes */
+        return -1;
+    return fprintf(answers, "sum: %d\n", a + b) < 0 ? -1 : fflush(answers);
+}
+
+static int (*const handlers[])(void) = { handle_echo, handle_count, handle_sum, handle_echo };
 
 static void *feeder(void *arg) {
-    static const char *const lines[] = { "hello ", "there\n", "twelve bytes\n", "bye\n" };
+    static const char *const lines[] = { "hello ", "there\n", "twelve bytes\n", "4", "0 2\n",
+                                         "bye\n" };
     int fd = *(int *)arg;
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         usleep(20000);              /* the handler waits first: a line in two writes */

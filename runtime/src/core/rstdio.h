@@ -5,6 +5,7 @@
 #ifndef RIP_RSTDIO_H
 #define RIP_RSTDIO_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,8 +22,30 @@ enum {
     RIP_SX_FREAD,                   /* fread */
     RIP_SX_FLUSH,                   /* fflush (fp NULL: every stream) */
     RIP_SX_CLOSE,                   /* fclose */
-    RIP_SX_DPRINTF                  /* dprintf, vdprintf: the text (data, n) to fd, all of it */
+    RIP_SX_DPRINTF,                 /* dprintf, vdprintf: the text (data, n) to fd, all of it */
+    RIP_SX_SCAN                     /* the scanf family: glibc's vfscanf, fed (scan) */
 };
+
+/* A scanf call in progress (the caller's: in the rip frame, on the
+ * ucontext task's stack).  glibc's vfscanf runs over a proxy stream that
+ * serves `taken` (core/stdio.c says how). */
+struct rip_scan {
+    int (*call)(FILE *proxy, void *ctx); /* glibc's vfscanf(proxy, the call's format and arguments) */
+    void *ctx;                      /* what `call` needs: the format and the arguments */
+    char *taken;                    /* the bytes this call took from the stream's buffer (malloc'd) */
+    size_t len, cap;                /* their number, and taken's size */
+    size_t chunk;                   /* the last refill's share of them: still in the buffer, before its read pointer */
+    size_t pos;                     /* during an attempt: how many the proxy has served */
+    int end;                        /* 0; EOF: the stream's end is reached; 1: its read failed (err) */
+    int err;                        /* end 1: the read's errno */
+    jmp_buf abandon;                /* the proxy was asked for a byte beyond `taken`: give up the attempt */
+    void **mtarget[8];              /* where %m conversions store their strings (the first 8) */
+    void *mbefore[8];               /* what each held before the attempt */
+    size_t nm;                      /* their number */
+    char proxy_buf[512];            /* the proxy's buffer */
+};
+
+#define RIP_SCAN_MAX_M 8            /* the %m conversions whose abandoned strings are freed */
 
 typedef struct {
     int kind;                       /* RIP_SX_* */
@@ -61,6 +84,7 @@ typedef struct {
                                        or EOF, GETDELIM/FREAD count or -1, FLUSH/CLOSE 0 or EOF */
     int err;                        /* when done: errno to set, or 0 to leave errno alone */
     struct rip_stdio_io *io;        /* the fd call or wait, once the op needs one (malloc'd) */
+    struct rip_scan *scan;          /* SCAN: the call (its maker's) */
     /* set before each use: a new op need not clear it (RIP_STDIO_CLEAR) */
     char small[128];                /* PUT of a printf or puts: a short text; of fputc: the byte */
 } rip_stdioop;
@@ -80,5 +104,6 @@ struct rip_stdio_io {
 int rip__stdio_step(rip_stdioop *op, rip_waiter *w); /* 1 done (result, err set), 0 queued: wait */
 int rip__stdio_format(rip_stdioop *op, int flag, const char *fmt, va_list ap); /* a printf's text into op (data, n): 0, or -1 and errno (flag >= 0: the _chk form's) */
 long rip__stdio_put_result(const rip_stdioop *op); /* a finished PUT: what its call returns */
+size_t rip__scan_format(const char *fmt, size_t *alloc, size_t max_alloc, size_t *nalloc); /* a scanf format's pointers: how many, and (the first max_alloc) which receive a %m string (indexes from 0) */
 
 #endif

@@ -712,6 +712,150 @@ static int fread_step(rip_stdioop *op, rip_waiter *w) {
     return 1;
 }
 
+/* -- the scanf family ------------------------------------------------- */
+
+/* glibc's own vfscanf runs over a proxy stream (fopencookie) that serves
+ * the bytes this call took from fp's buffer (taken).  Asked for a byte
+ * beyond them, the proxy abandons the attempt (a longjmp out of its read,
+ * before the conversion in progress stores a value; %s, %c and %[ store
+ * their bytes as they go, and the next attempt stores the same again);
+ * the task waits for fp's next refill (fill_step: glibc's one read, where
+ * glibc's scanf would make it, after the same prompt flush), takes it,
+ * and a new attempt runs from the call's first byte.  Each attempt reads
+ * a prefix of the same bytes, so the last does what glibc's scanf on fp
+ * does; the bytes it left unread (its pushed-back byte, or more when the
+ * refill brought more) are the end of the last refill, still in fp's
+ * buffer: the read pointer goes back over them.  A %m conversion's
+ * string stored by an abandoned attempt (glibc stores it as it grows) is
+ * freed and the pointer restored (the first RIP_SCAN_MAX_M of a format;
+ * the backend names where they go). */
+
+static ssize_t proxy_read(void *cookie, char *buf, size_t size) {
+    struct rip_scan *s = cookie;
+    if (s->pos == s->len) {
+        if (s->end == EOF)
+            return 0;
+        if (s->end) {
+            errno = s->err;
+            return -1;
+        }
+        longjmp(s->abandon, 1);     /* glibc would read here: wait for the refill, start again */
+    }
+    size_t n = s->len - s->pos < size ? s->len - s->pos : size;
+    memcpy(buf, s->taken + s->pos, n);
+    s->pos += n;
+    return (ssize_t)n;
+}
+
+/* Move what fp's buffer holds into taken (it is now the call's). */
+static void take(rip_stdioop *op) {
+    struct rip_scan *s = op->scan;
+    FILE *fp = op->fp;
+    size_t n = (size_t)(fp->_IO_read_end - fp->_IO_read_ptr);
+    s->chunk = n;
+    if (n == 0)
+        return;                     /* (no buffer yet: its pointers are NULL) */
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 256;
+        while (cap < s->len + n)
+            cap *= 2;
+        char *grown = realloc(s->taken, cap);
+        if (!grown)
+            rip__fatal("scanf: out of memory");
+        s->taken = grown;
+        s->cap = cap;
+    }
+    memcpy(s->taken + s->len, fp->_IO_read_ptr, n);
+    s->len += n;
+    fp->_IO_read_ptr = fp->_IO_read_end;
+}
+
+/* One run of glibc's vfscanf over taken: 1 when it finished (result,
+ * err set; its unread bytes back in fp), 0 when it wanted more. */
+static int scan_attempt(rip_stdioop *op) {
+    struct rip_scan *s = op->scan;
+    int saved = errno;
+    s->pos = 0;
+    FILE *volatile proxy = fopencookie(s, "r", (cookie_io_functions_t){ .read = proxy_read });
+    if (!proxy) {
+        op->result = EOF;
+        op->err = errno;
+        errno = saved;
+        return 1;
+    }
+    for (size_t i = 0; i < s->nm; i++)
+        s->mbefore[i] = *s->mtarget[i];
+    setvbuf(proxy, s->proxy_buf, _IOFBF, sizeof s->proxy_buf);  /* not a malloc'd one per call */
+    errno = 0;                      /* what glibc's call sets, it sets (ERANGE, the read's) */
+    if (setjmp(s->abandon)) {
+        rip__sys_fclose(proxy);     /* its lock, which glibc's vfscanf took, goes with it */
+        for (size_t i = 0; i < s->nm; i++)
+            if (*s->mtarget[i] != s->mbefore[i]) {  /* a %m string of this attempt's */
+                free(*s->mtarget[i]);
+                *s->mtarget[i] = s->mbefore[i];
+            }
+        errno = saved;
+        return 0;
+    }
+    op->result = s->call(proxy, s->ctx);
+    op->err = errno;
+    /* what glibc's vfscanf left unread: the proxy's buffer (and its
+     * backup area, where it put back more than one byte over a refill's
+     * edge: a multibyte separator that did not match), and what it never
+     * asked for */
+    size_t unread = (size_t)(proxy->_IO_read_end - proxy->_IO_read_ptr) + (s->len - s->pos);
+    if (proxy->_flags & F_IN_BACKUP)
+        unread += (size_t)(proxy->_IO_save_end - proxy->_IO_save_base);
+    rip__sys_fclose(proxy);
+    errno = saved;
+    if (unread) {                   /* back into fp: the last refill's end is still in its buffer */
+        FILE *fp = op->fp;
+        size_t back = unread < s->chunk ? unread : s->chunk;
+        rip_assert(unread <= s->len && (size_t)(fp->_IO_read_ptr - fp->_IO_read_base) >= back);
+        fp->_IO_read_ptr -= back;
+        rip_assert(memcmp(fp->_IO_read_ptr, s->taken + s->len - back, back) == 0);
+        for (size_t i = back; i < unread; i++)  /* before it: as glibc's ungetc would */
+            ungetc((unsigned char)s->taken[s->len - 1 - i], fp);
+    }
+    return 1;
+}
+
+/* scanf, fscanf, vscanf, vfscanf: result glibc's (the conversions
+ * assigned, or EOF), err its errno (0: untouched). */
+static int scan_step(rip_stdioop *op, rip_waiter *w) {
+    FILE *fp = op->fp;
+    struct rip_scan *s = op->scan;
+    BEGIN(op->pc);
+    AWAIT(op, op->pc, lock_step(op, fp, w));
+    if (fp->_mode > 0 || (fp->_flags & F_NO_READS) ||
+            (fp->_IO_read_ptr >= fp->_IO_read_end && takes_real(fp))) {
+        int saved = errno;          /* cannot wait (or glibc refuses it): glibc's call on fp */
+        errno = 0;
+        op->result = s->call(fp, s->ctx);
+        op->err = errno;
+        errno = saved;
+        break;
+    }
+    if (fp->_mode == 0)
+        fwide(fp, -1);              /* as glibc's vfscanf orients fp */
+    s->len = s->chunk = 0;
+    s->end = 0;
+    take(op);
+    while (!scan_attempt(op)) {
+        AWAIT(op, op->pc, fill_step(op, w));
+        if (op->ures != EOF) {
+            take(op);
+            continue;
+        }
+        s->end = (fp->_flags & F_EOF) ? EOF : 1;
+        s->err = op->err ? op->err : EIO;
+        s->chunk = 0;
+        op->err = 0;
+    }
+    END(op->pc);
+    return 1;
+}
+
 /* Is fp still an open stream? */
 static int listed(FILE *fp) {
     int found = 0;
@@ -830,6 +974,7 @@ int rip__stdio_step(rip_stdioop *op, rip_waiter *w) {
     case RIP_SX_FREAD: done = fread_step(op, w); break;
     case RIP_SX_FLUSH: done = flush_call_step(op, w); break;
     case RIP_SX_DPRINTF: done = dprintf_step(op, w); break;
+    case RIP_SX_SCAN: done = scan_step(op, w); break;
     default: done = close_step(op, w); break;
     }
     if (!done)
@@ -846,6 +991,10 @@ int rip__stdio_step(rip_stdioop *op, rip_waiter *w) {
     op->all = NULL;
     free(op->io);
     op->io = NULL;
+    if (op->scan) {
+        free(op->scan->taken);
+        op->scan->taken = NULL;
+    }
     return 1;
 }
 

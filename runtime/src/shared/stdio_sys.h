@@ -43,6 +43,10 @@ RIP__STDIO_SYS(char *, __fgets_chk, (char *s, size_t size, int n, FILE *fp), (s,
 RIP__STDIO_SYS(size_t, __fread_chk, (void *p, size_t plen, size_t size, size_t n, FILE *fp),
                (p, plen, size, n, fp))
 
+/* The scanf of C99 and later (what <stdio.h> names vfscanf as) */
+int __isoc99_vfscanf(FILE *fp, const char *fmt, va_list ap);
+RIP__STDIO_SYS(int, __isoc99_vfscanf, (FILE *fp, const char *fmt, va_list ap), (fp, fmt, ap))
+
 /* fprintf(fp, fmt, ...) to the library itself. */
 static inline __attribute__((format(printf, 2, 3)))
 int rip__sys_fprintf(FILE *fp, const char *fmt, ...) {
