@@ -178,6 +178,7 @@ void rip__task_ended(void);                   /* the current task has finished *
 int  rip__px_tasks_mapped(void);              /* some task has a pthread_t (pthread.c) */
 void rip__px_task_ended(rip_task *t);         /* t ends: its pthread_t's thread ends too (pthread.c) */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
+void rip__sched_task_gone(void) __attribute__((noreturn)); /* the current task has ended in plain code (its frames freed, rip__task_ended): back to the scheduler loop that ran it, its C stack dropped */
 void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
 void rip__timer_cancel(rip_timer *tm);        /* take a deadline that has not expired off the heap */

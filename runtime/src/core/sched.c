@@ -7,6 +7,7 @@
  * clock and the event loop are consulted only when the run queue is empty
  * or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
+#include <setjmp.h>
 #include <time.h>
 #include "core.h"
 #include "../shared/sys.h"
@@ -227,6 +228,17 @@ static int sched_end(int status) {
     return status;
 }
 
+/* Where a task that ends in plain code (rip__sched_task_gone) goes: the
+ * innermost scheduler loop on this thread, the one that ran it (a loop
+ * nested further up would be on top of the task's code).  Set once per
+ * loop, not per task run: a plain pthread_exit is rare. */
+static __thread jmp_buf *exit_target;
+
+void rip__sched_task_gone(void) {
+    rip_assert(exit_target != NULL);
+    longjmp(*exit_target, 1);
+}
+
 /* The tasks running rip__sched_nested now, outermost first: each waits
  * for the ones above it to return (last in, first out). */
 typedef struct {
@@ -279,6 +291,14 @@ void rip__sched_nested(volatile int *done, const char *call) {
         nested_cap = cap;
     }
     nested_tasks[rip__nested_count++] = (nested_wait){ me, done };
+    size_t level = rip__nested_count;
+    jmp_buf here, *outer = exit_target;
+    exit_target = &here;
+    if (setjmp(here)) {             /* a task run in here ended in plain code */
+        exit_target = &here;
+        rip__nested_count = level;
+        Q.current = me;
+    }
     while (!*done) {
         if (S.forked && !rip__fork_keeps(me)) {
             /* A task run in here forked, and this is its child: `me` and
@@ -304,17 +324,14 @@ void rip__sched_nested(volatile int *done, const char *call) {
         if (first)
             expire_timers(rip_now_ms());
     }
+    exit_target = outer;
     rip__nested_count--;
     Q.current = me;
 }
 
-int rip__sched_loop(void) {
-    if (Q.current)                  /* a task's own scheduler would stop it in the middle */
-        rip__fatal("rip_run called inside a task (a program built with --posix runs main "
-                   "as the first task already: start other tasks with rip_spawn)");
-    rip__poll_begin();              /* now: a program that uses up its fds still can wait */
-    rip__fork_setup();              /* after poll's own handler: the child's runs after it */
-    rip__slow(0);                   /* the inline channel paths may run */
+/* The loop of rip__sched_loop, entered again after a task ended in
+ * plain code (it leaves by longjmp, from inside rip__backend_run_queue). */
+static int sched_loop(void) {
     for (;;) {
         rip__signals_check();       /* a handled signal may end a wait */
         if (Q.head) {
@@ -345,4 +362,24 @@ int rip__sched_loop(void) {
         S.live = 0;
         return sched_end(-1);
     }
+}
+
+int rip__sched_loop(void) {
+    if (Q.current)                  /* a task's own scheduler would stop it in the middle */
+        rip__fatal("rip_run called inside a task (a program built with --posix runs main "
+                   "as the first task already: start other tasks with rip_spawn)");
+    rip__poll_begin();              /* now: a program that uses up its fds still can wait */
+    rip__fork_setup();              /* after poll's own handler: the child's runs after it */
+    rip__slow(0);                   /* the inline channel paths may run */
+    size_t level = rip__nested_count;   /* 0 but in a forked child's loop (rip__sched_nested) */
+    jmp_buf here, *outer = exit_target;
+    exit_target = &here;
+    if (setjmp(here)) {             /* a task ended in plain code */
+        exit_target = &here;
+        rip__nested_count = level;
+        Q.current = NULL;
+    }
+    int status = sched_loop();
+    exit_target = outer;
+    return status;
 }

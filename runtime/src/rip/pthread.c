@@ -379,12 +379,18 @@ int rip_posix_pthread_join(pthread_t id, void **retval) {
     return 0;
 }
 
+/* The thread ends here: its value to its joiner, its keys' destructors
+ * run, then its task ends (rip__task_gone) and the scheduler loop that
+ * ran it goes on. */
 void rip_posix_pthread_exit(void *retval) {
-    (void)retval;
-    rip__fatal("pthread_exit in a plain function (one called through a pointer) on the rip "
-               "backend: the thread's own frames below it on this C stack cannot be ended "
-               "from there; return to ripped code and call pthread_exit there (or build "
-               "with --backend=ucontext)");
+    if (!rip__current())
+        rip__fatal("pthread_exit outside any task (a constructor or destructor)");
+    if (rip__in_signal_handler())
+        rip__fatal("pthread_exit in a signal handler on the rip backend: the handler runs "
+                   "inside the code it interrupts, which cannot be left there; set a flag "
+                   "and end the thread in its own code");
+    rip__px_thread_end(rip__px_self(), retval);
+    rip__task_gone();
 }
 
 /* Read or write lock of a rwlock, plain or until an absolute
