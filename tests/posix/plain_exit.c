@@ -26,9 +26,14 @@ static int quit_with(int code) {
 
 static int (*const handlers[])(int) = { quit_with };
 
+static int pause_then(int n) {
+    usleep(1000);
+    return n;
+}
+
 static int depth(int n) {           /* ripped frames between the thread and the handler */
     if (n == 0)
-        return handlers[0](n + 2);
+        return handlers[0](pause_then(2));  /* on rip: called as pause_then's frame returns */
     usleep(1000);
     return depth(n - 1) + 1;
 }
