@@ -46,12 +46,17 @@ static long ms_since(const struct timespec *t0) {
     return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* Sets ready and signals: holding mu, or (arg not NULL) after unlocking
+ * it, when the waiter takes the free mutex at once. */
 static void *signaller(void *arg) {
     usleep(20000);
     pthread_mutex_lock(&mu);
     ready = 1;
-    pthread_cond_broadcast(&cv);
+    if (!arg)
+        pthread_cond_broadcast(&cv);
     pthread_mutex_unlock(&mu);
+    if (arg)
+        pthread_cond_broadcast(&cv);
     return arg;
 }
 
@@ -281,7 +286,7 @@ int main(void) {
     ready = 0;
     compared = 0;
     int values[] = { 3, 1, 2 };
-    pthread_create(&t, NULL, signaller, NULL);
+    pthread_create(&t, NULL, signaller, "after unlocking");
     qsort(values, 3, sizeof values[0], by_value);
     pthread_join(t, NULL);
     printf("sorted %d %d %d after the comparator waited\n", values[0], values[1], values[2]);
