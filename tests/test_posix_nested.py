@@ -224,3 +224,62 @@ int main(void) {
 """)
     r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=20)
     assert (r.returncode, r.stdout, r.stderr) == (0, b"ETIMEDOUT\n", b"")
+
+
+def test_a_signal_ends_another_tasks_wait_while_one_waits_nested(tmp_path, ripcc):
+    """While main waits in its comparator (nested), a signal sent to a
+    thread blocked in read() ends that read with EINTR, as the plain build's
+    does, and the thread then wakes main."""
+    src = tmp_path / "signal_nested.c"
+    src.write_text(r"""
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int ready, fds[2], read_errno;
+static pthread_t reader_id;
+static void on_usr1(int sig) { (void)sig; }
+static void *reader(void *arg) {
+    char c;
+    if (read(fds[0], &c, 1) == -1)
+        read_errno = errno;
+    pthread_mutex_lock(&mu);
+    ready = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    return arg;
+}
+static void *kicker(void *arg) {
+    usleep(20000);
+    pthread_kill(reader_id, SIGUSR1);
+    return arg;
+}
+static int by_value(const void *a, const void *b) {
+    pthread_mutex_lock(&mu);
+    while (!ready)
+        pthread_cond_wait(&cv, &mu);
+    pthread_mutex_unlock(&mu);
+    return *(const int *)a - *(const int *)b;
+}
+int main(void) {
+    struct sigaction sa = { .sa_handler = on_usr1 };   /* no SA_RESTART: read ends */
+    sigaction(SIGUSR1, &sa, NULL);
+    if (pipe(fds) != 0)
+        return 1;
+    pthread_t k;
+    pthread_create(&reader_id, NULL, reader, NULL);
+    pthread_create(&k, NULL, kicker, NULL);
+    int v[] = { 2, 1 };
+    qsort(v, 2, sizeof v[0], by_value);
+    pthread_join(reader_id, NULL);
+    pthread_join(k, NULL);
+    printf("%d %d, read: %s\n", v[0], v[1], read_errno == EINTR ? "EINTR" : "other");
+    return 0;
+}
+""")
+    r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=20)
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"1 2, read: EINTR\n", b"")
