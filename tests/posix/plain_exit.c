@@ -61,6 +61,12 @@ static void *sorter(void *arg) {
     return "sorted";
 }
 
+static void *outlives_main(void *arg) {
+    usleep(20000);
+    printf("a thread outlived main's pthread_exit in a handler\n");
+    return arg;
+}
+
 static pthread_t exiter;
 
 /* main's own wait in plain code for a thread that exits in plain code */
@@ -97,5 +103,9 @@ int main(void) {
     printf("200 more: last %s\n", (char *)value);
     printf("destructors %d, code after pthread_exit ran: %s, sort finished: %s\n", destructed,
            after_exit ? "yes" : "no", sorted_fully ? "yes" : "no");
-    return 0;
+    fflush(stdout);
+    pthread_t last;
+    pthread_create(&last, NULL, outlives_main, NULL);
+    handlers[0](0);                 /* main's thread ends; the program when `last` does (status 0) */
+    return 3;
 }
