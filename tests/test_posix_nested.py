@@ -283,3 +283,27 @@ int main(void) {
 """)
     r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=20)
     assert (r.returncode, r.stdout, r.stderr) == (0, b"1 2, read: EINTR\n", b"")
+
+
+def test_pthread_exit_in_a_signal_handler_is_a_clear_fatal_error(tmp_path, ripcc):
+    """A signal handler runs inside the code it interrupts (the scheduler's
+    own, maybe), which cannot be left there: pthread_exit in it stops
+    with a message on rip, not a corrupted scheduler."""
+    src = tmp_path / "exit_in_handler.c"
+    src.write_text(r"""
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+static void on_usr1(int sig) { (void)sig; pthread_exit(NULL); }
+static void *victim(void *arg) { raise(SIGUSR1); return arg; }
+int main(void) {
+    pthread_t t;
+    signal(SIGUSR1, on_usr1);
+    pthread_create(&t, NULL, victim, NULL);
+    return pthread_join(t, NULL);
+}
+""")
+    r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=20)
+    assert r.returncode != 0
+    assert "rip: pthread_exit in a signal handler on the rip backend: the handler runs " \
+        "inside the code it interrupts" in r.stderr.decode(), r.stderr.decode()
