@@ -178,6 +178,7 @@ void rip__task_ended(void);                   /* the current task has finished *
 int  rip__px_tasks_mapped(void);              /* some task has a pthread_t (pthread.c) */
 void rip__px_task_ended(rip_task *t);         /* t ends: its pthread_t's thread ends too (pthread.c) */
 int  rip__sched_loop(void);                   /* run until all end (0) or deadlock (-1) */
+void rip__sched_task_gone(void) __attribute__((noreturn)); /* the current task has ended in plain code (its frames freed, rip__task_ended): back to the scheduler loop that ran it, its C stack dropped */
 void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at at_ms; a deadline (tm->w) cancels its wait and sets the waiter's status to ETIMEDOUT */
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
 void rip__timer_cancel(rip_timer *tm);        /* take a deadline that has not expired off the heap */
@@ -194,7 +195,7 @@ int rip__wg_waited(rip_waiter *w);            /* a woken waiter's result: 0, or 
 int rip__mutex_lock(rip_mutex *m, rip_waiter *w);                 /* 0, -1 and EDEADLK or ETIMEDOUT, RIP_WAIT */
 enum { RIP__LOCK, RIP__TRYLOCK, RIP__UNLOCK };
 int rip__mutex_outside(rip_mutex *m, int op); /* RIP__LOCK, RIP__TRYLOCK or RIP__UNLOCK m outside any task (constructors, destructors), which never waits: 0, or -1 and EBUSY, EDEADLK, EPERM; a lock that would wait is fatal */
-int rip__mutex_lock_nested(rip_mutex *m);  /* lock from plain code in a task: if m is held, the other tasks run from inside this one (rip__sched_nested) until it is handed over; 0, or -1 and EDEADLK */
+int rip__mutex_lock_nested(rip_mutex *m, int64_t at_ms); /* lock from plain code in a task: if m is held, the other tasks run from inside this one (rip__sched_nested) until it is handed over or, at_ms >= 0, that rip_now_ms() time passes; 0, or -1 and EDEADLK or ETIMEDOUT */
 int rip__mutex_locked(rip_waiter *w);         /* a woken locker's result: 0 (it holds m), or -1 and ETIMEDOUT */
 typedef struct {
     rip_waiter w;                   /* its place on the condition variable, then on the mutex */
@@ -206,6 +207,7 @@ typedef struct {
     int err;                        /* when done: errno for -1 (EPERM, ETIMEDOUT) */
 } rip_condop;
 int rip__cond_step(rip_condop *op);          /* rip_cond_wait stepped: 1 done (result, err set), 0 queued: wait */
+int rip__cond_wait_nested(rip_condop *op, int64_t at_ms); /* the whole wait from plain code in a task, the other tasks run nested meanwhile (rip__sched_nested), until at_ms if >= 0: 0, or EPERM or ETIMEDOUT */
 
 /* rip_chan_select, stepped like an fd call (chan.c). */
 typedef struct {
@@ -266,9 +268,19 @@ void rip__offload_end(void);                  /* the scheduler is done: release 
 void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the pool while this scheduler runs the other tasks from inside the current one (which cannot suspend: it is in code ripper did not rip), rip__sched_nested; fn(arg) in place if there is no pool */
 int rip__in_signal_handler(void);          /* is a program's signal handler running on this thread (psignal.c)? */
 int rip__nested_below(const rip_task *t);   /* is t running rip__sched_nested further down this thread's stack? */
-void rip__sched_nested(volatile int *done);   /* run other tasks, timers and fd waits until *done; the current task stays current, not queued */
+void rip__sched_nested(volatile int *done, const char *call); /* run other tasks, timers and fd waits until *done (call: the waiting call, for the fatal error if nothing could ever set it); the current task stays current, not queued */
+extern __thread size_t rip__nested_count;   /* tasks running rip__sched_nested on this thread */
+int rip__nested_wake(rip_task *t);          /* t waits in rip__sched_nested: its flag set, 1; else 0 */
+/* Wake t from a wait: its flag if it waits nested in plain code further
+ * down this stack (it is running: queueing it would run it twice), else
+ * the run queue. */
+static inline void rip__wake(rip_task *t) {
+    if (__builtin_expect(rip__nested_count != 0, 0) && rip__nested_wake(t))
+        return;
+    rip__ready(t);
+}
 int  rip__can_park(void);             /* may the calling code wait for the current task to be readied: in a task (on rip, not in a signal handler, which runs inside the code it interrupts) */
-void rip__park(void);                 /* wait until the current task is readied (its waiter queued): ucontext switches to the scheduler; rip runs the other tasks from inside this one (rip__sched_nested) */
+void rip__park(const char *call);     /* wait until the current task is readied (its waiter queued; call: the waiting call, for a deadlock's message): ucontext switches to the scheduler; rip runs the other tasks from inside this one (rip__sched_nested) */
 
 /* fd calls (io.c). */
 enum { RIP_IO_READ, RIP_IO_WRITE, RIP_IO_ACCEPT, RIP_IO_CONNECT };

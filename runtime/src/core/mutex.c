@@ -78,7 +78,7 @@ int rip__mutex_lock(rip_mutex *m, rip_waiter *w) {
     }
     w->task = t;
     w->status = 0;
-    w->elem = NULL;                 /* woken by rip__ready (rip__mutex_lock_nested sets it) */
+    w->elem = NULL;
     rip__wl_push(&m->waiters, w);
     rip__wait_limit(w, rip__wl_cancel, &m->waiters, 0);
     return RIP_WAIT;
@@ -110,18 +110,15 @@ int rip_mutex_trylock(rip_mutex *m) {
 }
 
 /* Give m to its longest waiter, or free it.  A nested waiter (a plain
- * function's lock: rip__mutex_lock_nested) is running further down this
- * thread's stack: its flag is set instead of readying its task. */
+ * function's lock or cond wait: rip__sched_nested) is running further
+ * down this thread's stack: rip__wake sets its flag instead. */
 static void hand_over(rip_mutex *m) {
     rip_waiter *w = rip__wl_pop(&m->waiters);
     m->holder = w ? w->task : NULL;
     m->depth = w ? 1 : 0;
     if (w) {
         w->status = 0;
-        if (w->elem)
-            *(volatile int *)w->elem = 1;
-        else
-            rip__ready(w->task);
+        rip__wake(w->task);
     }
 }
 
@@ -163,30 +160,53 @@ int rip__mutex_outside(rip_mutex *m, int op) {
                "a task holds");
 }
 
-int rip__mutex_lock_nested(rip_mutex *m) {
+int rip__mutex_lock_nested(rip_mutex *m, int64_t at_ms) {
     volatile int done = 0;
     rip_waiter w;
-    /* no deadline: its cancel would ready a task that is running */
+    /* Untimed, the task's own deadline does not limit it (POSIX's lock
+     * never times out); timed, the earlier of the two. */
     int64_t saved = rip_set_deadline(-1);
+    if (at_ms >= 0)
+        rip_set_deadline(saved >= 0 && saved < at_ms ? saved : at_ms);
+    const char *call = at_ms >= 0 ? "pthread_mutex_timedlock" : "pthread_mutex_lock";
     int r = rip__mutex_lock(m, &w);
     if (r == RIP_WAIT) {
-        if (rip__in_signal_handler() || m->holder == rip__current())
-            rip__fatal("pthread_mutex_lock would wait in a plain function (%s): it could "
-                       "never return; lock it in the thread's own code",
-                       rip__in_signal_handler() ? "a signal handler, which runs inside the "
-                       "code it interrupts" : "called through a pointer, on a mutex its own "
-                       "task holds");
-        if (rip__nested_below(m->holder))
-            rip__fatal("pthread_mutex_lock in a plain function (one called through a pointer) "
-                       "would wait for a task that itself waits in a plain function further "
-                       "down: it could never return to unlock; call the function by name from "
-                       "the thread");
-        w.elem = (void *)&done;     /* nothing can hand m over before the loop below runs */
-        rip__sched_nested(&done);
+        if (rip__in_signal_handler())
+            rip__fatal("%s would wait in a plain function (a signal handler, which runs "
+                       "inside the code it interrupts): lock it in the thread's own code", call);
+        if (at_ms < 0 && m->holder == rip__current())
+            rip__fatal("%s would wait in a plain function (called through a pointer, on a "
+                       "mutex its own task holds): it could never return; lock it in the "
+                       "thread's own code", call);
+        if (at_ms < 0 && rip__nested_below(m->holder))
+            rip__fatal("%s in a plain function (one called through a pointer) would wait for "
+                       "a task that itself waits in a plain function further down: it could "
+                       "never return to unlock; call the function by name from the thread", call);
+        rip__sched_nested(&done, call);  /* a hand-over or the deadline sets done */
         r = rip__mutex_locked(&w);
     }
     rip_set_deadline(saved);
     return r;
+}
+
+int rip__cond_wait_nested(rip_condop *op, int64_t at_ms) {
+    const char *call = at_ms >= 0 ? "pthread_cond_timedwait" : "pthread_cond_wait";
+    if (rip__in_signal_handler())
+        rip__fatal("%s in a plain function (a signal handler, which runs inside the code it "
+                   "interrupts): it cannot wait there; wait in the thread's own code", call);
+    int64_t saved = -2;
+    if (at_ms >= 0) {
+        saved = rip_set_deadline(at_ms);
+        if (saved >= 0 && saved < at_ms)
+            rip_set_deadline(saved);
+    }
+    while (!rip__cond_step(op)) {   /* a wait on c, then (after a timeout) on m */
+        volatile int done = 0;
+        rip__sched_nested(&done, call);
+    }
+    if (saved != -2)
+        rip_set_deadline(saved);
+    return op->result == 0 ? 0 : op->err;
 }
 
 int rip_mutex_unlock(rip_mutex *m) {
@@ -243,7 +263,7 @@ int rip__cond_step(rip_condop *op) {
         hand_over(m);
         op->w.task = rip__current();
         op->w.status = 0;
-        op->w.elem = NULL;          /* woken by rip__ready, on c and then on m */
+        op->w.elem = NULL;          /* woken by rip__wake, on c and then on m */
         rip__wl_push(&op->c->waiters, &op->w);
         rip__wait_limit(&op->w, rip__wl_cancel, &op->c->waiters, 0);
         op->phase = 1;
@@ -285,7 +305,7 @@ static int signal_one(rip_cond *c) {
     } else {
         m->holder = w->task;
         m->depth = 1;
-        rip__ready(w->task);
+        rip__wake(w->task);
     }
     return 1;
 }

@@ -208,7 +208,7 @@ void *rip__offload_nested(void *(*fn)(void *), void *arg) {
     rip_job job = { .fn = fn, .arg = arg, .nested_done = &done };
     if (queue(&job) == -1)
         return fn(arg);
-    rip__sched_nested(&done);
+    rip__sched_nested(&done, "a blocking call");
     return job.result;
 }
 

@@ -252,7 +252,7 @@ static void thread_end(rip_pxthread *th, void *retval, int destructors) {
     th->ended = 1;
     th->retval = retval;
     if (th->joiner) {
-        rip__ready(th->joiner);
+        rip__wake(th->joiner);
         th->joiner = NULL;
     } else if (th->detached) {
         record_free(th);
@@ -616,6 +616,10 @@ int rip__px_rw_waited(rip_waiter *w) {
     return w->status == ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
+rip_task *rip__px_rw_writer(rip_pxrwlock *l) {
+    return l->writer;
+}
+
 /* Grant what can be granted now, oldest waiter first. */
 static void rw_grant(rip_pxrwlock *l) {
     rip_waiter *prev = NULL, *w = l->waiters.head;
@@ -634,7 +638,7 @@ static void rw_grant(rip_pxrwlock *l) {
             else
                 l->readers++;
             w->status = 0;
-            rip__ready(w->task);
+            rip__wake(w->task);
         } else {
             prev = w;
         }

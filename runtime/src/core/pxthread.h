@@ -59,4 +59,5 @@ int  rip__px_once_begin(pthread_once_t *once); /* 1: the caller runs the init ro
 void rip__px_once_end(pthread_once_t *once);  /* the init routine returned */
 int  rip__px_rw_wait(rip_pxrwlock *l, int write, rip_waiter *w); /* queue w: RIP_WAIT (under the task's deadline), or ETIMEDOUT */
 int  rip__px_rw_waited(rip_waiter *w);        /* a woken waiter's result: 0 (it holds the lock) or ETIMEDOUT */
+rip_task  *rip__px_rw_writer(rip_pxrwlock *l);            /* the task holding l for writing, or NULL */
 #endif

@@ -62,7 +62,7 @@ static int vscan_with(vfscanf_fn *real, FILE *fp, const char *fmt, va_list ap) {
     rip_stdioop op = { .kind = RIP_SX_SCAN, .fp = fp, .scan = &scan, .parks = 1 };
     rip_waiter w;
     while (!rip__stdio_step(&op, &w))
-        rip__park();
+        rip__park("scanf");
     va_end(a.ap);
     if (op.err)
         errno = op.err;

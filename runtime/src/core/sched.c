@@ -7,6 +7,7 @@
  * clock and the event loop are consulted only when the run queue is empty
  * or every RIP_TIMER_CHECK runs. */
 #include <errno.h>
+#include <setjmp.h>
 #include <time.h>
 #include "core.h"
 #include "../shared/sys.h"
@@ -196,7 +197,7 @@ static void expire_timers(int64_t now) {
                 continue;
             w->status = ETIMEDOUT;
         }
-        rip__ready(tm->task);
+        rip__wake(tm->task);
     }
 }
 
@@ -227,29 +228,77 @@ static int sched_end(int status) {
     return status;
 }
 
+/* Where a task that ends in plain code (rip__sched_task_gone) goes: the
+ * innermost scheduler loop on this thread, the one that ran it (a loop
+ * nested further up would be on top of the task's code).  Set once per
+ * loop, not per task run: a plain pthread_exit is rare. */
+static __thread jmp_buf *exit_target;
+
+void rip__sched_task_gone(void) {
+    rip_assert(exit_target != NULL);
+    longjmp(*exit_target, 1);
+}
+
 /* The tasks running rip__sched_nested now, outermost first: each waits
  * for the ones above it to return (last in, first out). */
-static __thread rip_task **nested_tasks;
-static __thread size_t nested_count, nested_cap;
+typedef struct {
+    rip_task *task;                 /* the task waiting in plain code */
+    volatile int *done;             /* its wait's flag: a wake sets it (rip__wake) */
+} nested_wait;
+static __thread nested_wait *nested_tasks;
+static __thread size_t nested_cap;
+__thread size_t rip__nested_count;
 
 int rip__nested_below(const rip_task *t) {
-    for (size_t i = 0; i < nested_count; i++)
-        if (nested_tasks[i] == t)
+    for (size_t i = 0; i < rip__nested_count; i++)
+        if (nested_tasks[i].task == t)
             return 1;
     return 0;
 }
 
-void rip__sched_nested(volatile int *done) {
+int rip__nested_wake(rip_task *t) {
+    for (size_t i = 0; i < rip__nested_count; i++) {
+        if (nested_tasks[i].task == t) {
+            *nested_tasks[i].done = 1;  /* it runs further down this stack: not queued */
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Nothing can end the nested wait of `call`: no task ready, no timer, no
+ * fd or job waited on.  The tasks that could were waiting in plain code
+ * further down, or every task waits for another: a fatal error, not a
+ * silent hang. */
+static __attribute__((noreturn)) void nested_deadlock(const char *call) {
+    if (rip__nested_count > 1)
+        rip__fatal("deadlock: %s in a plain function (one called through a pointer) waits "
+                   "for good: no task can run, and %zu task(s) waiting in plain functions "
+                   "further down this C stack can only go on once it returns; call the "
+                   "function by name from the thread", call, rip__nested_count - 1);
+    rip__fatal("deadlock: %s in a plain function (one called through a pointer) waits for "
+               "good: every other task waits too, and no timer or fd can wake one", call);
+}
+
+void rip__sched_nested(volatile int *done, const char *call) {
     rip_task *me = Q.current;
-    if (nested_count == nested_cap) {
+    if (rip__nested_count == nested_cap) {
         size_t cap = nested_cap ? 2 * nested_cap : 8;
-        rip_task **grown = realloc(nested_tasks, cap * sizeof *grown);
+        nested_wait *grown = realloc(nested_tasks, cap * sizeof *grown);
         if (!grown)
             rip__fatal("out of memory");
         nested_tasks = grown;
         nested_cap = cap;
     }
-    nested_tasks[nested_count++] = me;
+    nested_tasks[rip__nested_count++] = (nested_wait){ me, done };
+    size_t level = rip__nested_count;
+    jmp_buf here, *outer = exit_target;
+    exit_target = &here;
+    if (setjmp(here)) {             /* a task run in here ended in plain code */
+        exit_target = &here;
+        rip__nested_count = level;
+        Q.current = me;
+    }
     while (!*done) {
         if (S.forked && !rip__fork_keeps(me)) {
             /* A task run in here forked, and this is its child: `me` and
@@ -269,21 +318,20 @@ void rip__sched_nested(volatile int *done) {
             continue;
         }
         rip_timer *first = first_timer();
+        if (!first && !rip__loop_waiting())
+            nested_deadlock(call);
         rip__poll(first ? poll_timeout(first->deadline_ms) : -1); /* the job holds the loop: it polls */
         if (first)
             expire_timers(rip_now_ms());
     }
-    nested_count--;
+    exit_target = outer;
+    rip__nested_count--;
     Q.current = me;
 }
 
-int rip__sched_loop(void) {
-    if (Q.current)                  /* a task's own scheduler would stop it in the middle */
-        rip__fatal("rip_run called inside a task (a program built with --posix runs main "
-                   "as the first task already: start other tasks with rip_spawn)");
-    rip__poll_begin();              /* now: a program that uses up its fds still can wait */
-    rip__fork_setup();              /* after poll's own handler: the child's runs after it */
-    rip__slow(0);                   /* the inline channel paths may run */
+/* The loop of rip__sched_loop, entered again after a task ended in
+ * plain code (it leaves by longjmp, from inside rip__backend_run_queue). */
+static int sched_loop(void) {
     for (;;) {
         rip__signals_check();       /* a handled signal may end a wait */
         if (Q.head) {
@@ -314,4 +362,24 @@ int rip__sched_loop(void) {
         S.live = 0;
         return sched_end(-1);
     }
+}
+
+int rip__sched_loop(void) {
+    if (Q.current)                  /* a task's own scheduler would stop it in the middle */
+        rip__fatal("rip_run called inside a task (a program built with --posix runs main "
+                   "as the first task already: start other tasks with rip_spawn)");
+    rip__poll_begin();              /* now: a program that uses up its fds still can wait */
+    rip__fork_setup();              /* after poll's own handler: the child's runs after it */
+    rip__slow(0);                   /* the inline channel paths may run */
+    size_t level = rip__nested_count;   /* 0 but in a forked child's loop (rip__sched_nested) */
+    jmp_buf here, *outer = exit_target;
+    exit_target = &here;
+    if (setjmp(here)) {             /* a task ended in plain code */
+        exit_target = &here;
+        rip__nested_count = level;
+        Q.current = NULL;
+    }
+    int status = sched_loop();
+    exit_target = outer;
+    return status;
 }

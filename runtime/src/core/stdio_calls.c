@@ -29,7 +29,7 @@ static ssize_t sx(rip_stdioop *op) {
     rip_waiter w;
     op->parks = 1;
     while (!rip__stdio_step(op, &w))
-        rip__park();
+        rip__park("a stdio call");
     if (op->err)
         errno = op->err;
     return op->result;

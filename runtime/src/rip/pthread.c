@@ -284,59 +284,93 @@ rip_frame *rip__new_rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_
 }
 
 /* The waits called from a plain function (one the program passes as a
- * plain pointer: a destructor, a signal handler), which cannot suspend:
- * what needs no wait is done; a wait would stop every task, so it is a
- * fatal error with a message instead of a silent stall. */
-static __attribute__((noreturn)) void no_wait(const char *call) {
-    rip__fatal("%s would wait in a plain function (one used as a function pointer, which "
-               "cannot suspend): rip the caller (call it directly from a thread)", call);
+ * plain pointer: a comparator, a handler table's, a destructor), which
+ * cannot suspend: the other tasks run from inside this one
+ * (rip__sched_nested) until the wait ends, as the run-time catch does for
+ * a system call (catch.c).  A wait that could never end (on a task that
+ * itself waits in plain code further down this C stack, or in a signal
+ * handler, which runs inside the code it interrupts) is a fatal error
+ * with a message instead of a hang. */
+static __attribute__((noreturn)) void never_ends(const char *call, const char *why) {
+    rip__fatal("%s in a plain function (one called through a pointer) %s: it could never "
+               "return; call the function by name from the thread", call, why);
 }
 
-/* A held mutex: the other tasks run from inside this one until it is
- * handed over (rip__mutex_lock_nested), as the run-time catch does for a
- * system call (catch.c). */
+/* Outside any task (a constructor, a destructor after main): no other
+ * task could end the wait. */
+static void outside_task(const char *call) {
+    if (!rip__current())
+        rip__fatal("%s would wait outside any task (a constructor or destructor): nothing "
+                   "could end the wait", call);
+}
+
+/* A timed wait's abstime as a rip_now_ms() time: 0, or EINVAL. */
+static int nested_at(const struct timespec *abstime, clockid_t clock, int64_t *at) {
+    *at = -1;
+    return abstime ? rip__px_abstime_ms(abstime, clock, at) : 0;
+}
+
 int rip_posix_pthread_mutex_lock(pthread_mutex_t *m) {
+    return rip_posix_pthread_mutex_timedlock(m, NULL);
+}
+
+/* abstime NULL: pthread_mutex_lock. */
+int rip_posix_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime) {
+    int err;
     if (!rip__current()) {          /* a constructor's, a destructor's: never waits */
-        int err;
         rip_mutex *rm = rip__px_mutex(m, &err);
         if (!rm)
             return err;
         return rip__mutex_outside(rm, RIP__LOCK) == 0 ? 0 : errno;
     }
     int r = rip_posix_pthread_mutex_trylock(m);
-    if (r == EBUSY) {
-        int err;
-        rip_mutex *rm = rip__px_mutex(m, &err);
-        if (!rm)
-            return err;
-        return rip__mutex_lock_nested(rm) == 0 ? 0 : errno;   /* errorcheck relock: EDEADLK */
-    }
-    return r;
+    if (r != EBUSY)
+        return r;
+    rip_mutex *rm = rip__px_mutex(m, &err);
+    if (!rm)
+        return err;
+    int64_t at;
+    if ((err = nested_at(abstime, CLOCK_REALTIME, &at)) != 0)
+        return err;                 /* EINVAL, only once it would wait (as glibc's) */
+    return rip__mutex_lock_nested(rm, at) == 0 ? 0 : errno;   /* EDEADLK, ETIMEDOUT */
 }
 
-int rip_posix_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime) {
-    (void)abstime;
-    return rip_posix_pthread_mutex_lock(m);
+/* abstime NULL: pthread_cond_wait. */
+int rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                     const struct timespec *abstime) {
+    int err;
+    const char *call = abstime ? "pthread_cond_timedwait" : "pthread_cond_wait";
+    outside_task(call);
+    rip_cond *rc = rip__px_cond(c, &err);
+    rip_mutex *rm = rc ? rip__px_mutex(m, &err) : NULL;
+    if (!rm)
+        return err;
+    int64_t at;
+    if ((err = nested_at(abstime, rip__px_cond_clock(c), &at)) != 0)
+        return err;
+    rip_condop op = { .c = rc, .m = rm };
+    return rip__cond_wait_nested(&op, at);
 }
 
 int rip_posix_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
-    (void)c, (void)m;
-    no_wait("pthread_cond_wait");
-    return 0;
-}
-
-int rip_posix_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
-                                     const struct timespec *abstime) {
-    (void)c, (void)m, (void)abstime;
-    no_wait("pthread_cond_timedwait");
-    return 0;
+    return rip_posix_pthread_cond_timedwait(c, m, NULL);
 }
 
 int rip_posix_pthread_join(pthread_t id, void **retval) {
     rip_pxthread *th;
     int r = rip__px_join_begin(id, &th);
-    if (r == RIP_WAIT)
-        no_wait("pthread_join");
+    if (r == RIP_WAIT) {
+        outside_task("pthread_join");
+        if (rip__in_signal_handler())
+            never_ends("pthread_join", "waits in a signal handler, which runs inside the code "
+                       "it interrupts");
+        if (rip__nested_below(th->task))
+            never_ends("pthread_join", "would wait for a thread that itself waits in a plain "
+                       "function further down");
+        volatile int done = 0;
+        rip__sched_nested(&done, "pthread_join");   /* the thread's end sets done */
+        r = 0;
+    }
     if (r != 0)
         return r;
     void *v = rip__px_join_end(th);
@@ -345,9 +379,18 @@ int rip_posix_pthread_join(pthread_t id, void **retval) {
     return 0;
 }
 
+/* The thread ends here: its value to its joiner, its keys' destructors
+ * run, then its task ends (rip__task_gone) and the scheduler loop that
+ * ran it goes on. */
 void rip_posix_pthread_exit(void *retval) {
-    (void)retval;
-    no_wait("pthread_exit");
+    if (!rip__current())
+        rip__fatal("pthread_exit outside any task (a constructor or destructor)");
+    if (rip__in_signal_handler())
+        rip__fatal("pthread_exit in a signal handler on the rip backend: the handler runs "
+                   "inside the code it interrupts, which cannot be left there; set a flag "
+                   "and end the thread in its own code");
+    rip__px_thread_end(rip__px_self(), retval);
+    rip__task_gone();
 }
 
 /* Read or write lock of a rwlock, plain or until an absolute
@@ -426,34 +469,54 @@ rip_frame *rip__new_rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l,
     return rwlock_frame(l, 1, abstime);
 }
 
-/* ... and called from a plain function: a wait would stop every task. */
-static int rwlock_plain(pthread_rwlock_t *l, int write, const char *call) {
+/* ... and called from a plain function: the other tasks run nested until
+ * it is granted or abstime (CLOCK_REALTIME) passes. */
+static int rwlock_plain(pthread_rwlock_t *l, int write, const struct timespec *abstime,
+                        const char *call) {
     int err;
     rip_pxrwlock *rw = rip__px_rwlock(l, &err);
     if (!rw)
         return err;
     int r = rip__px_rw_try(rw, write);
-    if (r == EBUSY)
-        no_wait(call);
+    if (r != EBUSY)
+        return r;
+    outside_task(call);
+    if (rip__in_signal_handler())
+        never_ends(call, "waits in a signal handler, which runs inside the code it interrupts");
+    int64_t at;
+    if ((err = nested_at(abstime, CLOCK_REALTIME, &at)) != 0)
+        return err;
+    if (at < 0 && rip__nested_below(rip__px_rw_writer(rw)))
+        never_ends(call, "would wait for a writer that itself waits in a plain function "
+                   "further down");
+    int64_t saved = rip_set_deadline(-1);   /* untimed: as POSIX's, no limit */
+    if (at >= 0)
+        rip_set_deadline(saved >= 0 && saved < at ? saved : at);
+    rip_waiter w;
+    r = rip__px_rw_wait(rw, write, &w);
+    if (r == RIP_WAIT) {
+        volatile int done = 0;
+        rip__sched_nested(&done, call);     /* a grant or the deadline sets done */
+        r = rip__px_rw_waited(&w);
+    }
+    rip_set_deadline(saved);
     return r;
 }
 
 int rip_posix_pthread_rwlock_rdlock(pthread_rwlock_t *l) {
-    return rwlock_plain(l, 0, "pthread_rwlock_rdlock");
+    return rwlock_plain(l, 0, NULL, "pthread_rwlock_rdlock");
 }
 
 int rip_posix_pthread_rwlock_wrlock(pthread_rwlock_t *l) {
-    return rwlock_plain(l, 1, "pthread_rwlock_wrlock");
+    return rwlock_plain(l, 1, NULL, "pthread_rwlock_wrlock");
 }
 
 int rip_posix_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime) {
-    (void)abstime;
-    return rwlock_plain(l, 0, "pthread_rwlock_timedrdlock");
+    return rwlock_plain(l, 0, abstime, "pthread_rwlock_timedrdlock");
 }
 
 int rip_posix_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime) {
-    (void)abstime;
-    return rwlock_plain(l, 1, "pthread_rwlock_timedwrlock");
+    return rwlock_plain(l, 1, abstime, "pthread_rwlock_timedwrlock");
 }
 
 /* pthread_once: an init routine is a plain function on rip (it was passed

@@ -30,5 +30,6 @@ rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
 rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms);
 
 void rip__task_exit(rip_frame *innermost);   /* end the current task from its innermost frame, every frame suspended (sched.c) */
+void rip__task_gone(void) __attribute__((noreturn)); /* end the current task from plain code: its linked frames freed, back to the scheduler loop that ran it (sched.c) */
 
 #endif /* RIP_PRIVATE_H */

@@ -35,6 +35,7 @@ static __attribute__((noinline)) void unwind(void) {
     rip_frame *f = t->impl, *first = first_frame(t), *parent;
     for (; f != first; f = parent) {
         parent = f->parent;
+        t->impl = parent;           /* the innermost frame left, should it end in plain code (rip__task_gone) */
         if (!parent->resume(parent, f)) /* frees f */
             return;                 /* suspended: t->impl names the new innermost */
     }
@@ -56,6 +57,17 @@ void rip__task_exit(rip_frame *innermost) {
     size_t at = frame_offset(f->size);
     rip__pool_free((char *)f - at, at + f->size);
     rip__task_ended();
+}
+
+/* The current task ends in plain code (pthread_exit in a function called
+ * through a pointer), which cannot return: its frames go, from the one it
+ * was resumed at (its `impl`, the innermost with a parent link) up to its
+ * first, and the C stack down to the scheduler loop that ran it is
+ * dropped.  The frames its code made since it was resumed have no link
+ * to them and stay lost to the pool (a few hundred bytes). */
+void rip__task_gone(void) {
+    rip__task_exit(rip__current()->impl);
+    rip__sched_task_gone();
 }
 
 /* Resume the innermost frame; the common case, a suspension again, costs
@@ -102,13 +114,13 @@ int rip__can_park(void) {
     return rip__current() != NULL && !rip__in_signal_handler();
 }
 
-void rip__park(void) {
+void rip__park(const char *call) {
     rip_task *t = rip__current();
     volatile int woken = 0;
     struct park_frame parked = { .hdr = { .resume = parked_resume }, .woken = &woken };
     void *innermost = t->impl;
     t->impl = &parked.hdr;
-    rip__sched_nested(&woken);
+    rip__sched_nested(&woken, call);
     t->impl = innermost;
 }
 

@@ -376,7 +376,8 @@ int rip__can_park(void) {
     return rip__current() != NULL;
 }
 
-void rip__park(void) {
+void rip__park(const char *call) {
+    (void)call;
     rip__uc_park();
 }
 
