@@ -6,9 +6,11 @@ plain build by tests/posix/popen.c and offload_later.c (test_posix.py);
 here: --posix rips them without a -Wblocking warning, and a library
 ripper never saw that calls them in a task is caught at the link and
 leaves the other tasks running."""
+import os
+
 import pytest
 
-from conftest import RIPPER, run
+from conftest import RIPPER, ROOT, ripped_as_plain, run, run_with_library
 
 LATER = r"""
 #define _GNU_SOURCE
@@ -127,25 +129,11 @@ def test_a_library_ripper_never_saw_waits_only_its_task(tmp_path, ripcc, backend
     200 ms), wait4 and lockf(F_LOCK) (of a region a child holds 200 ms)
     in a task: the link catches each (--wrap), and a ticking task runs
     meanwhile; on rip each says once that it was caught."""
-    lib = tmp_path / "lib.c"
-    lib.write_text(LIBRARY)
-    obj = tmp_path / "lib.o"
-    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
-    src = tmp_path / "uses_library.c"
-    src.write_text(USES_LIBRARY)
-    exe = ripcc(str(src), backend, extra=["--posix", str(obj)])
-    r = run([exe], timeout=20)
-    assert r.returncode == 0, r.stderr.decode()
     ticks = "tick 0\ntick 1\ntick 2\n"
-    assert r.stdout.decode() == (ticks + "pclose: exited 4\n" + ticks + "wait4: own 1, exited 5\n" +
-                                 ticks + "lockf: 0\n")
-    err = r.stderr.decode()
-    if backend == "rip":
-        for name in ("pclose", "wait4", "lockf"):
-            assert err.count("rip: warning: '%s' was called in a task by code ripper did not "
-                             "rip" % name) == 1, err
-    else:
-        assert err == ""
+    out = run_with_library(tmp_path, ripcc, backend, LIBRARY, USES_LIBRARY,
+                           ("pclose", "wait4", "lockf"))
+    assert out == ticks + "pclose: exited 4\n" + ticks + "wait4: own 1, exited 5\n" + \
+        ticks + "lockf: 0\n"
 
 
 @pytest.mark.parametrize("backend", ("rip", "ucontext", "threads"))
@@ -154,19 +142,10 @@ def test_large_file_lockf_is_wrapped_too(tmp_path, ripcc, backend):
     tests/posix/offload_later.c built so prints what its plain build
     prints (its lockf(F_LOCK) lets the other thread tick), and on ucontext
     the program's call went to the wrapper."""
-    import os
-    from conftest import ROOT
     src = os.path.join(ROOT, "tests", "posix", "offload_later.c")
-    plain = tmp_path / "plain"
-    assert run(["cc", "-std=gnu11", "-O2", "-pthread", "-D_FILE_OFFSET_BITS=64", src, "-o",
-                str(plain)]).returncode == 0
-    expected = run([str(plain)], timeout=60)
-    exe = ripcc(src, backend, extra=["--posix", "-D_FILE_OFFSET_BITS=64"])
+    exe = ripped_as_plain(tmp_path, ripcc, src, backend, ["-D_FILE_OFFSET_BITS=64"])
     if backend == "ucontext":
         assert "__wrap_lockf64" in run(["nm", "--defined-only", exe]).stdout.decode().split()
-    r = run([exe], timeout=60)
-    assert r.stderr == b"", r.stderr.decode()
-    assert (r.returncode, r.stdout) == (expected.returncode, expected.stdout)
 
 
 def test_posix_scanf_warns_and_names_fgets_and_sscanf(tmp_path):
