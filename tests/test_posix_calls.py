@@ -5,7 +5,8 @@ runtime/src/core/pxcall.c).  Their contracts are checked against the
 plain build by tests/posix/popen.c and offload_later.c (test_posix.py);
 here: --posix rips them without a -Wblocking warning, and a library
 ripper never saw that calls them in a task is caught at the link and
-leaves the other tasks running."""
+leaves the other tasks running, and its popen's and system's command
+inherits the calling task's signal mask (rip/catch.c's caught_masked)."""
 import os
 
 import pytest
@@ -161,3 +162,49 @@ def test_posix_scanf_warns_and_names_fgets_and_sscanf(tmp_path):
     assert "--posix does not handle 'fscanf' yet: on a socket, pipe or terminal" in err
     assert "read the line with fgets or getline, which --posix makes suspend, and parse it " \
         "with sscanf" in err
+
+
+MASK_LIBRARY = r"""
+/* Built on its own with plain cc: its popen and system are caught at the link. */
+#include <stdio.h>
+#include <stdlib.h>
+FILE *lib_popen(const char *command) { return popen(command, "r"); }
+int lib_system(const char *command) { return system(command); }
+"""
+
+USES_MASK_LIBRARY = r"""
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+FILE *lib_popen(const char *command);
+int lib_system(const char *command);
+
+int main(void) {
+    setvbuf(stdout, NULL, _IONBF, 0);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, NULL);
+    char line[64] = "";
+    FILE *fp = lib_popen("exec grep SigBlk /proc/self/status");
+    if (!fp || !fgets(line, sizeof line, fp))
+        return 1;
+    printf("popen's command %s", line);
+    printf("pclose: exited %d\n", WEXITSTATUS(pclose(fp)));
+    printf("system: exited %d\n", WEXITSTATUS(lib_system("printf \"system's command \"; "
+                                                         "exec grep SigBlk /proc/self/status")));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_library_s_popen_and_system_run_under_the_caller_s_signal_mask(tmp_path, ripcc,
+                                                                          backend):
+    """lib.o's popen and system, called in a task with SIGUSR1 blocked: the
+    command inherits that mask (SigBlk 0x200), not the offload pool
+    thread's, which blocks every signal (rip runs the caught call there)."""
+    out = run_with_library(tmp_path, ripcc, backend, MASK_LIBRARY, USES_MASK_LIBRARY,
+                           ("popen", "system"))
+    assert out == ("popen's command SigBlk:\t0000000000000200\npclose: exited 0\n"
+                   "system's command SigBlk:\t0000000000000200\nsystem: exited 0\n")
