@@ -504,12 +504,15 @@ class Analysis:
                     changed = True
         return out
 
-    def has_plain_form(self, name):
+    def has_plain_form(self, name, dropped=frozenset()):
         """--posix: may a plain function call `name` (async or not) as
         written: the C library's blocking call (caught at run time), a
-        function of this file with a plain form, or another file's async
-        one (the link tells whether it has one)?"""
-        return name in self.posix_calls or name in self.plainable or \
+        function of this file with a plain form (less the plain copies
+        lowering `dropped`: Lowering.drop_unshareable_plain_copies), or
+        another file's async one (the link tells whether it has one)?
+
+            has_plain_form("read") -> True, where the file calls libc's read"""
+        return name in self.posix_calls or (name in self.plainable and name not in dropped) or \
             (name in self.also_async and name not in self.defined and
              getattr(self.also_async[name], "plain", True))
 

@@ -333,33 +333,36 @@ def _uncaught_pointers(unit, analysis, how):
 
 
 def _taken_diagnostic(unit, ref, how):
-    path, line, _ = unit.lines.where(ref.start)
-    col, macro = unit.lines.place_of_name(ref.start, ref.name)
-    what = "'%s'" % ref.name if macro is None else \
-        "'%s' (in the expansion of macro '%s')" % (ref.name, macro)
-    signal_wait = ref.name in POSIX_SIGNAL_WAITS
-    return Diagnostic(path, line, col, "%s taken as a function pointer: a call through it is "
-                      "the C library's, which blocks every task while it waits%s"
-                      % (what, "" if signal_wait else " on a pipe, socket or terminal"),
-                      "call '%s' by name where it may wait%s, or through a function of your "
-                      "own that calls it" % (ref.name, "" if signal_wait else
-                                             " (a regular file's never does)"),
-                      severity="error" if how == "error" else "warning", option=OPTION)
+    """A signal wait taken as a function pointer (_uncaught_pointers)."""
+    return _named_diagnostic(unit, ref.start, ref.name, how,
+                             "taken as a function pointer: a call through it is the C "
+                             "library's, which blocks every task while it waits",
+                             "call '%s' by name where it may wait, or through a function of "
+                             "your own that calls it" % ref.name)
 
 
 def _diagnostic(unit, call, callee, function, how, posix=False, note=None):
-    lines = unit.lines
-    offset = call.callee.start
-    path, line, _ = lines.where(offset)
-    col, macro = lines.place_of_name(offset, callee)
-    what = "'%s'" % callee if macro is None else \
-        "'%s' (in the expansion of macro '%s')" % (callee, macro)
     if note is not None:        # POSIX_NOT_YET: not a block, a meaning --posix does not give yet
-        return Diagnostic(path, line, col, "%s in '%s' starts a thread, not a task"
-                          % (what, function), note,
-                          severity="error" if how == "error" else "warning", option=OPTION)
-    return Diagnostic(path, line, col, "%s blocks the whole scheduler in async function '%s'"
-                      % (what, function), hint(callee, posix),
+        return _named_diagnostic(unit, call.callee.start, callee, how,
+                                 "in '%s' starts a thread, not a task" % function, note)
+    return _named_diagnostic(unit, call.callee.start, callee, how,
+                             "blocks the whole scheduler in async function '%s'" % function,
+                             hint(callee, posix))
+
+
+def _named_diagnostic(unit, offset, name, how, message, hint_text):
+    """The -Wblocking Diagnostic about `name`, written at `offset`: its
+    place (a macro's use, where a macro wrote it), then `message` after
+    the name; an error where `how` is "error", else a warning.
+
+        _named_diagnostic(unit, off, "read", "warn", "blocks ...", None).message
+        -> "'read' (in the expansion of macro 'READ') blocks ..."
+    """
+    path, line, _ = unit.lines.where(offset)
+    col, macro = unit.lines.place_of_name(offset, name)
+    what = "'%s'" % name if macro is None else \
+        "'%s' (in the expansion of macro '%s')" % (name, macro)
+    return Diagnostic(path, line, col, "%s %s" % (what, message), hint_text,
                       severity="error" if how == "error" else "warning", option=OPTION)
 
 

@@ -838,13 +838,11 @@ class _Lowering:
         self.rw.replace(f.start, f.end, ripped)
 
     def has_plain_form(self, name):
-        """--posix: may plain code call `name`, async or not, as written
-        (Analysis.has_plain_form, less the plain copies not kept)?"""
+        """--posix: may plain code call `name` as written: a function not
+        async, or Analysis.has_plain_form less the plain copies not kept?"""
         a = self.analysis
-        return a.posix and (name in a.posix_calls or name in self.plain_copies or
-                            (name in a.also_async and name not in a.defined and
-                             getattr(a.also_async[name], "plain", True)) or
-                            name not in self.names)
+        return a.posix and (name not in self.names or
+                            a.has_plain_form(name, a.plain_copies - self.plain_copies))
 
     def keeps_plain(self, f):
         """Does async f keep its plain definition beside the ripped one

@@ -718,13 +718,21 @@ class _Builder:
 
     # -- statements ---------------------------------------------------------
 
-    def stmt(self, c):
+    def deeper(self, c):
+        """One level deeper, into cursor `c` (stmt and expr; they step back
+        out): past MAX_NESTING levels, an error at c, not a RecursionError.
+
+            x = ((((...2001 parentheses...)))) -> "nested more than 2000 levels deep ..."
+        """
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.error(_range(c)[0], "nested more than %d levels deep (statements and "
                              "expressions inside one another), more than ripper takes"
                              % MAX_NESTING, hint="split the function or expression into "
                              "smaller ones")
+
+    def stmt(self, c):
+        self.deeper(c)
         try:
             node = self.make_stmt(c)
         finally:
@@ -929,12 +937,7 @@ class _Builder:
     # -- expressions --------------------------------------------------------
 
     def expr(self, c):
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            raise self.error(_range(c)[0], "nested more than %d levels deep (statements and "
-                             "expressions inside one another), more than ripper takes"
-                             % MAX_NESTING, hint="split the function or expression into "
-                             "smaller ones")
+        self.deeper(c)
         try:
             return self.make_expr(c)
         finally:

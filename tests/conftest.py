@@ -110,6 +110,66 @@ def ripcc(build_dir):
     return build
 
 
+# What rip's run-time catch (runtime/src/rip/catch.c) says once for each
+# call that code ripper did not rip makes in a task.
+CAUGHT = "rip: warning: '%s' was called in a task by code ripper did not rip"
+
+
+def cc_library(tmp_path, library):
+    """`library` (C text) built on its own with plain cc, so ripper never
+    sees it: the path of its object.
+
+        cc_library(tmp_path, "int f(void) { return 1; }") -> tmp_path / "lib.o"
+    """
+    lib = tmp_path / "lib.c"
+    lib.write_text(library)
+    obj = tmp_path / "lib.o"
+    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
+    return obj
+
+
+def run_with_library(tmp_path, ripcc, backend, library, program, caught):
+    """Build `library` (C text) with cc_library and `program` (C text)
+    with ripcc --posix on `backend` linked with it; run it: it must exit
+    0, and say CAUGHT once for each name in `caught` on rip, nothing on
+    the other backends.  Its standard output.
+
+        run_with_library(tmp_path, ripcc, "rip", LIB, MAIN, ("read",)) -> "tick 0\n..."
+    """
+    obj = cc_library(tmp_path, library)
+    src = tmp_path / "uses_library.c"
+    src.write_text(program)
+    exe = ripcc(str(src), backend, extra=["--posix", str(obj)])
+    r = run([exe], timeout=20)
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    if backend == "rip":
+        for name in caught:
+            assert err.count(CAUGHT % name) == 1, err
+    else:
+        assert err == ""
+    return r.stdout.decode()
+
+
+def ripped_as_plain(tmp_path, ripcc, source, backend, flags):
+    """Build `source` (a path) with plain cc -pthread and with ripcc
+    --posix on `backend`, both with `flags`: the ripped program must exit
+    and print as the plain one does, with nothing on stderr.  Its path.
+
+        ripped_as_plain(tmp_path, ripcc, "tests/posix/offload.c", "rip",
+                        ["-D_FILE_OFFSET_BITS=64"]) -> ".../offload-rip"
+    """
+    plain = tmp_path / "plain"
+    assert run(["cc", "-std=gnu11", "-O2", "-pthread"] + list(flags) + [source, "-o",
+                str(plain)]).returncode == 0
+    expected = run([str(plain)], timeout=60)
+    exe = ripcc(source, backend, extra=["--posix"] + list(flags))
+    r = run([exe], timeout=60)
+    assert r.stderr == b"", r.stderr.decode()
+    assert (r.returncode, r.stdout) == (expected.returncode, expected.stdout)
+    return exe
+
+
 class Failure:
     """A prebuilt program that did not build: its compiler's messages."""
     def __init__(self, text):

@@ -5,10 +5,13 @@ runtime/src/core/pxcall.c).  Their contracts are checked against the
 plain build by tests/posix/popen.c and offload_later.c (test_posix.py);
 here: --posix rips them without a -Wblocking warning, and a library
 ripper never saw that calls them in a task is caught at the link and
-leaves the other tasks running."""
+leaves the other tasks running, and its popen's and system's command
+inherits the calling task's signal mask (rip/catch.c's caught_masked)."""
+import os
+
 import pytest
 
-from conftest import RIPPER, run
+from conftest import RIPPER, ROOT, ripped_as_plain, run, run_with_library
 
 LATER = r"""
 #define _GNU_SOURCE
@@ -127,25 +130,11 @@ def test_a_library_ripper_never_saw_waits_only_its_task(tmp_path, ripcc, backend
     200 ms), wait4 and lockf(F_LOCK) (of a region a child holds 200 ms)
     in a task: the link catches each (--wrap), and a ticking task runs
     meanwhile; on rip each says once that it was caught."""
-    lib = tmp_path / "lib.c"
-    lib.write_text(LIBRARY)
-    obj = tmp_path / "lib.o"
-    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
-    src = tmp_path / "uses_library.c"
-    src.write_text(USES_LIBRARY)
-    exe = ripcc(str(src), backend, extra=["--posix", str(obj)])
-    r = run([exe], timeout=20)
-    assert r.returncode == 0, r.stderr.decode()
     ticks = "tick 0\ntick 1\ntick 2\n"
-    assert r.stdout.decode() == (ticks + "pclose: exited 4\n" + ticks + "wait4: own 1, exited 5\n" +
-                                 ticks + "lockf: 0\n")
-    err = r.stderr.decode()
-    if backend == "rip":
-        for name in ("pclose", "wait4", "lockf"):
-            assert err.count("rip: warning: '%s' was called in a task by code ripper did not "
-                             "rip" % name) == 1, err
-    else:
-        assert err == ""
+    out = run_with_library(tmp_path, ripcc, backend, LIBRARY, USES_LIBRARY,
+                           ("pclose", "wait4", "lockf"))
+    assert out == ticks + "pclose: exited 4\n" + ticks + "wait4: own 1, exited 5\n" + \
+        ticks + "lockf: 0\n"
 
 
 @pytest.mark.parametrize("backend", ("rip", "ucontext", "threads"))
@@ -154,19 +143,10 @@ def test_large_file_lockf_is_wrapped_too(tmp_path, ripcc, backend):
     tests/posix/offload_later.c built so prints what its plain build
     prints (its lockf(F_LOCK) lets the other thread tick), and on ucontext
     the program's call went to the wrapper."""
-    import os
-    from conftest import ROOT
     src = os.path.join(ROOT, "tests", "posix", "offload_later.c")
-    plain = tmp_path / "plain"
-    assert run(["cc", "-std=gnu11", "-O2", "-pthread", "-D_FILE_OFFSET_BITS=64", src, "-o",
-                str(plain)]).returncode == 0
-    expected = run([str(plain)], timeout=60)
-    exe = ripcc(src, backend, extra=["--posix", "-D_FILE_OFFSET_BITS=64"])
+    exe = ripped_as_plain(tmp_path, ripcc, src, backend, ["-D_FILE_OFFSET_BITS=64"])
     if backend == "ucontext":
         assert "__wrap_lockf64" in run(["nm", "--defined-only", exe]).stdout.decode().split()
-    r = run([exe], timeout=60)
-    assert r.stderr == b"", r.stderr.decode()
-    assert (r.returncode, r.stdout) == (expected.returncode, expected.stdout)
 
 
 def test_posix_scanf_is_a_resume_point_and_fwscanf_warns(tmp_path):
@@ -185,3 +165,49 @@ def test_posix_scanf_is_a_resume_point_and_fwscanf_warns(tmp_path):
     assert "warning: 'fwscanf' blocks the whole scheduler in async function 'main'" in err
     assert "--posix does not handle 'fwscanf' yet: on a socket, pipe or terminal" in err
     assert "read with fscanf or fgets, which --posix makes suspend" in err
+
+
+MASK_LIBRARY = r"""
+/* Built on its own with plain cc: its popen and system are caught at the link. */
+#include <stdio.h>
+#include <stdlib.h>
+FILE *lib_popen(const char *command) { return popen(command, "r"); }
+int lib_system(const char *command) { return system(command); }
+"""
+
+USES_MASK_LIBRARY = r"""
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+FILE *lib_popen(const char *command);
+int lib_system(const char *command);
+
+int main(void) {
+    setvbuf(stdout, NULL, _IONBF, 0);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, NULL);
+    char line[64] = "";
+    FILE *fp = lib_popen("exec grep SigBlk /proc/self/status");
+    if (!fp || !fgets(line, sizeof line, fp))
+        return 1;
+    printf("popen's command %s", line);
+    printf("pclose: exited %d\n", WEXITSTATUS(pclose(fp)));
+    printf("system: exited %d\n", WEXITSTATUS(lib_system("printf \"system's command \"; "
+                                                         "exec grep SigBlk /proc/self/status")));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_library_s_popen_and_system_run_under_the_caller_s_signal_mask(tmp_path, ripcc,
+                                                                          backend):
+    """lib.o's popen and system, called in a task with SIGUSR1 blocked: the
+    command inherits that mask (SigBlk 0x200), not the offload pool
+    thread's, which blocks every signal (rip runs the caught call there)."""
+    out = run_with_library(tmp_path, ripcc, backend, MASK_LIBRARY, USES_MASK_LIBRARY,
+                           ("popen", "system"))
+    assert out == ("popen's command SigBlk:\t0000000000000200\npclose: exited 0\n"
+                   "system's command SigBlk:\t0000000000000200\nsystem: exited 0\n")

@@ -17,9 +17,11 @@
   meanwhile (rip: one warning naming the call; ucontext: suspends, no
   warning); a fork by a task run inside such a caught call.
 """
+import os
+
 import pytest
 
-from conftest import run
+from conftest import ROOT, cc_library, ripped_as_plain, run, run_with_library
 
 BACKENDS = ("rip", "ucontext")
 
@@ -317,25 +319,10 @@ def test_a_library_ripper_never_saw_blocks_only_its_task(tmp_path, ripcc, backen
     cannot suspend (it runs on the task's C stack): it runs on the offload
     pool while the other tasks run, with one warning naming it; on
     ucontext the task suspends in it as in its own code, silently."""
-    lib = tmp_path / "lib.c"
-    lib.write_text(LIBRARY)
-    obj = tmp_path / "lib.o"
-    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
-    src = tmp_path / "uses_library.c"
-    src.write_text(USES_LIBRARY)
-    exe = ripcc(str(src), backend, extra=["--posix", str(obj)])
-    r = run([exe], timeout=20)
-    assert r.returncode == 0, r.stderr.decode()
-    assert r.stdout.decode() == (
-        "tick 0\ntick 1\ntick 2\nlib_read 4 late\n"
-        "tick 0\ntick 1\ntick 2\nthrough a pointer 5 later\n"
-        "ready 5\nend of file 0\nbad fd -1 Bad file descriptor\n")
-    err = r.stderr.decode()
-    if backend == "rip":
-        assert err.count("rip: warning: 'read' was called in a task by code ripper did not "
-                         "rip") == 1, err
-    else:
-        assert err == ""
+    out = run_with_library(tmp_path, ripcc, backend, LIBRARY, USES_LIBRARY, ("read",))
+    assert out == ("tick 0\ntick 1\ntick 2\nlib_read 4 late\n"
+                   "tick 0\ntick 1\ntick 2\nthrough a pointer 5 later\n"
+                   "ready 5\nend of file 0\nbad fd -1 Bad file descriptor\n")
 
 
 DISK = r"""
@@ -412,7 +399,6 @@ def test_a_file_read_goes_to_the_pool_only_when_the_page_cache_misses(tmp_path, 
     no thread but main's); once the pages are evicted (POSIX_FADV_DONTNEED
     on the synced file) the same read goes to the pool (a pool thread
     appears).  Each result is what the kernel's own read gives."""
-    import os
     data = tmp_path / "data"
     with open(data, "wb") as f:
         f.write(bytes(i % 251 for i in range(64 * 1024)))
@@ -471,10 +457,7 @@ def test_a_fork_in_a_task_run_inside_a_caught_call_ends_its_child(tmp_path, ripc
     forking task inside it; the child (whose main is the parent's) runs
     its task to the end and exits 0, as a threaded program's child does
     when its last thread ends."""
-    lib = tmp_path / "lib.c"
-    lib.write_text(LIBRARY)
-    obj = tmp_path / "lib.o"
-    assert run(["cc", "-O2", "-c", str(lib), "-o", str(obj)]).returncode == 0
+    obj = cc_library(tmp_path, LIBRARY)
     src = tmp_path / "fork_in_caught.c"
     src.write_text(FORK_IN_CAUGHT)
     exe = ripcc(str(src), "rip", extra=["--posix", str(obj)])
@@ -568,20 +551,11 @@ def test_large_file_names_are_wrapped_too(tmp_path, ripcc, backend):
     """-D_FILE_OFFSET_BITS=64 makes glibc's headers call open64, pread64,
     fcntl64...: tests/posix/offload.c built so prints what its plain build
     prints, and on ucontext the program's calls went to the wrappers."""
-    import os
-    from conftest import ROOT
     src = os.path.join(ROOT, "tests", "posix", "offload.c")
-    plain = tmp_path / "plain"
-    assert run(["cc", "-std=gnu11", "-O2", "-pthread", "-D_FILE_OFFSET_BITS=64", src, "-o",
-                str(plain)]).returncode == 0
-    expected = run([str(plain)], timeout=60)
-    exe = ripcc(src, backend, extra=["--posix", "-D_FILE_OFFSET_BITS=64"])
+    exe = ripped_as_plain(tmp_path, ripcc, src, backend, ["-D_FILE_OFFSET_BITS=64"])
     if backend == "ucontext":
         defined = run(["nm", "--defined-only", exe]).stdout.decode().split()
         assert "__wrap_open64" in defined and "__wrap_fcntl64" in defined
-    r = run([exe], timeout=60)
-    assert r.stderr == b"", r.stderr.decode()
-    assert (r.returncode, r.stdout) == (expected.returncode, expected.stdout)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -17,22 +17,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static volatile int stop;           /* main says the ticker may end */
-static volatile int ticks;          /* the ticker's count, every 10 ms */
-
-static void *ticker(void *arg) {
-    (void)arg;
-    while (!stop) {
-        usleep(10000);
-        __atomic_add_fetch(&ticks, 1, __ATOMIC_RELAXED);
-    }
-    return NULL;
-}
-
-static int now(void) {
-    return __atomic_load_n(&ticks, __ATOMIC_RELAXED);
-}
+#include "ticker.h"
 
 /* The call's result, and errno's name when it failed. */
 #define SHOW(label, expr) do {                                                \

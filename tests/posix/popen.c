@@ -15,18 +15,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static volatile int stop;           /* main says the ticker may end */
-static volatile int ticks;          /* the ticker's count, every 10 ms */
-
-static void *ticker(void *arg) {
-    (void)arg;
-    while (!stop) {
-        usleep(10000);
-        __atomic_add_fetch(&ticks, 1, __ATOMIC_RELAXED);
-    }
-    return NULL;
-}
+#include "ticker.h"
 
 static void status(const char *what, int st) {
     if (st == -1)
@@ -86,18 +75,18 @@ static void slow_child(void) {
     pthread_t t;
     pthread_create(&t, NULL, ticker, NULL);
     FILE *fp = popen("sleep 0.3; echo late", "r");
-    int before = __atomic_load_n(&ticks, __ATOMIC_RELAXED);
+    int before = now();
     char line[32] = "";
     char *got = fgets(line, sizeof line, fp);
-    int during = __atomic_load_n(&ticks, __ATOMIC_RELAXED) - before;
+    int during = now() - before;
     printf("slow line: %s", got ? line : "NULL\n");
     printf("the other thread ran meanwhile: %d\n", during >= 5);
     status("pclose(slow)", pclose(fp));
     fp = popen("exec >&-; sleep 0.3; exit 2", "r");  /* EOF at once, then the child lingers */
     printf("fgetc of a closed pipe: %d\n", fgetc(fp));
-    before = __atomic_load_n(&ticks, __ATOMIC_RELAXED);
+    before = now();
     status("pclose(lingering)", pclose(fp));
-    during = __atomic_load_n(&ticks, __ATOMIC_RELAXED) - before;
+    during = now() - before;
     printf("the other thread ran during pclose: %d\n", during >= 5);
     stop = 1;
     pthread_join(t, NULL);

@@ -51,6 +51,27 @@ static void caught(const char *name, volatile int *said, void *(*job)(void *), v
     rip__offload_nested(job, call);
 }
 
+/* caught, with job run under the caller's signal mask, which a command that
+ * system or popen starts inherits (a pool thread blocks every signal). */
+struct masked_job {
+    void *(*job)(void *);           /* the call's job */
+    void *call;                     /* its argument */
+    sigset_t mask;                  /* the caller's signal mask */
+};
+static void *run_masked(void *p) {
+    struct masked_job *m = p;
+    sigset_t pools;
+    pthread_sigmask(SIG_SETMASK, &m->mask, &pools);
+    m->job(m->call);
+    pthread_sigmask(SIG_SETMASK, &pools, NULL);
+    return p;
+}
+static void caught_masked(const char *name, volatile int *said, void *(*job)(void *), void *call) {
+    struct masked_job m = { .job = job, .call = call };
+    pthread_sigmask(SIG_SETMASK, NULL, &m.mask);
+    caught(name, said, run_masked, &m);
+}
+
 /* Did the program put fd in O_NONBLOCK (then its calls never wait)? */
 static int own_nonblocking(int fd) {
     int fl = __real_fcntl ? __real_fcntl(fd, F_GETFL) : fcntl(fd, F_GETFL);
@@ -76,7 +97,7 @@ static int fd_ready(int fd, short events) {
         return __real_##name args;                                             \
     static volatile int said;                                                  \
     struct name##_call c = init;                                               \
-    caught(#name, &said, name##_job, &c);                                      \
+    CAUGHT(#name, &said, name##_job, &c);                                      \
     if (fails(c.r)) {                                                          \
         errno = c.err;                                                         \
         WHEN_HOST(c);                                                          \
@@ -84,6 +105,7 @@ static int fd_ready(int fd, short events) {
     return c.r;
 
 #define WHEN_HOST(c) (void)0
+#define CAUGHT caught         /* how CALL_BODY runs the job (system, popen: caught_masked) */
 
 /* CATCHn(ret, name, T1..Tn, fails, DIRECT) defines __wrap_name and the
  * job that runs it on the pool: struct name_call holds the arguments
@@ -247,36 +269,12 @@ CATCH2(struct hostent *, gethostbyname2, const char *, int, NULLS, 0)
 CATCH1(int, fsync, int, FAILS, 0)
 CATCH1(int, fdatasync, int, FAILS, 0)
 
-/* system: run under the caller's signal mask, which the command inherits
- * (a pool thread blocks every signal). */
-extern int __real_system(const char *) __attribute__((weak));
-struct system_call {
-    const char *command;            /* system's argument */
-    sigset_t mask;                  /* the caller's signal mask */
-    int r;                          /* system's result */
-    int err;                        /* the pool thread's errno after it */
-};
-static void *system_job(void *p) {
-    struct system_call *c = p;
-    sigset_t pools;
-    pthread_sigmask(SIG_SETMASK, &c->mask, &pools);
-    errno = 0;
-    c->r = __real_system(c->command);
-    c->err = errno;
-    pthread_sigmask(SIG_SETMASK, &pools, NULL);
-    return p;
-}
-int __wrap_system(const char *command) {
-    if (!IN_TASK)
-        return __real_system(command);
-    static volatile int said;
-    struct system_call c = { .command = command };
-    pthread_sigmask(SIG_SETMASK, NULL, &c.mask);
-    caught("system", &said, system_job, &c);
-    if (c.r == -1)
-        errno = c.err;
-    return c.r;
-}
+/* system: run under the caller's signal mask (caught_masked). */
+#undef CAUGHT
+#define CAUGHT caught_masked
+CATCH1(int, system, const char *, FAILS, 0)
+#undef CAUGHT
+#define CAUGHT caught
 CATCH2(int, flock, int, int, FAILS,
        (a2 & (LOCK_NB | LOCK_UN)) || __real_flock(a1, a2 | LOCK_NB) == 0 || errno != EWOULDBLOCK)
 CATCH4(ssize_t, pread, int, void *, size_t, off_t, FAILS, 1)
@@ -415,36 +413,12 @@ void __wrap_sync(void) {
     caught("sync", &said, sync_job, NULL);
 }
 
-/* popen: run under the caller's signal mask, which the command inherits,
- * as system. */
-extern FILE *__real_popen(const char *, const char *) __attribute__((weak));
-struct popen_call {
-    const char *command, *type;     /* popen's arguments */
-    sigset_t mask;                  /* the caller's signal mask */
-    FILE *r;                        /* popen's result */
-    int err;                        /* the pool thread's errno after it */
-};
-static void *popen_job(void *p) {
-    struct popen_call *c = p;
-    sigset_t pools;
-    pthread_sigmask(SIG_SETMASK, &c->mask, &pools);
-    errno = 0;
-    c->r = __real_popen(c->command, c->type);
-    c->err = errno;
-    pthread_sigmask(SIG_SETMASK, &pools, NULL);
-    return p;
-}
-FILE *__wrap_popen(const char *command, const char *type) {
-    if (!IN_TASK)
-        return __real_popen(command, type);
-    static volatile int said;
-    struct popen_call c = { .command = command, .type = type };
-    pthread_sigmask(SIG_SETMASK, NULL, &c.mask);
-    caught("popen", &said, popen_job, &c);
-    if (!c.r)
-        errno = c.err;
-    return c.r;
-}
+/* popen: run under the caller's signal mask (caught_masked), as system. */
+#undef CAUGHT
+#define CAUGHT caught_masked
+CATCH2(FILE *, popen, const char *, const char *, NULLS, 0)
+#undef CAUGHT
+#define CAUGHT caught
 
 /* pclose: the stream's fd leaves the scheduler's epoll set first (its
  * waiters wake with EBADF), as fclose. */

@@ -96,20 +96,27 @@ static void unregister_waiter(int fd, fd_waiter *w) {
     pthread_mutex_unlock(&waiters_mu);
 }
 
+/* Block RIP_THR_SIGNAL, rip_close's wake-up, so that it is delivered only
+ * inside ppoll: the mask before in *old, the one to wait under in *waiting. */
+static void block_wakeup(sigset_t *old, sigset_t *waiting) {
+    sigset_t block;
+    pthread_once(&signal_once, install_signal);
+    sigemptyset(&block);
+    sigaddset(&block, RIP_THR_SIGNAL);
+    pthread_sigmask(SIG_BLOCK, &block, old);
+    *waiting = *old;
+    sigdelset(waiting, RIP_THR_SIGNAL);
+}
+
 /* Wait until fd is ready for `events`: 0, or -1 with EBADF once rip_close'd
  * (gen is the close generation when the call began), ETIMEDOUT at the
  * deadline, or poll's errno.  A deadline already past never waits. */
 static int wait_ready(int fd, short events, unsigned gen) {
     struct pollfd pfd = { .fd = fd, .events = events, .revents = 0 };
-    sigset_t block, old, waiting;
+    sigset_t old, waiting;
     fd_waiter self;
     int rc = -1;
-    pthread_once(&signal_once, install_signal);
-    sigemptyset(&block);
-    sigaddset(&block, RIP_THR_SIGNAL);
-    pthread_sigmask(SIG_BLOCK, &block, &old);       /* delivered only inside ppoll */
-    waiting = old;
-    sigdelset(&waiting, RIP_THR_SIGNAL);
+    block_wakeup(&old, &waiting);
     if (tracked(fd))
         register_waiter(fd, &self);
     rip_thr_busy_begin();
@@ -240,14 +247,9 @@ int rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms) {
     rip_thr_in_a_task(__func__);
     int64_t until = timeout_ms >= 0 ? rip_now_ms() + timeout_ms : -1;
     fd_waiter *selves = NULL;
-    sigset_t block, old, waiting;
+    sigset_t old, waiting;
     int result;
-    pthread_once(&signal_once, install_signal);
-    sigemptyset(&block);
-    sigaddset(&block, RIP_THR_SIGNAL);
-    pthread_sigmask(SIG_BLOCK, &block, &old);       /* delivered only inside ppoll */
-    waiting = old;
-    sigdelset(&waiting, RIP_THR_SIGNAL);
+    block_wakeup(&old, &waiting);
     if (timeout_ms != 0 && n > 0) {
         if (!(selves = calloc(n, sizeof *selves))) {
             pthread_sigmask(SIG_SETMASK, &old, NULL);
