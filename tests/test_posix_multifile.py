@@ -236,7 +236,9 @@ def test_a_plain_pointer_s_function_calls_another_file_s_async_one_by_its_plain_
     compile_each(cwd, SOURCES + ("hook.c",))
     r = ripcc(cwd, "main.o", "server.o", "io.o", "hook.o", "-o", "prog")
     assert r.returncode == 0, r.stderr.decode()
-    got = run([str(cwd / "prog")], input=INPUT, timeout=20)
+    (cwd / "input").write_bytes(INPUT)
+    with open(cwd / "input", "rb") as stdin:   # a file: the plain form's read never waits
+        got = run([str(cwd / "prog")], stdin=stdin, timeout=20)
     assert (got.returncode, got.stdout, got.stderr) == (0, plain_output, b"")
     assert "serve" in calls_made_by(cwd / "prog", "on_input")
     assert {"serve", "rip__new_serve"} <= defined_functions(cwd / "prog")
