@@ -652,11 +652,14 @@ class _Lowering:
             open_ = self.text.find(b"(", call.callee.end)
             self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
             self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
+        # pthread_create taken as a pointer: function_value's (its plain
+        # form), not the named call's
+        create_values = {id(r) for r in function_values(root) if r.name == "pthread_create"}
         for n in root.nodes():
             if self.tls_use(n, skip):
                 continue
             if isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
-                    n.name not in self.analysis.posix_calls and \
+                    n.name not in self.analysis.posix_calls and id(n) not in create_values and \
                     not any(s <= n.start and n.end <= e for s, e in skip):
                 self.rw.replace(n.start, n.end, [(self.renamed_at(n), None)])
                 skip.append((n.start, n.end))
