@@ -1,6 +1,6 @@
 """gen_async.py -- random async-heavy C programs in blocking style.
 
-    python fuzz/gen_async.py SEED [--classes LIST] > prog.c
+    python fuzz/gen_async.py SEED [--classes LIST] [--posix] > prog.c
 
 Each program is valid, terminating C against runtime/include/rip.h whose
 output depends only on the scheduling contract (so the rip and ucontext
@@ -43,6 +43,21 @@ expression of a class has two effects, they are sequenced (inside a
 statement expression) or both are ay() of effect-free arguments, whose
 order cannot show.  `--classes base` (no class) gives the programs the
 generator gave before the classes, seed for seed.
+
+--posix writes the same programs against plain POSIX for `ripcc --posix`
+(POSIX_PRELUDE): rip_yield() a usleep(0) or a round trip through a pipe
+to itself, rip_sleep_ms(0) a nanosleep, the bag a pipe, rt() a round trip
+to a server thread over a socketpair, rc() one through a mailbox guarded
+by a mutex and a condition variable (a second server thread), mix() under
+a mutex, a spawn a pthread_create (named, or through a pointer to
+pthread_create) joined at once, and the tasks run one after another from
+main (called, or as a thread joined at once).  Only one thread runs
+generated code at a time, so the plain `cc -pthread` build prints the same
+bytes every run.  Functions plain code may reach (tables, pick(), a start
+routine started through a pointer) run their plain forms there, where a
+join or a condition-variable wait is a fatal error: they call only each
+other and use neither (Gen.callees).  Without --posix, the programs are
+those of before, seed for seed.
 """
 import argparse
 import random
