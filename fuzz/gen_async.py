@@ -49,8 +49,9 @@ generator gave before the classes, seed for seed.
 to itself, rip_sleep_ms(0) a nanosleep, the bag a pipe, rt() a round trip
 to a server thread over a socketpair, rc() one through a mailbox guarded
 by a mutex and a condition variable (a second server thread), mix() under
-a mutex, a spawn a pthread_create (named, or through a pointer to
-pthread_create) joined at once, and the tasks run one after another from
+a mutex (unlocked by name or through a file-scope pointer), counted in a
+__thread variable, a spawn a pthread_create (named, or through a local or
+file-scope pointer to pthread_create) joined at once, and the tasks run one after another from
 main (called, or as a thread joined at once).  Only one thread runs
 generated code at a time, so the plain `cc -pthread` build prints the same
 bytes every run.  Functions plain code may reach (tables, pick(), a start
@@ -243,12 +244,19 @@ static int mbstate;                  /* 0 empty, 1 asked, 2 answered, 3 closed *
 static const struct timespec zero_ts;
 static const struct S zs;
 static unsigned K[16] = {%(k)s};   /* constants, never written */
+static __thread unsigned mixes;      /* mix() calls by this thread */
+int (*pcreate)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *) = pthread_create;
+int (*punlock)(pthread_mutex_t *) = pthread_mutex_unlock;
 
 static void mix(unsigned v)
 {
     pthread_mutex_lock(&ckmu);
     ck = (ck ^ v) * 16777619u + 1u;
-    pthread_mutex_unlock(&ckmu);
+    mixes++;
+    if (v & 1u)
+        pthread_mutex_unlock(&ckmu);
+    else
+        punlock(&ckmu);
 }
 
 static void pyield(void)
@@ -1023,6 +1031,8 @@ class Gen:
             out.append(i2 + "int (*pc)(pthread_t *, const pthread_attr_t *, void *(*)(void *), "
                        "void *) = pthread_create;")
             out.append(i2 + "if (pc(&%s, NULL, %s, &%s) != 0)" % (th, routine, t))
+        elif self.chance(0.15):  # through the file-scope pointer
+            out.append(i2 + "if (pcreate(&%s, NULL, %s, &%s) != 0)" % (th, routine, t))
         else:
             out.append(i2 + "if (pthread_create(&%s, NULL, %s, &%s) != 0)" % (th, routine, t))
         out.append(i2 + "    abort();")
@@ -2331,8 +2341,12 @@ class Gen:
         out.append("    struct targ *t = arg;")
         out.append("    rip_yield();")
         out.append("    *t->out += t->d > 0u ? %s(t->d - 1u, t->v) : t->v;" % sub)
-        out.append('    printf("sub %u\\n", *t->out);')
-        out.append("    return NULL;" if self.posix else "    rip_wg_done(t->wg);")
+        if self.posix:  # a new thread's own thread-local count
+            out.append('    printf("sub %u mixes %u\\n", *t->out, mixes);')
+            out.append("    return NULL;")
+        else:
+            out.append('    printf("sub %u\\n", *t->out);')
+            out.append("    rip_wg_done(t->wg);")
         out.append("}")
         out.append("")
         self.called.add(sub)
@@ -2414,7 +2428,7 @@ class Gen:
         out.append("    pthread_mutex_unlock(&mbmu);")
         out.append("    if (pthread_join(srv, NULL) != 0 || pthread_join(mb, NULL) != 0)")
         out.append("        return 1;")
-        out.append('    printf("checksum %08x fuel %u\\n", ck, fuel);')
+        out.append('    printf("checksum %08x fuel %u mixes %u\\n", ck, fuel, mixes);')
         out.append("    return 0;")
         out.append("}")
 
