@@ -184,9 +184,10 @@ fuzz: all test-deps
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N) || status=1; exit $$status
 
 # N generated programs of plain POSIX calls (pipes, a socketpair, pthreads):
-# cc -pthread against ripcc --posix on ucontext and rip.
+# cc -pthread against ripcc --posix on ucontext and rip; SPLIT=1 writes each
+# in two files, rip's compiled apart and linked.
 fuzz-posix: all
-	$(VENV)/bin/python fuzz/gen_diff.py --posix --jobs 2 --seeds 1-$(N) $(if $(CLASSES),--classes $(CLASSES))
+	$(VENV)/bin/python fuzz/gen_diff.py --posix $(if $(SPLIT),--split) --jobs 2 --seeds 1-$(N) $(if $(CLASSES),--classes $(CLASSES))
 
 # gcc's torture execute tests, each built plain and ripped --all-async, both
 # run and compared; N=... runs a fixed sample of N of them.  The details go
