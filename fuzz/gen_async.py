@@ -277,7 +277,7 @@ static void psleep(void)
         abort();
 }
 
-static int bput(unsigned *p)
+static int bput(const unsigned *p)
 {
     return write(bagp[1], p, sizeof *p) == (ssize_t)sizeof *p ? 0 : -1;
 }
@@ -372,7 +372,7 @@ extern pthread_cond_t mbcv;
 extern int mbstate;
 void pyield(void);
 void psleep(void);
-int bput(unsigned *p);
+int bput(const unsigned *p);
 int bget(unsigned *p);
 unsigned ay(unsigned v);
 unsigned zz(unsigned v);
