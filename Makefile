@@ -31,7 +31,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime install examples test test-outside test-deps soak torture-deps valgrind fuzz fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-outside test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed
@@ -182,6 +182,12 @@ N ?= 200
 fuzz: all test-deps
 	$(VENV)/bin/python fuzz/gen_diff.py --seeds 1-$(N) $(if $(CLASSES),--classes $(CLASSES)); status=$$?; \
 	$(VENV)/bin/python fuzz/csmith_diff.py --seeds 1-$(N) || status=1; exit $$status
+
+# N generated programs of plain POSIX calls (pipes, a socketpair, pthreads):
+# cc -pthread against ripcc --posix on ucontext and rip; SPLIT=1 writes each
+# in two files, rip's compiled apart and linked.
+fuzz-posix: all
+	$(VENV)/bin/python fuzz/gen_diff.py --posix $(if $(SPLIT),--split) --jobs 2 --seeds 1-$(N) $(if $(CLASSES),--classes $(CLASSES))
 
 # gcc's torture execute tests, each built plain and ripped --all-async, both
 # run and compared; N=... runs a fixed sample of N of them.  The details go

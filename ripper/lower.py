@@ -435,11 +435,13 @@ class _Lowering:
         declarators = self.unit.declarators.get(group[0].start) or \
             [T.Declarator(f.name, f.name_at, f.start, f.end, True) for f in group]
         end = semicolon_after(self.text, max(d.end for d in declarators))
-        plain_left = any(f.name in self.analysis.defined and self.keeps_plain(f) for f in group)
-        if any(f.static for f in group) and not plain_left and not group[0].system:
+        kept = {f.name for f in group if f.name in self.analysis.defined and self.keeps_plain(f)}
+        gone = {f.name for f in group if f.name in self.names and f.name not in kept}
+        if any(f.static for f in group) and gone and not group[0].system:
             # a static function declared but never defined is a warning: the
-            # async ones' declarators go, the others stay
-            self.remove_declarators(declarators, group, end)
+            # declarators of the async ones without a plain definition go
+            # (--posix keeps some, not others), the others stay
+            self.remove_declarators(declarators, group, end, gone)
             self.rw.insert(end, [(" " + " ".join(lines), None)])
             return
         for f in group:
@@ -447,12 +449,12 @@ class _Lowering:
                 self.remove_annotations(f.annotations)
         self.rw.insert(end, [(" " + " ".join(lines), None)])
 
-    def remove_declarators(self, declarators, group, end):
-        """The async functions' declarators out of a file-scope declaration
-        ending at `end` (after its ';'), the rest left as written:
-        `static int f(int), g(int), a;` (f async) -> `static int g(int), a;`;
-        the whole declaration when nothing is left."""
-        gone = [d.function and d.name in self.names for d in declarators]
+    def remove_declarators(self, declarators, group, end, names):
+        """The declarators of functions `names` out of a file-scope
+        declaration ending at `end` (after its ';'), the rest left as
+        written: `static int f(int), g(int), a;` ({"f"}) -> `static int
+        g(int), a;`; the whole declaration when nothing is left."""
+        gone = [d.function and d.name in names for d in declarators]
         if all(gone):
             self.rw.replace(declarators[0].start, end, [])
             return
@@ -678,11 +680,14 @@ class _Lowering:
             open_ = self.text.find(b"(", call.callee.end)
             self.rw.insert(call.start, [(self.unevaluated_pointer(call) + "(0, ", None)])
             self.rw.replace(call.callee.end, open_ + 1, [(", " if call.args else "", None)])
+        # pthread_create taken as a pointer: function_value's (its plain
+        # form), not the named call's
+        create_values = {id(r) for r in function_values(root) if r.name == "pthread_create"}
         for n in root.nodes():
             if self.tls_use(n, skip):
                 continue
             if isinstance(n, T.Ref) and n.what == "fn" and self.renamed(n.name) and \
-                    n.name not in self.analysis.posix_calls and \
+                    n.name not in self.analysis.posix_calls and id(n) not in create_values and \
                     not any(s <= n.start and n.end <= e for s, e in skip):
                 self.rw.replace(n.start, n.end, [(self.renamed_at(n), None)])
                 skip.append((n.start, n.end))

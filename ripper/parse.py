@@ -25,6 +25,7 @@ import time
 import clang.cindex as ci
 
 from . import tree as T
+from .blocking import POSIX_PTHREAD
 from .diag import Diagnostic
 from .scan import params_open, semicolon_after, skip_blank
 
@@ -1250,6 +1251,9 @@ class _Unit:
                 if self.annotated(s, e):
                     async_typedefs.append(self.async_typedef(c, s, e))
         names = {f.name for f in functions if not f.system}
+        # and the C library's pthread calls --posix renames (blocking.py):
+        # a file-scope pointer to one must go to the runtime's too
+        named = names | {f.name for f in functions if f.system and f.name in POSIX_PTHREAD}
         globals_, global_names = [], []
         declarators = [T.Declarator(f.name, f.name_at, f.start, f.end, True)
                        for f in functions if not f.system and not f.definition]
@@ -1263,7 +1267,7 @@ class _Unit:
                 thread_locals.append(self.thread_local(c, s, e))
             global_names.append((c.spelling, _offset(c.location)))
             declarators.append(T.Declarator(c.spelling, _offset(c.location), s, e, False))
-            if any(m.group().decode() in names for m in ident.finditer(self.text, s, e)):
+            if any(m.group().decode() in named for m in ident.finditer(self.text, s, e)):
                 node = self.builder.var(c)
                 globals_.append(T.set_parents(node))
         unit = T.Unit(self.pre, functions, globals_, async_typedefs)

@@ -1,7 +1,7 @@
 """Random async-heavy programs (fuzz/gen_async.py: suspensions in every
 statement and expression form, recursion, pointers into frames, several
 tasks) print the same bytes built for rip and for ucontext.  `make fuzz`
-runs many more seeds (fuzz/gen_diff.py).
+runs many more seeds (fuzz/gen_diff.py), `make fuzz-posix` the --posix ones.
 
 The generator's construct classes (statement expressions left by jumps,
 macros that do more than a call, unevaluated operands, bit-fields, ...)
@@ -51,3 +51,17 @@ def test_construct_classes_are_chosen_by_name():
     for name in gen_async.ALL:    # each class alone names itself in the program
         text = gen_async.generate(3, (name,))
         assert text.split("\n")[0].endswith("classes %s */" % name)
+
+
+def test_generated_posix_programs_match_their_cc_pthread_build():
+    """gen_async --posix: the programs of plain POSIX calls (pipes, a
+    socketpair, pthreads, a mutex, a condition variable) print with ripcc
+    --posix on ucontext and rip what their cc -pthread build prints (all
+    six fail on the ripper of before 953338b and 00bc087: file-scope
+    pointers to pthread_create and pthread_mutex_unlock, pthread_create
+    taken as a pointer in a plain form, several static functions in one
+    declaration)."""
+    results = gen_diff.run(list(range(1, 7)), jobs=2, classes=gen_async.ALL, posix=True)
+    bad = {s: r for s, r in results.items() if r[0] != "match"}
+    assert not bad, gen_diff.summary(results, posix=True) + "\n" + repr(bad)
+    assert "#include \"rip.h\"" not in gen_async.generate(2, gen_async.ALL, posix=True)
