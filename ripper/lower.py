@@ -750,10 +750,9 @@ class _Lowering:
         if name in self.analysis.posix_calls and name not in blocking.POSIX_PTHREAD_WAITS:
             return None     # the library's: caught at run time, or -Wblocking says (blocking.py)
         if name in self.analysis.posix_calls:
-            raise self.error(ref, "'%s' taken as a function pointer under --posix: a call "
-                             "through it could not suspend" % name,
-                             hint="call '%s' by name, or through a function of your own that "
-                             "calls it (one whose pointer type is RIP_ASYNC_FN)" % name)
+            # a pthread wait: the runtime's plain form (on rip it runs the
+            # other tasks from inside the caller until the wait ends)
+            return blocking.POSIX_PREFIX + name
         if name in self.names:
             if dest is not None and dest.async_fn:
                 if self.functions[name].variadic:
