@@ -56,9 +56,9 @@ file-scope pointer to pthread_create) joined at once, and the tasks run one afte
 main (called, or as a thread joined at once).  Only one thread runs
 generated code at a time, so the plain `cc -pthread` build prints the same
 bytes every run.  Functions plain code may reach (tables, pick(), a start
-routine started through a pointer) run their plain forms there, where a
-join or a condition-variable wait is a fatal error: they call only each
-other and use neither (Gen.callees).  Without --posix, the programs are
+routine started through a pointer) run their plain forms there, whose
+joins and condition-variable waits run the other tasks nested (rip); they
+call only each other (Gen.callees).  Without --posix, the programs are
 those of before, seed for seed.
 """
 import argparse
@@ -1073,9 +1073,6 @@ class Gen:
         pthread_join at once (the creator waits: only one thread runs
         generated code at a time, so the output cannot depend on how the
         threads interleave)."""
-        if ctx.fn is not None and ctx.fn.name in self.plain_safe:
-            out.append(ind + "pyield();")   # a join in a plain form is fatal
-            return
         v = self.r.choice(vs)
         th, t = self.fresh("th"), self.fresh("ta")
         e, _ = self.expr(ctx, 2, True)
@@ -1086,8 +1083,8 @@ class Gen:
         c = self.r.random()
         create = "pc" if c < 0.25 else "pcreate" if c < 0.36 else "pthread_create"
         routine = "sub_task"
-        if create == "pthread_create" and self.chance(0.3):
-            routine = self.need("sub_exit")     # pthread_exit: fatal in a plain routine
+        if self.chance(0.3 if create == "pthread_create" else 0.15):
+            routine = self.need("sub_exit")     # pthread_exit (in a plain routine too)
         elif self.on("spawnsel") and self.chance(0.3):
             routine = self.need("sub_task2")
         if create == "pc":      # pthread_create taken as a pointer: the routine runs plain
@@ -1321,21 +1318,19 @@ class Gen:
     def callees(self, ctx):
         """The functions a call in `ctx` may name.  Under --posix a function
         plain code may reach (through a table, pick(), the start routine of
-        a pthread_create taken as a pointer) runs its plain form there,
-        where a condition-variable wait or a join is a fatal error
+        a pthread_create taken as a pointer) runs its plain form there
         (README: plain functions): it calls only its kind."""
         if self.posix and ctx.fn is not None and ctx.fn.name in self.plain_safe:
             return [f for f in self.fns if f.name in self.plain_safe]
         return self.fns
 
     def trips(self, ctx, names):
-        """`names` of suspending calls, and rc (a round trip through the
-        condition-variable mailbox) under --posix where plain code cannot
-        reach: e.g. ["ay", "zz", "rt"] -> ["ay", "zz", "rt", "rc"]."""
-        if self.posix and not (ctx.fn is not None and ctx.fn.name in self.plain_safe):
-            return names + ["rc", "sy"]
+        """`names` of suspending calls, and under --posix rc (a round trip
+        through the condition-variable mailbox, waited for nested in plain
+        code on rip) and sy: e.g. ["ay", "zz", "rt"] -> ["ay", "zz", "rt",
+        "rc", "sy"]."""
         if self.posix:
-            return names + ["sy"]
+            return names + ["rc", "sy"]
         return names
 
     @property
