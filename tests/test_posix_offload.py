@@ -461,7 +461,14 @@ def test_a_fork_in_a_task_run_inside_a_caught_call_ends_its_child(tmp_path, ripc
     src = tmp_path / "fork_in_caught.c"
     src.write_text(FORK_IN_CAUGHT)
     exe = ripcc(str(src), "rip", extra=["--posix", str(obj)])
-    r = run([exe], timeout=20)
+    env = dict(os.environ)
+    if "detect_leaks=1" in env.get("ASAN_OPTIONS", ""):
+        # gcc 12's LeakSanitizer, checking at the child's exit, locks the
+        # allocator, which another thread (the offload pool's) may have
+        # held at the fork: the child then waits for good (8 runs in 60,
+        # gdb: __lsan::LockAllocator in __cxa_finalize).  Not the runtime's.
+        env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("detect_leaks=1", "detect_leaks=0")
+    r = run([exe], timeout=20, env=env)
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode() == "child task done\nchild exited 0\nmain read 1\n"
 
