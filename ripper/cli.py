@@ -41,7 +41,8 @@ VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlink
 # Flags of the compile or link step that the preprocessor must not see.
 NOT_PREPROCESSING = ("-c", "-S", "-E", "-o", "-MD", "-MMD", "-M", "-MM", "-MF", "-MT", "-MQ",
                      "-MP", "-MG", "-shared", "-static", "-rdynamic", "-pie", "-no-pie", "-s",
-                     "-Xlinker", "-L", "-l", "-x", "-save-temps", "-v", "-###")
+                     "-Xlinker", "-L", "-l", "-x", "-save-temps", "-v", "-###",
+                     "-fsyntax-only")
 # Flags that shape the language libclang must parse.
 DIALECT_PREFIXES = ("-std=", "-ansi", "-m32", "-m64", "-mx32", "-funsigned-char",
                     "-fsigned-char", "-fms-extensions", "-fgnu89-inline",
@@ -773,7 +774,11 @@ def main_ripper():
 
 def main_ripcc():
     children.install()
-    from .ripcc import main     # the driver (ripcc.py) builds on this module
+    from .ripcc import COMPILING, main, started_by_itself   # the driver builds on this module
+    status = started_by_itself()
+    if status is not None:
+        _exit_now(status)
+    os.environ[COMPILING] = "1"     # for what it runs: cc, and any ripcc cc would run
     _exit_now(main())
 
 

@@ -52,9 +52,15 @@ DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$", re.
 
 def compiler():
     """The compiler's command words: $RIPCC_CC, else cc."""
-    words = shlex.split(os.environ.get("RIPCC_CC") or "cc")
+    asked = os.environ.get("RIPCC_CC")
+    words = shlex.split(asked or "cc")
     if not words or not which(words[0]):
-        raise Diagnostic("", 0, 0, "no C compiler: ripper preprocesses with $RIPCC_CC or cc",
+        if asked:
+            raise Diagnostic("", 0, 0, "no C compiler: RIPCC_CC is '%s', and '%s' is not found"
+                             % (asked, words[0] if words else ""),
+                             hint="set RIPCC_CC to a compiler on PATH (or unset it for cc)")
+        raise Diagnostic("", 0, 0, "no C compiler: ripper compiles with cc (or $RIPCC_CC), "
+                         "and cc is not found",
                          hint="install gcc, or set RIPCC_CC to your compiler")
     return words
 
@@ -241,8 +247,10 @@ class _Runs:
                 found = [Diagnostic(m.group(1), int(m.group(2)), int(m.group(3) or 0),
                                     m.group(4)) for m in DIAGNOSTIC.finditer(err)]
                 if not found:
-                    found = [Diagnostic(self.path, 0, 0, "the preprocessor failed: %s"
-                                        % (err.strip().splitlines() or ["exit %d" % code])[-1])]
+                    said = err.strip().splitlines() or ["exit %d" % code]
+                    # the compiler's own error line says why (a note may follow it)
+                    said = [x for x in said if "error:" in x][:1] or said[-1:]
+                    found = [Diagnostic(self.path, 0, 0, "the preprocessor failed: %s" % said[0])]
                 raise found[0].with_others(found[1:])
         return [out for out, _, _ in results]
 

@@ -25,6 +25,7 @@ inputs is refused before anything runs.
 import difflib
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -138,6 +139,7 @@ class Command:
         self.depend = []            # -MD -MMD -MF f -MT t ...: the dependency file's flags
         self.verbose = False        # -v or -###
         self.save_temps = False
+        self.languages = {}         # index in args of an input -> the -x language in effect there
         warnings = []               # -Wblocking and the like (ripcc's), and -w (cc's too)
         language = None             # -x's language for the inputs that follow
         it = iter(argv)
@@ -160,8 +162,9 @@ class Command:
                 self.output = self.value(it, a)
             elif a.startswith("-o") and len(a) > 2:
                 self.output = a[2:]
-            elif a in ("-c", "-S", "-E"):
-                self.stop = a
+            elif a in ("-c", "-S", "-E", "-fsyntax-only"):
+                if not (a == "-fsyntax-only" and self.stop == "-E"):
+                    self.stop = a   # (cc's last one wins, but -E over -fsyntax-only)
                 self.args.append(a)
             elif a in ("-M", "-MM"):
                 self.stop = self.stop or "-E"
@@ -191,6 +194,8 @@ class Command:
             elif a in VALUE_FLAGS:
                 self.args += [a, self.value(it, a)]
             elif a == "-" or not a.startswith("-"):
+                if language not in (None, "none"):
+                    self.languages[len(self.args)] = language
                 if language == "c" or (language in (None, "none") and a.endswith(".c")):
                     self.sources.append(len(self.args))
                 self.args.append(a)
@@ -219,6 +224,40 @@ class Command:
             return False
         return i == 0 or self.args[i - 1] not in VALUE_FLAGS + DEPENDENCY_VALUE_FLAGS
 
+    def with_languages(self, args, keep=lambda i: True, more_inputs=False):
+        """args (self.args, or a list in its places: objects for the
+        sources; only the inputs `keep` says) with the -x flags placed as
+        each input needs its own: none before an object made from a
+        source, the user's -x before an input it applies to, none written
+        after the last input (cc warns that it does nothing there) unless
+        `more_inputs` follow (the runtime library: then -x none).
+
+            ripcc -x c - -o p      ->  link: [<object of ->, "-o", "p"]
+            -x assembler a.s b.c   ->  ["-x", "assembler", "a.s", "-x", "none", <b.o>]
+        """
+        out, current = [], "none"
+        skip = False
+        for i, a in enumerate(args):
+            if skip:
+                skip = False
+                continue
+            if self.args[i] == "-x":
+                skip = True
+                continue
+            if self.args[i].startswith("-x"):
+                continue
+            if self.is_input(i):
+                if not keep(i):
+                    continue
+                wanted = "none" if i in self.sources else self.languages.get(i, "none")
+                if wanted != current:
+                    out += ["-x", wanted]
+                    current = wanted
+            out.append(a)
+        if more_inputs and current != "none":
+            out += ["-x", "none"]
+        return out
+
     def without_inputs(self):
         """args less the inputs, -x, -c/-S/-E and the dependency flags: the
         flags one compilation of one source takes (its language and
@@ -229,7 +268,8 @@ class Command:
                 skip = False
             elif a in DEPENDENCY_VALUE_FLAGS or a == "-x":
                 skip = True
-            elif not (self.is_input(i) or a in ("-c", "-S", "-E") or a in DEPENDENCY_FLAGS or
+            elif not (self.is_input(i) or a in ("-c", "-S", "-E", "-fsyntax-only") or
+                      a in DEPENDENCY_FLAGS or
                       a.startswith(DEPENDENCY_VALUE_FLAGS + ("-x",))):
                 out.append(a)
         return out
@@ -239,8 +279,32 @@ class UsageError(Exception):
     pass
 
 
+# In the environment of what a ripcc process runs (cc, the linker): a ripcc
+# started with it set was started by ripcc as its compiler.
+COMPILING = "RIPCC_RUNNING"
+
+
+def started_by_itself():
+    """A ripcc process run as the C compiler of a ripcc (RIPCC_CC=ripcc, or
+    a wrapper that calls ripcc) would start another, and so on until a
+    timeout: the message and exit status that end it at once, else None."""
+    asked = shlex.split(os.environ.get("RIPCC_CC") or "") or [""]
+    if not os.environ.get(COMPILING) and os.path.basename(asked[0]) != "ripcc":
+        return None
+    print("ripcc: error: ripcc was run as the C compiler of ripcc (RIPCC_CC is '%s', or a "
+          "wrapper it runs calls ripcc): it would start itself again and again"
+          % os.environ.get("RIPCC_CC", ""), file=sys.stderr)
+    print("ripcc: note: set RIPCC_CC to the compiler itself (cc, gcc, clang, or a wrapper such "
+          "as 'ccache cc')", file=sys.stderr)
+    return 1
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv = response_files(argv)
+    except UsageError as e:
+        return _usage_error(str(e))
     if not argv or argv[0] in ("-h", "--help-ripcc") or argv == ["--help"]:
         _print(USAGE)
         return 0 if argv else 2
@@ -268,8 +332,8 @@ def main(argv=None):
         return _run_cc(cmd.args)
     if cmd.all_async and cmd.backend != "rip":
         return _usage_error("--all-async rips every function: it needs --backend=rip")
-    if not cmd.inputs():
-        return _usage_error("no input files")
+    if not cmd.inputs():            # -v, -Wl,--version, or cc's own "no input files"
+        return _run_cc(cmd.args)
     try:
         cmd.seconds = time_limit_option(cmd.timeout)
     except ValueError as e:
@@ -295,6 +359,34 @@ def main(argv=None):
         return 1
 
 
+def response_files(argv, depth=0):
+    """cc's @FILE: the arguments FILE holds (split at white space; quotes
+    and backslashes as the shell's), in place, FILEs in it too; an @FILE
+    that cannot be read stays an argument, as cc leaves it.
+
+        ["-O2", "@args.rsp"]  (args.rsp: -c "my file.c")  ->  ["-O2", "-c", "my file.c"]
+    """
+    out = []
+    for a in argv:
+        if not a.startswith("@") or len(a) == 1:
+            out.append(a)
+            continue
+        try:
+            with open(a[1:], encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError:
+            out.append(a)
+            continue
+        if depth > 20:
+            raise UsageError("response file %s includes itself (more than 20 deep)" % a)
+        try:
+            words = shlex.split(text)
+        except ValueError as e:
+            raise UsageError("response file %s: %s" % (a[1:], e))
+        out += response_files(words, depth + 1)
+    return out
+
+
 def outputs(cmd):
     """Every file `cmd` writes (but temporaries): -o's, else what cc names
     for each input (x.o, x.s) or a.out; the dependency file (-MF)."""
@@ -303,6 +395,8 @@ def outputs(cmd):
         out.append(cmd.output)
     elif cmd.stop in ("-c", "-S"):
         out += [_stem(i) + (".s" if cmd.stop == "-S" else ".o") for i in cmd.inputs()]
+    elif cmd.stop == "-fsyntax-only":
+        pass
     elif not cmd.stop:
         out.append("a.out")
     return out
@@ -326,7 +420,9 @@ def build(cmd):
         objects = {}
         for n, i in enumerate(cmd.sources):
             src = cmd.args[i]
-            if cmd.stop:
+            if cmd.stop == "-fsyntax-only":
+                out = None
+            elif cmd.stop:
                 out = cmd.output or _stem(src) + (".s" if cmd.stop == "-S" else ".o")
             else:
                 out = os.path.join(tmp, "%d-%s.o" % (n, _stem(src)))
@@ -337,9 +433,8 @@ def build(cmd):
         if cmd.stop:
             for i in range(len(cmd.args)):      # assembly and the like: cc's, as they are
                 if cmd.is_input(i) and i not in cmd.sources:
-                    status = _run(cmd, cc + include + [a for j, a in enumerate(cmd.args)
-                                                       if j == i or not cmd.is_input(j)] +
-                                  _output(cmd))
+                    status = _run(cmd, cc + include + cmd.with_languages(
+                        cmd.args, keep=lambda j, i=i: j == i) + _output(cmd))
                     if status:
                         return status
             return 0
@@ -385,7 +480,9 @@ def build(cmd):
         # a shared library leaves the runtime to the program that loads it:
         # one runtime (one scheduler) per process
         runtime_lib = [] if "-shared" in cmd.args else [library]
-        link = cc + _without_dependency_flags(args) + ["-o", cmd.output or "a.out"] + \
+        link = cc + _without_dependency_flags(cmd.with_languages(args, more_inputs=bool(
+            runtime_lib))) + \
+            ["-o", cmd.output or "a.out"] + \
             runtime_lib + ["-pthread"] + posix_link_flags(cmd)
         link_map = _user_link_map(link) or os.path.join(tmp, "link.map")
         if again is not None and again.stuck and not _user_link_map(link):
@@ -587,7 +684,8 @@ def _without_dependency_flags(args):
 def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     """Compile C source `src` (ripped first on the rip backend) into `out`,
     an object or, with -S, assembly."""
-    stop = ["-S"] if cmd.stop == "-S" else ["-c"]
+    stop = [cmd.stop] if cmd.stop in ("-S", "-fsyntax-only") else ["-c"]
+    to = [] if out is None else ["-o", out]     # -fsyntax-only: no output
     flags = cmd.without_inputs()
     lang = ["-x", "c"] if src == "-" or not src.endswith(".c") else []
     if cmd.backend != "rip":
@@ -606,8 +704,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
             print_warnings(found, cmd.args)
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
-        status = _run(cmd, cc + include + flags + depend + marked + stop + lang +
-                      [src, "-o", out])
+        status = _run(cmd, cc + include + flags + depend + marked + stop + lang + [src] + to)
         if status == 0 and marked and stop == ["-c"] and thread_local_symbols(out):
             try:                    # no object left whose tasks would share them
                 if src != "-":      # (standard input cannot be read again: refused)
@@ -655,7 +752,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     with open(path, "wb") as f:
         f.write(ripped)
     # preprocessed C (.i): compiled without the preprocessor's flags
-    return _run(cmd, cc + without_preprocessor_flags(flags) + stop + [path, "-o", out])
+    return _run(cmd, cc + without_preprocessor_flags(flags) + stop + [path] + to)
 
 
 def recorded_flags(flags):
@@ -798,10 +895,10 @@ def _depend_flags(cmd, src, out):
     object as the target."""
     flags = list(cmd.depend)
     if "-MF" not in flags:
-        flags += ["-MF", os.path.splitext(out if cmd.stop else
+        flags += ["-MF", os.path.splitext(out if cmd.stop and out else
                                           (cmd.output or _stem(src)))[0] + ".d"]
     if "-MT" not in flags and "-MQ" not in flags:
-        flags += ["-MT", out if cmd.stop else (cmd.output or _stem(src) + ".o")]
+        flags += ["-MT", out if cmd.stop and out else (cmd.output or _stem(src) + ".o")]
     return flags
 
 
@@ -914,7 +1011,8 @@ def equiv_main(argv):
                 print("ripcc: error: the %s build failed" % backend, file=sys.stderr)
                 return 1
             try:
-                r = children.run([exe] + prog_args, capture_output=True, timeout=600)
+                r = children.run([exe] + prog_args, capture_output=True, timeout=600,
+                                 env={k: v for k, v in os.environ.items() if k != COMPILING})
             except subprocess.TimeoutExpired:
                 print("ripcc: error: the %s build ran for more than 600 s" % backend,
                       file=sys.stderr)

@@ -190,3 +190,77 @@ def test_assembly_inputs_are_compiled_as_cc_compiles_them(project, backend):
     assert r.returncode == 0, r.stderr.decode()
     for prog in ("linked", "direct"):
         assert run([str(project / prog)]).stdout == b"42\n"
+
+
+def test_dash_v_alone_is_the_compilers_version(project):
+    """zlib's configure looks for "gcc" in `$CC -v`: with no input, ripcc
+    hands the command to cc, as cc answers it."""
+    r = ripcc(project, "-v")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"version" in r.stderr and b"no input files" not in r.stderr
+
+
+def test_no_input_is_the_compilers_own_error(project):
+    r = ripcc(project, "-c")
+    assert r.returncode == run(["cc", "-c"]).returncode != 0
+    assert b"no input files" in r.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dash_x_c_from_standard_input_links(project, backend):
+    """-x c applies to the source, not to the objects the link is given
+    (cc once read the runtime library as C: megabytes of errors)."""
+    r = ripcc(project, "--backend=" + backend, "-x", "c", "-", "-o", "prog",
+              input=b"int main(void) { return 3; }\n", timeout=120)
+    assert r.returncode == 0, r.stderr.decode()[:2000]
+    assert run([str(project / "prog")]).returncode == 3
+
+
+def test_dash_x_is_positional_for_each_input(project):
+    """A C source under -x c beside assembly under -x assembler, then
+    -x none: each input takes the language cc would give it, and no -x is
+    left after the last input (cc would warn)."""
+    (project / "answer.txt").write_text("int answer(void);\n"
+                                        "int main(void) { return answer(); }\n")
+    (project / "answer.asm").write_text(".globl answer\nanswer:\n    movl $7, %eax\n    ret\n"
+                                        ".section .note.GNU-stack,\"\",@progbits\n")
+    r = ripcc(project, "-x", "c", "answer.txt", "-x", "assembler", "answer.asm", "-x", "none",
+              "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stderr == b"", r.stderr.decode()
+    assert run([str(project / "prog")]).returncode == 7
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fsyntax_only_checks_and_writes_nothing(project, backend):
+    before = set(os.listdir(str(project)))
+    r = ripcc(project, "--backend=" + backend, "-fsyntax-only", "counter.c")
+    assert r.returncode == 0, r.stderr.decode()
+    assert set(os.listdir(str(project))) == before
+    (project / "bad.c").write_text("int bad(void) { return missing; }\n")
+    r = ripcc(project, "--backend=" + backend, "-fsyntax-only", "bad.c")
+    assert r.returncode == 1 and b"bad.c:1:" in r.stderr and b"missing" in r.stderr
+
+
+def test_a_response_file_s_arguments_are_ripcc_s(project):
+    """@FILE holds arguments, as for cc: a compile through one is ripped
+    (counter.c calls rip_yield: its object has a frame constructor)."""
+    (project / "args.rsp").write_text('-c "counter.c"\n-o counter_rsp.o\n')
+    r = ripcc(project, "@args.rsp")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"rip__new_" in run(["nm", str(project / "counter_rsp.o")]).stdout
+    assert not os.path.exists(str(project / "a.out"))
+
+
+def test_ripcc_as_its_own_compiler_is_an_error_at_once(project):
+    env = dict(os.environ, RIPCC_CC=RIPCC)
+    r = ripcc(project, "-c", "counter.c", env=env, timeout=60)
+    assert r.returncode == 1
+    assert b"ripcc was run as the C compiler of ripcc" in r.stderr
+
+
+def test_a_missing_compiler_is_named(project):
+    env = dict(os.environ, RIPCC_CC="nosuchcc")
+    r = ripcc(project, "-c", "counter.c", env=env, timeout=60)
+    assert r.returncode == 1
+    assert b"RIPCC_CC is 'nosuchcc', and 'nosuchcc' is not found" in r.stderr
