@@ -309,11 +309,14 @@ def wrk(port, seconds):
             float(rps.group(1)) if rps else 0.0, out)
 
 
-def settle(srv, want, seconds):
-    """Sample until fds and threads equal want's (or `seconds` pass)."""
+def settle(srv, want, seconds, rss_max=None):
+    """Sample until fds and threads equal want's and RSS is at most rss_max
+    (the runtime gives a spike's memory back within a second of going
+    idle), or `seconds` pass."""
     deadline = time.time() + seconds
     now = srv.sample()
-    while now and time.time() < deadline and now[1:3] != want[1:3]:
+    while now and time.time() < deadline and (
+            now[1:3] != want[1:3] or (rss_max is not None and now[0] > rss_max)):
         time.sleep(0.25)
         now = srv.sample()
     return now
@@ -347,7 +350,8 @@ def soak(exe, root, seconds):
         requests, errors, rps, out = wrk(srv.port, seconds)
         attack.stop()
         attack_end = samples[-1][0] if samples else 0
-        after = settle(srv, baseline, TIMEOUT_MS / 1000 + 15)
+        after = settle(srv, baseline, TIMEOUT_MS / 1000 + 15,
+                       baseline[0] + RSS_SLACK if baseline else None)
         time.sleep(2)
         stop_sampling.set()
         alive = srv.proc.poll() is None

@@ -75,6 +75,8 @@ struct rip__sched {
     size_t timer_cap;               /* its capacity */
     uint64_t timer_seq;             /* sleeps begun so far */
     long live;                      /* tasks started and not yet ended */
+    long ended_untrimmed;           /* tasks ended since the loop last gave memory back */
+    int64_t next_trim_ms;           /* rip_now_ms() before which it does not again */
     long max_tasks;                 /* RIP_MAX_TASKS (-1: none), read on the first spawn; 0 until then */
     int worker;                     /* rip_worker_id() */
     long slow;                      /* tasks with a deadline plus selects waiting: channel operations take the core's path while any */
