@@ -54,6 +54,13 @@ class Rewriter:
     def render(self, prologue="", epilogue=""):
         """The rewritten file, linemarkers resynced where edits moved lines."""
         out = _Output(self.lines)
+        if prologue:
+            # gcc names a preprocessed file's unit (DWARF's DW_AT_name, the
+            # file of a link error) after the marker on its first line:
+            # the user's file, not ripcc's temporary .i
+            name = out.where[0]
+            out.buf.write(marker_line(name, 1).encode(*ENCODING) + b"\n")
+            out.where = (name, 1, "")
         out.generated(prologue)
         pos = 0
         for start, end, _, pieces in self.edits:

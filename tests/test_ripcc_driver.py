@@ -264,3 +264,31 @@ def test_a_missing_compiler_is_named(project):
     r = ripcc(project, "-c", "counter.c", env=env, timeout=60)
     assert r.returncode == 1
     assert b"RIPCC_CC is 'nosuchcc', and 'nosuchcc' is not found" in r.stderr
+
+
+def test_debug_objects_are_reproducible_and_name_the_users_file(project):
+    """-g twice gives byte-identical objects, and their unit (DW_AT_name)
+    and file symbol are the user's counter.c, not ripcc's temporary .i
+    (before: /tmp/ripcc-XXXX/0-counter.i, a new name every build)."""
+    for out in ("a.o", "b.o"):
+        r = ripcc(project, "-g", "-c", "counter.c", "-o", out)
+        assert r.returncode == 0, r.stderr.decode()
+    obj = (project / "a.o").read_bytes()
+    assert obj == (project / "b.o").read_bytes()
+    assert b"ripcc-" not in obj and b"counter.i" not in obj
+    symbols = run(["readelf", "-sW", "a.o"], cwd=str(project)).stdout.decode()
+    assert [line.split()[-1] for line in symbols.splitlines() if " FILE " in line] == ["counter.c"]
+
+
+def test_a_link_error_names_the_users_file(project):
+    """ld names an undefined reference's file by the object's file symbol:
+    the user's source, not ripcc's temporary .i (the object's own name is
+    a temporary one, as with cc's /tmp/ccXXXX.o)."""
+    (project / "undef.c").write_text(
+        '#include "rip.h"\nvoid nosuch(void);\n'
+        'static void task(void *a) { (void)a; rip_yield(); nosuch(); }\n'
+        'int main(void) { return rip_run(task, 0); }\n')
+    r = ripcc(project, "undef.c", "-o", "undef")
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "undefined reference to `nosuch'" in err, err
+    assert "undef.c:(.text" in err and ".i:(" not in err, err
