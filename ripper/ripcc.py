@@ -65,7 +65,9 @@ ripcc's own options (never passed to cc):
   --print-include-dir  print the folder of rip.h
   --cflags             print the flags that compile against the runtime
   --libs               print the runtime library and flags that link it
-  -h, --help-ripcc     print this help (so does --help alone)
+  -h, --help-ripcc, --help
+                       print this help (--help only alone: with other
+                       arguments it is cc's)
   --version            print ripcc's version, then the compiler's
 
 cc's options that ripcc reads, meaning what they mean to cc:

@@ -1,6 +1,7 @@
 """Installed as a user installs it: a wheel built from this clone, put into
 a fresh virtualenv outside the repository, used from an unrelated folder;
-and the runtime alone, by `make install`, for pkg-config and CMake.
+and the runtime alone, by `make install`, for pkg-config and CMake; the
+manual pages by both.
 
 The wheel is built and installed without the network: libclang (the one
 dependency, from PyPI) is linked in from this checkout's virtualenv."""
@@ -89,6 +90,36 @@ def test_the_wheel_carries_the_runtime_sources_and_nothing_built(wheel):
     assert all(n.startswith(("ripper/", "stack_ripper-")) for n in names), names
 
 
+MAN_PAGES = ("ripper.1", "ripcc.1")
+
+
+def test_the_wheel_carries_the_man_pages_as_data(wheel):
+    """In the wheel's data, under share/man/man1: pip puts them in the
+    prefix (the virtualenv) it installs the commands into."""
+    from ripper import __version__
+    wheel_file = zipfile.ZipFile(wheel)
+    for page in MAN_PAGES:
+        name = "stack_ripper-%s.data/data/share/man/man1/%s" % (__version__, page)
+        assert name in wheel_file.namelist()
+        assert wheel_file.read(name) == open(os.path.join(ROOT, "man", page), "rb").read()
+
+
+def test_man_finds_the_pages_of_an_installed_wheel(installed):
+    """man looks beside each folder of PATH (bin -> ../share/man): the
+    virtualenv's bin first on PATH is all it takes."""
+    bin_dir, env, top = installed
+    for page in MAN_PAGES:
+        assert (bin_dir.parent / "share" / "man" / "man1" / page).is_file()
+    if shutil.which("man") is None:
+        pytest.skip("man is not installed")
+    env = {k: v for k, v in env.items() if k != "MANPATH"}
+    env["PATH"] = "%s:/usr/bin:/bin" % bin_dir
+    r = run(["man", "-w", "ripper", "ripcc"], env=env)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode().split() == [str(bin_dir.parent / "share" / "man" / "man1" / p)
+                                         for p in MAN_PAGES]
+
+
 def test_an_installed_ripcc_builds_and_runs_a_program_on_every_backend(installed):
     bin_dir, env, top = installed
     work = top / "elsewhere"
@@ -163,6 +194,13 @@ def prefix(tmp_path_factory):
     r = run(["make", "-s", "-C", ROOT, "install", "PREFIX=" + str(top)], timeout=600)
     assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
     return top
+
+
+def test_make_install_installs_the_man_pages(prefix):
+    for page in MAN_PAGES:
+        installed = prefix / "share" / "man" / "man1" / page
+        assert installed.read_bytes() == open(os.path.join(ROOT, "man", page), "rb").read()
+        assert installed.stat().st_mode & 0o777 == 0o644
 
 
 @pytest.mark.parametrize("backend", ["ucontext", "threads"])
