@@ -66,16 +66,20 @@ def installed(wheel, tmp_path_factory):
     environment whose per-user cache is new)."""
     top = tmp_path_factory.mktemp("installed")
     venv = top / "venv"
-    assert run([sys.executable, "-m", "venv", str(venv)], timeout=300).returncode == 0
+    # not the tree's ripper (PYTHONPATH, as fuzz/mutate.py sets it): pip
+    # would take the egg-info the build left there for an installed copy
+    outside = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    assert run([sys.executable, "-m", "venv", str(venv)], timeout=300,
+               env=outside).returncode == 0
     pip = run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "--no-index", wheel],
-              timeout=300)
+              timeout=300, env=outside)
     assert pip.returncode == 0, pip.stderr.decode()
     site = subprocess.check_output([str(venv / "bin" / "python"), "-c",
                                     "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                                   text=True).strip()
+                                   text=True, env=outside).strip()
     import clang
     os.symlink(os.path.dirname(clang.__file__), os.path.join(site, "clang"))
-    env = dict(os.environ, XDG_CACHE_HOME=str(top / "cache"))
+    env = dict(outside, XDG_CACHE_HOME=str(top / "cache"))
     env.pop("RIP_SAN", None)
     return venv / "bin", env, top
 
@@ -268,7 +272,8 @@ def test_an_installed_ripcc_builds_a_new_runtime_when_its_sources_change(install
     before = set(glob.glob(str(top / "cache" / "ripper" / "*")))
     package = subprocess.check_output([str(bin_dir / "python"), "-c",
                                        "import ripper, os; print(os.path.dirname("
-                                       "ripper.__file__))"], text=True, cwd=str(top)).strip()
+                                       "ripper.__file__))"], text=True, cwd=str(top),
+                                      env=env).strip()
     with open(os.path.join(package, "runtime", "src", "core", "chan.c"), "a") as f:
         f.write("/* a newer runtime */\n")
     r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "after"], cwd=str(work), env=env,

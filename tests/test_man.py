@@ -24,9 +24,10 @@ SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "ENVIRONMENT", "EXIT S
 
 
 def ripper_options():
-    """Every option ripper's parser knows (blocking's flags included:
-    ripper_parser lists them for --help)."""
-    return {s for a in cli.ripper_parser()._actions for s in a.option_strings}
+    """Every option ripper's parser knows, and the flags blocking.mode
+    reads (split_compiler_flags hands them to it, not to the parser)."""
+    return {s for a in cli.ripper_parser()._actions for s in a.option_strings} | \
+        set(blocking.FLAGS)
 
 
 def ripcc_options():
