@@ -65,13 +65,16 @@ $(BUILD)/lib/librip-%.so: $(BUILD)/lib/librip-%.a
 		-Wl,--whole-archive $< -Wl,--no-whole-archive -pthread
 
 # make install PREFIX=DIR [DESTDIR=...]: rip.h, each backend's static and
-# shared library, a pkg-config file per backend (rip-ucontext...) and a CMake
-# package (find_package(ripper) gives ripper::ucontext...).
+# shared library, a pkg-config file per backend (rip-ucontext...), a CMake
+# package (find_package(ripper) gives ripper::ucontext...) and the manual
+# pages ripper(1) and ripcc(1).
 PREFIX  ?= /usr/local
+MAN_PAGES := man/ripper.1 man/ripcc.1
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 install: runtime $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).so)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/lib/cmake/ripper
+		$(DESTDIR)$(PREFIX)/lib/cmake/ripper $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 runtime/include/rip.h $(DESTDIR)$(PREFIX)/include/
 	for b in $(BACKENDS); do \
 		install -m 644 $(BUILD)/lib/librip-$$b.a $(DESTDIR)$(PREFIX)/lib/ && \

@@ -403,10 +403,13 @@ def split_compiler_flags(argv):
     return ours, cc
 
 
-def ripper_main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    argv, clang_args = split_compiler_flags(argv)
-    clang_args = compile_flags(clang_args)      # what preprocessing takes of them
+def ripper_parser():
+    """ripper's argument parser: every option ripper takes, with its help
+    line (the blocking-warning flags too, shown in --help; they reach
+    blocking.mode with the compiler's flags, not the parser).
+
+        ripper_parser().parse_args(["t.c", "-o", "t.rip.c"]).output -> "t.rip.c"
+    """
     ap = argparse.ArgumentParser(
         prog="ripper",
         description="Rip a C file: rewrite every function that may block into a "
@@ -414,17 +417,14 @@ def ripper_main(argv=None):
         usage="ripper [options] [compiler flags] input.c [-o out.c]",
         epilog="Any other flag is the compiler's (-std=c99, -U X, -include f.h, -isystem "
                "DIR, -W..., -f..., -O2: ripper preprocesses with them, so it sees what "
-               "the compiler sees), and so is everything after --.  -Wno-blocking, "
-               "-Werror=blocking (and -Wblocking, -Wno-error=blocking) are ripper's: "
-               "whether a plain blocking call in an async function (read, sleep, "
-               "waitpid, fgets...) is a warning (the default), nothing or an error; "
-               "-w silences it, -Werror alone does not make it an error.  Exit status: 0 "
+               "the compiler sees), and so is everything after --.  Exit status: 0 "
                "ripped, 1 the input has errors (a FIFO or device as the input or an "
                "#include is one), 2 bad usage (an output that is the input is).  On "
                "SIGINT, SIGTERM or SIGHUP ripper ends its children, removes its "
                "temporary files and dies of the signal (the shell says 130, 143, 129).  "
                "Environment: RIPPER_TIMEOUT, the time limit when --timeout is not "
-               "given; RIPCC_CC, the compiler that preprocesses (default cc).")
+               "given; RIPCC_CC, the compiler that preprocesses (default cc).  See "
+               "ripper(1).")
     ap.add_argument("input", help="the C file to rip, or - for standard input")
     ap.add_argument("-o", dest="output", default="-",
                     help="where to write the ripped C (default: - for standard output)")
@@ -470,6 +470,31 @@ def ripper_main(argv=None):
                          "$RIPPER_TIMEOUT, else %d s plus 1 s per %d KB of input"
                          % (PARSE_SECONDS, BYTES_PER_SECOND // 1000))
     ap.add_argument("--version", action="version", version="ripper " + __version__)
+    # split_compiler_flags hands these to blocking.mode, never to the parser:
+    # here they are only listed, for --help
+    warn = ap.add_argument_group("blocking-call warnings (ripper's own: never passed to "
+                                 "the compiler; the last one wins)")
+    for flag, meaning in BLOCKING_FLAG_HELP:
+        warn.add_argument(flag, action="store_true", dest=argparse.SUPPRESS, help=meaning)
+    return ap
+
+
+# What each of blocking.FLAGS (and -w) does, for --help.
+BLOCKING_FLAG_HELP = (
+    ("-Wblocking", "warn of a plain blocking call (read, sleep, waitpid, fgets...) in an "
+                   "async function: the default"),
+    ("-Wno-blocking", "say nothing of them"),
+    ("-Werror=blocking", "make them errors: exit 1, no output written"),
+    ("-Wno-error=blocking", "make them warnings again (-Werror alone leaves them warnings)"),
+    ("-w", "the compiler's: silences these warnings too"),
+)
+
+
+def ripper_main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    argv, clang_args = split_compiler_flags(argv)
+    clang_args = compile_flags(clang_args)      # what preprocessing takes of them
+    ap = ripper_parser()
     args = ap.parse_args(argv)
     if args.posix_tls_only and (args.posix or args.all_async or args.also_async or args.stage):
         ap.error("--posix-tls-only rips nothing: it takes no --posix, --all-async, "

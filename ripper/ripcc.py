@@ -48,8 +48,44 @@ they are.  The runtime library is linked after everything else.  Flags go
 to the C compiler ($RIPCC_CC, default cc; never $CC, so ripcc can itself
 be a build's CC); ripper preprocesses with the same flags.
 
-  -c, -S, -E, -M, -MM, -MD, -MMD, -MF, -MT, -MQ, -MP, -x c, -o, -v,
-  -save-temps ... mean what they mean to cc; -v also shows the ripping.
+ripcc's own options (never passed to cc):
+  --backend=B          the runtime (also --backend B): rip (the default:
+                       every C source ripped), ucontext or threads
+  --all-async          testing mode (rip): every function async, main the
+                       first task; any valid C program behaves as before
+  --posix              POSIX mode: the program's blocking C library calls
+                       suspend only the calling task (below)
+  --equiv              build for every backend, run each, compare (below)
+  --timeout=SECONDS    time limit for ripping one file (below)
+  -Wblocking           a plain blocking call in an async function is a
+                       warning (the default)
+  -Wno-blocking        it is nothing
+  -Werror=blocking     it is an error (exit 1)
+  -Wno-error=blocking  it is a warning again
+  --print-include-dir  print the folder of rip.h
+  --cflags             print the flags that compile against the runtime
+  --libs               print the runtime library and flags that link it
+  -h, --help-ripcc, --help
+                       print this help (--help only alone: with other
+                       arguments it is cc's)
+  --version            print ripcc's version, then the compiler's
+
+cc's options that ripcc reads, meaning what they mean to cc:
+  -c, -S, -E           no link: objects, assembly, or preprocessed text
+                       (-E: with rip.h's folder on the include path)
+  -fsyntax-only        check the (ripped) text, write nothing
+  -o FILE              the output
+  -M, -MM              only preprocess, into make rules
+  -MD, -MMD, -MP, -MG  dependency files, naming the user's files
+  -MF FILE, -MT T, -MQ T
+                       the dependency file and its target
+  -x LANG              the language of the inputs after it (-x none too)
+  -v, -###             show the commands, the ripping too (with no input
+                       at all, the command is cc's: ripcc -v)
+  -save-temps          keep the ripped text as NAME.rip.i
+  -w                   no warnings, blocking calls' too
+  -fsanitize=LIST      link a runtime built with the same sanitizers
+  @FILE                read arguments from FILE, as cc does
 
 --equiv builds the program for all three backends, runs each with the
 program args, and compares standard output and exit status: rip and
@@ -104,12 +140,15 @@ library is built first if it is missing).
 Environment: RIPCC_CC, the C compiler (default cc).  RIPPER_TIMEOUT, the
 time limit when --timeout is not given.  RIP_SAN=1 compiles
 and links with AddressSanitizer and UndefinedBehaviorSanitizer against a
-runtime built with them.
+runtime built with them.  XDG_CACHE_HOME: where an installed ripcc
+builds the runtime libraries (default ~/.cache/ripper).
 
 -fsanitize=address, undefined or thread (or a mix) links a runtime built
 with the same sanitizers (built on first use, like the plain one), so
 ASan knows the runtime's stack switches; -fsanitize=thread is refused
-for the ucontext backend."""
+for the ucontext backend.
+
+Exit status: cc's; 1 when ripping fails, 2 on bad usage.  See ripcc(1)."""
 
 # Arguments after which the next one is the flag's value, not an input.
 VALUE_FLAGS = PATH_FLAGS + ("-D", "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-L",

@@ -1,6 +1,7 @@
 """Installed as a user installs it: a wheel built from this clone, put into
 a fresh virtualenv outside the repository, used from an unrelated folder;
-and the runtime alone, by `make install`, for pkg-config and CMake.
+and the runtime alone, by `make install`, for pkg-config and CMake; the
+manual pages by both.
 
 The wheel is built and installed without the network: libclang (the one
 dependency, from PyPI) is linked in from this checkout's virtualenv."""
@@ -65,16 +66,20 @@ def installed(wheel, tmp_path_factory):
     environment whose per-user cache is new)."""
     top = tmp_path_factory.mktemp("installed")
     venv = top / "venv"
-    assert run([sys.executable, "-m", "venv", str(venv)], timeout=300).returncode == 0
+    # not the tree's ripper (PYTHONPATH, as fuzz/mutate.py sets it): pip
+    # would take the egg-info the build left there for an installed copy
+    outside = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    assert run([sys.executable, "-m", "venv", str(venv)], timeout=300,
+               env=outside).returncode == 0
     pip = run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "--no-index", wheel],
-              timeout=300)
+              timeout=300, env=outside)
     assert pip.returncode == 0, pip.stderr.decode()
     site = subprocess.check_output([str(venv / "bin" / "python"), "-c",
                                     "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                                   text=True).strip()
+                                   text=True, env=outside).strip()
     import clang
     os.symlink(os.path.dirname(clang.__file__), os.path.join(site, "clang"))
-    env = dict(os.environ, XDG_CACHE_HOME=str(top / "cache"))
+    env = dict(outside, XDG_CACHE_HOME=str(top / "cache"))
     env.pop("RIP_SAN", None)
     return venv / "bin", env, top
 
@@ -87,6 +92,36 @@ def test_the_wheel_carries_the_runtime_sources_and_nothing_built(wheel):
     assert not [n for n in names if n.endswith((".a", ".o")) or n == "cflags"], names
     assert any(".dist-info/" in n and n.endswith("/LICENSE") for n in names)   # licenses/ since PEP 639
     assert all(n.startswith(("ripper/", "stack_ripper-")) for n in names), names
+
+
+MAN_PAGES = ("ripper.1", "ripcc.1")
+
+
+def test_the_wheel_carries_the_man_pages_as_data(wheel):
+    """In the wheel's data, under share/man/man1: pip puts them in the
+    prefix (the virtualenv) it installs the commands into."""
+    from ripper import __version__
+    wheel_file = zipfile.ZipFile(wheel)
+    for page in MAN_PAGES:
+        name = "stack_ripper-%s.data/data/share/man/man1/%s" % (__version__, page)
+        assert name in wheel_file.namelist()
+        assert wheel_file.read(name) == open(os.path.join(ROOT, "man", page), "rb").read()
+
+
+def test_man_finds_the_pages_of_an_installed_wheel(installed):
+    """man looks beside each folder of PATH (bin -> ../share/man): the
+    virtualenv's bin first on PATH is all it takes."""
+    bin_dir, env, top = installed
+    for page in MAN_PAGES:
+        assert (bin_dir.parent / "share" / "man" / "man1" / page).is_file()
+    if shutil.which("man") is None:
+        pytest.skip("man is not installed")
+    env = {k: v for k, v in env.items() if k != "MANPATH"}
+    env["PATH"] = "%s:/usr/bin:/bin" % bin_dir
+    r = run(["man", "-w", "ripper", "ripcc"], env=env)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode().split() == [str(bin_dir.parent / "share" / "man" / "man1" / p)
+                                         for p in MAN_PAGES]
 
 
 def test_an_installed_ripcc_builds_and_runs_a_program_on_every_backend(installed):
@@ -165,6 +200,13 @@ def prefix(tmp_path_factory):
     return top
 
 
+def test_make_install_installs_the_man_pages(prefix):
+    for page in MAN_PAGES:
+        installed = prefix / "share" / "man" / "man1" / page
+        assert installed.read_bytes() == open(os.path.join(ROOT, "man", page), "rb").read()
+        assert installed.stat().st_mode & 0o777 == 0o644
+
+
 @pytest.mark.parametrize("backend", ["ucontext", "threads"])
 def test_pkg_config_builds_against_the_installed_shared_library(prefix, tmp_path, backend):
     if shutil.which("pkg-config") is None:
@@ -230,7 +272,8 @@ def test_an_installed_ripcc_builds_a_new_runtime_when_its_sources_change(install
     before = set(glob.glob(str(top / "cache" / "ripper" / "*")))
     package = subprocess.check_output([str(bin_dir / "python"), "-c",
                                        "import ripper, os; print(os.path.dirname("
-                                       "ripper.__file__))"], text=True, cwd=str(top)).strip()
+                                       "ripper.__file__))"], text=True, cwd=str(top),
+                                      env=env).strip()
     with open(os.path.join(package, "runtime", "src", "core", "chan.c"), "a") as f:
         f.write("/* a newer runtime */\n")
     r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "after"], cwd=str(work), env=env,
