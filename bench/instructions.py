@@ -36,6 +36,13 @@ RIP_ASYNC static long add(long a, long b) { if (never) rip_yield(); return a + b
 static long sum;
 static void start(void *arg) { (void)arg; for (long i = 0; i < n; i++) sum = add(sum, i); }
 """),
+    "unwind": ("a yield three async calls deep and the return through them", 1, """
+RIP_ASYNC static long f3(long x) { rip_yield(); return x + 1; }
+RIP_ASYNC static long f2(long x) { return f3(x) + 1; }
+RIP_ASYNC static long f1(long x) { return f2(x) + 1; }
+static long sum;
+static void start(void *arg) { (void)arg; for (long i = 0; i < n; i++) sum += f1(i); }
+"""),
     "spawn": ("a spawn, run and end of a task that returns at once", 1, """
 static void task(void *arg) { (void)arg; }
 static void start(void *arg) { (void)arg; for (long i = 0; i < n; i++) rip_spawn(task, NULL); }

@@ -263,24 +263,14 @@ struct rip_job {
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
     rip_waiter wait;                /* the task's wait: status ETIMEDOUT when its deadline took the job off the queue */
-    volatile int *nested_done;      /* rip__offload_nested's: set to 1 when done, instead of readying the task */
 };
 int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */
-void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the pool while this scheduler runs the other tasks from inside the current one (which cannot suspend: it is in code ripper did not rip), rip__sched_nested; fn(arg) in place if there is no pool */
+void *rip__offload_nested(void *(*fn)(void *), void *arg); /* fn(arg) on the pool while this scheduler runs the other tasks from inside the current one (which cannot suspend: it is in code ripper did not rip), rip__park; fn(arg) in place if there is no pool */
 int rip__in_signal_handler(void);          /* is a program's signal handler running on this thread (psignal.c)? */
 int rip__nested_below(const rip_task *t);   /* is t running rip__sched_nested further down this thread's stack? */
 void rip__sched_nested(volatile int *done, const char *call); /* run other tasks, timers and fd waits until *done (call: the waiting call, for the fatal error if nothing could ever set it); the current task stays current, not queued */
 extern __thread size_t rip__nested_count;   /* tasks running rip__sched_nested on this thread */
-int rip__nested_wake(rip_task *t);          /* t waits in rip__sched_nested: its flag set, 1; else 0 */
-/* Wake t from a wait: its flag if it waits nested in plain code further
- * down this stack (it is running: queueing it would run it twice), else
- * the run queue. */
-static inline void rip__wake(rip_task *t) {
-    if (__builtin_expect(rip__nested_count != 0, 0) && rip__nested_wake(t))
-        return;
-    rip__ready(t);
-}
 int  rip__can_park(void);             /* may the calling code wait for the current task to be readied: in a task (on rip, not in a signal handler, which runs inside the code it interrupts) */
 void rip__park(const char *call);     /* wait until the current task is readied (its waiter queued; call: the waiting call, for a deadlock's message): ucontext switches to the scheduler; rip runs the other tasks from inside this one (rip__sched_nested) */
 

@@ -109,16 +109,15 @@ int rip_mutex_trylock(rip_mutex *m) {
     return -1;
 }
 
-/* Give m to its longest waiter, or free it.  A nested waiter (a plain
- * function's lock or cond wait: rip__sched_nested) is running further
- * down this thread's stack: rip__wake sets its flag instead. */
+/* Give m to its longest waiter, or free it.  (A nested waiter, a plain
+ * function's lock or cond wait, is parked: readying it ends its wait.) */
 static void hand_over(rip_mutex *m) {
     rip_waiter *w = rip__wl_pop(&m->waiters);
     m->holder = w ? w->task : NULL;
     m->depth = w ? 1 : 0;
     if (w) {
         w->status = 0;
-        rip__wake(w->task);
+        rip__ready(w->task);
     }
 }
 
@@ -161,7 +160,6 @@ int rip__mutex_outside(rip_mutex *m, int op) {
 }
 
 int rip__mutex_lock_nested(rip_mutex *m, int64_t at_ms) {
-    volatile int done = 0;
     rip_waiter w;
     /* Untimed, the task's own deadline does not limit it (POSIX's lock
      * never times out); timed, the earlier of the two. */
@@ -182,7 +180,7 @@ int rip__mutex_lock_nested(rip_mutex *m, int64_t at_ms) {
             rip__fatal("%s in a plain function (one called through a pointer) would wait for "
                        "a task that itself waits in a plain function further down: it could "
                        "never return to unlock; call the function by name from the thread", call);
-        rip__sched_nested(&done, call);  /* a hand-over or the deadline sets done */
+        rip__park(call);            /* until a hand-over or the deadline readies it */
         r = rip__mutex_locked(&w);
     }
     rip_set_deadline(saved);
@@ -200,10 +198,8 @@ int rip__cond_wait_nested(rip_condop *op, int64_t at_ms) {
         if (saved >= 0 && saved < at_ms)
             rip_set_deadline(saved);
     }
-    while (!rip__cond_step(op)) {   /* a wait on c, then (after a timeout) on m */
-        volatile int done = 0;
-        rip__sched_nested(&done, call);
-    }
+    while (!rip__cond_step(op))     /* a wait on c, then (after a timeout) on m */
+        rip__park(call);
     if (saved != -2)
         rip_set_deadline(saved);
     return op->result == 0 ? 0 : op->err;
@@ -263,7 +259,7 @@ int rip__cond_step(rip_condop *op) {
         hand_over(m);
         op->w.task = rip__current();
         op->w.status = 0;
-        op->w.elem = NULL;          /* woken by rip__wake, on c and then on m */
+        op->w.elem = NULL;
         rip__wl_push(&op->c->waiters, &op->w);
         rip__wait_limit(&op->w, rip__wl_cancel, &op->c->waiters, 0);
         op->phase = 1;
@@ -305,7 +301,7 @@ static int signal_one(rip_cond *c) {
     } else {
         m->holder = w->task;
         m->depth = 1;
-        rip__wake(w->task);
+        rip__ready(w->task);
     }
     return 1;
 }

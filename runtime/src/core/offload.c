@@ -194,7 +194,6 @@ static int queue(rip_job *job) {
 }
 
 int rip__offload_begin(rip_job *job) {
-    job->nested_done = NULL;
     if (queue(job) == -1)
         return -1;
     job->wait.task = job->task;
@@ -204,11 +203,10 @@ int rip__offload_begin(rip_job *job) {
 }
 
 void *rip__offload_nested(void *(*fn)(void *), void *arg) {
-    volatile int done = 0;
-    rip_job job = { .fn = fn, .arg = arg, .nested_done = &done };
+    rip_job job = { .fn = fn, .arg = arg };
     if (queue(&job) == -1)
         return fn(arg);
-    rip__sched_nested(&done, "a blocking call");
+    rip__park("a blocking call");   /* until drain readies it */
     return job.result;
 }
 
@@ -230,10 +228,7 @@ static void drain(int fd, unsigned events, void *data) {
         rip_job *next = job->next; /* the task may free job once it runs */
         in_flight--;
         rip__loop_hold(-1);
-        if (job->nested_done)
-            *job->nested_done = 1;  /* its task is running, further down this thread's stack */
-        else
-            rip__ready(job->task);
+        rip__ready(job->task);      /* a nested job's task is parked: this ends its wait */
         job = next;
     }
 }

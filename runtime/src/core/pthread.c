@@ -252,7 +252,7 @@ static void thread_end(rip_pxthread *th, void *retval, int destructors) {
     th->ended = 1;
     th->retval = retval;
     if (th->joiner) {
-        rip__wake(th->joiner);
+        rip__ready(th->joiner);
         th->joiner = NULL;
     } else if (th->detached) {
         record_free(th);
@@ -638,7 +638,7 @@ static void rw_grant(rip_pxrwlock *l) {
             else
                 l->readers++;
             w->status = 0;
-            rip__wake(w->task);
+            rip__ready(w->task);
         } else {
             prev = w;
         }

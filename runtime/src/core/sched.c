@@ -199,7 +199,7 @@ static void expire_timers(int64_t now) {
                 continue;
             w->status = ETIMEDOUT;
         }
-        rip__wake(tm->task);
+        rip__ready(tm->task);
     }
 }
 
@@ -270,28 +270,14 @@ void rip__sched_task_gone(void) {
 
 /* The tasks running rip__sched_nested now, outermost first: each waits
  * for the ones above it to return (last in, first out). */
-typedef struct {
-    rip_task *task;                 /* the task waiting in plain code */
-    volatile int *done;             /* its wait's flag: a wake sets it (rip__wake) */
-} nested_wait;
-static __thread nested_wait *nested_tasks;
+static __thread rip_task **nested_tasks;
 static __thread size_t nested_cap;
 __thread size_t rip__nested_count;
 
 int rip__nested_below(const rip_task *t) {
     for (size_t i = 0; i < rip__nested_count; i++)
-        if (nested_tasks[i].task == t)
+        if (nested_tasks[i] == t)
             return 1;
-    return 0;
-}
-
-int rip__nested_wake(rip_task *t) {
-    for (size_t i = 0; i < rip__nested_count; i++) {
-        if (nested_tasks[i].task == t) {
-            *nested_tasks[i].done = 1;  /* it runs further down this stack: not queued */
-            return 1;
-        }
-    }
     return 0;
 }
 
@@ -313,13 +299,13 @@ void rip__sched_nested(volatile int *done, const char *call) {
     rip_task *me = Q.current;
     if (rip__nested_count == nested_cap) {
         size_t cap = nested_cap ? 2 * nested_cap : 8;
-        nested_wait *grown = realloc(nested_tasks, cap * sizeof *grown);
+        rip_task **grown = realloc(nested_tasks, cap * sizeof *grown);
         if (!grown)
             rip__fatal("out of memory");
         nested_tasks = grown;
         nested_cap = cap;
     }
-    nested_tasks[rip__nested_count++] = (nested_wait){ me, done };
+    nested_tasks[rip__nested_count++] = me;
     size_t level = rip__nested_count;
     jmp_buf here, *outer = exit_target;
     exit_target = &here;

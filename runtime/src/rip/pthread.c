@@ -367,8 +367,7 @@ int rip_posix_pthread_join(pthread_t id, void **retval) {
         if (rip__nested_below(th->task))
             never_ends("pthread_join", "would wait for a thread that itself waits in a plain "
                        "function further down");
-        volatile int done = 0;
-        rip__sched_nested(&done, "pthread_join");   /* the thread's end sets done */
+        rip__park("pthread_join");  /* until the thread's end readies it */
         r = 0;
     }
     if (r != 0)
@@ -495,8 +494,7 @@ static int rwlock_plain(pthread_rwlock_t *l, int write, const struct timespec *a
     rip_waiter w;
     r = rip__px_rw_wait(rw, write, &w);
     if (r == RIP_WAIT) {
-        volatile int done = 0;
-        rip__sched_nested(&done, call);     /* a grant or the deadline sets done */
+        rip__park(call);            /* until a grant or the deadline readies it */
         r = rip__px_rw_waited(&w);
     }
     rip_set_deadline(saved);
