@@ -65,17 +65,20 @@ def installed(wheel, tmp_path_factory):
     environment whose per-user cache is new)."""
     top = tmp_path_factory.mktemp("installed")
     venv = top / "venv"
+    # a PYTHONPATH to a clone (fuzz/mutate.py's) would make pip find the
+    # clone's stack_ripper.egg-info installed, and ripcc import the clone
+    env = dict(os.environ, XDG_CACHE_HOME=str(top / "cache"))
+    env.pop("PYTHONPATH", None)
+    env.pop("RIP_SAN", None)
     assert run([sys.executable, "-m", "venv", str(venv)], timeout=300).returncode == 0
     pip = run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "--no-index", wheel],
-              timeout=300)
+              timeout=300, env=env)
     assert pip.returncode == 0, pip.stderr.decode()
     site = subprocess.check_output([str(venv / "bin" / "python"), "-c",
                                     "import sysconfig; print(sysconfig.get_path('purelib'))"],
                                    text=True).strip()
     import clang
     os.symlink(os.path.dirname(clang.__file__), os.path.join(site, "clang"))
-    env = dict(os.environ, XDG_CACHE_HOME=str(top / "cache"))
-    env.pop("RIP_SAN", None)
     return venv / "bin", env, top
 
 
@@ -146,6 +149,51 @@ def test_an_installed_ripper_rips_from_any_folder(installed):
     assert r.returncode == 0, r.stderr.decode()
     assert b"rip__F" in (work / "hello.rip.c").read_bytes()
     assert str(ROOT).encode() not in (work / "hello.rip.c").read_bytes()
+
+
+def one_error_line(result):
+    lines = result.stderr.decode().splitlines()
+    assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
+    assert lines[0].startswith("ripcc: error: "), lines
+    return lines[0]
+
+
+def test_an_installed_ripcc_with_xdg_cache_home_a_file_says_so_in_one_line(installed,
+                                                                           tmp_path):
+    """Its runtime library's cache cannot be made: one line naming the
+    folder, why, and what to set; exit 1, no traceback, no output."""
+    bin_dir, env, _ = installed
+    (tmp_path / "hello.c").write_bytes(PROGRAM)
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_bytes(b"")
+    r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "hello"], cwd=str(tmp_path),
+            env=dict(env, XDG_CACHE_HOME=str(a_file)), timeout=600)
+    line = one_error_line(r)
+    assert "cache folder %s/ripper/" % a_file in line and "Not a directory" in line, line
+    assert "set XDG_CACHE_HOME to a folder you can write" in line, line
+    assert not os.path.exists(str(tmp_path / "hello"))
+
+
+@pytest.mark.parametrize("home", ["a file", "a read-only folder"])
+def test_an_installed_ripcc_with_an_unwritable_home_says_so_in_one_line(installed, tmp_path,
+                                                                        home):
+    """No XDG_CACHE_HOME, and a HOME whose .cache cannot be made."""
+    if home == "a read-only folder" and os.geteuid() == 0:
+        pytest.skip("root writes into a read-only folder")
+    bin_dir, env, _ = installed
+    (tmp_path / "hello.c").write_bytes(PROGRAM)
+    env = dict(env, HOME=str(tmp_path / "home"))
+    del env["XDG_CACHE_HOME"]
+    if home == "a file":
+        (tmp_path / "home").write_bytes(b"")
+    else:
+        (tmp_path / "home").mkdir(mode=0o500)
+    r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "hello"], cwd=str(tmp_path), env=env,
+            timeout=600)
+    line = one_error_line(r)
+    assert "cache folder %s/.cache/ripper/" % (tmp_path / "home") in line, line
+    assert "HOME=%s" % (tmp_path / "home") in line and "XDG_CACHE_HOME" in line, line
+    assert not os.path.exists(str(tmp_path / "hello"))
 
 
 # -- make install: the runtime for build systems without ripcc ----------------
@@ -230,7 +278,7 @@ def test_an_installed_ripcc_builds_a_new_runtime_when_its_sources_change(install
     before = set(glob.glob(str(top / "cache" / "ripper" / "*")))
     package = subprocess.check_output([str(bin_dir / "python"), "-c",
                                        "import ripper, os; print(os.path.dirname("
-                                       "ripper.__file__))"], text=True, cwd=str(top)).strip()
+                                       "ripper.__file__))"], text=True, cwd=str(top), env=env).strip()
     with open(os.path.join(package, "runtime", "src", "core", "chan.c"), "a") as f:
         f.write("/* a newer runtime */\n")
     r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "after"], cwd=str(work), env=env,
@@ -251,3 +299,10 @@ def test_in_a_clone_a_library_older_than_a_runtime_source_is_stale(tmp_path):
     os.utime(str(lib), (newest + 10, newest + 10))
     assert not runtime._stale(str(lib), "rip")
     assert runtime._stale(str(tmp_path / "missing.a"), "rip")
+
+
+def test_a_relative_xdg_cache_home_is_ignored_as_the_xdg_spec_says(monkeypatch):
+    """(else every folder a build compiles in would get a cache of its own)"""
+    from ripper import runtime
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")
+    assert runtime.cache_root() == os.path.join(os.path.expanduser("~"), ".cache", "ripper")
