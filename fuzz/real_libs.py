@@ -206,7 +206,9 @@ class Library:
             r = run_limited(plain_cc() + [plain + ".o", "-o", plain] + list(libs), BUILD_SECONDS)
         if r.status:
             raise Skip("the plain build of %s fails:\n%s" % (label, r.stderr.decode()[-1500:]))
-        r, rip_cost = measured([RIPCC] + list(mode) + flags + ["-c", source, "-o", ripped + ".o"])
+        report = ["-v"] if mode == ALL_ASYNC else []    # -v: what --all-async ripped, left plain
+        r, rip_cost = measured([RIPCC] + list(mode) + report + flags
+                               + ["-c", source, "-o", ripped + ".o"])
         self.notes.extend("%s: %s" % (label, l) for l in all_async_report(r.stderr))
         self.notes.append("%s: ripcc %s -c %s; plain cc -c %s" % (label, shown, rip_cost, cc_cost))
         ripper = None

@@ -463,7 +463,9 @@ def ripper_parser():
                          "file (lower, the default)")
     ap.add_argument("--stats", action="store_true",
                     help="print, per async function, its frame size, suspension points, "
-                         "variables in the frame and locals left as C locals (on stderr)")
+                         "variables in the frame and locals left as C locals, and with "
+                         "--all-async how many functions were ripped and why any stayed "
+                         "plain (on stderr)")
     ap.add_argument("--timeout", metavar="SECONDS",
                     help="the time preprocessing and parsing the input may take before "
                          "ripper gives up on it (exit 1), 0 for no limit; default: "
@@ -547,9 +549,9 @@ def ripper_main(argv=None):
                                    also_async=also)
         print_warnings(warnings, flags + clang_args)
         write_atomically(args.output, out)
-        for line in notes:
-            print(line, file=sys.stderr)
-        if args.stats:
+        if args.stats:                  # --all-async's report too: quiet unless asked
+            for line in notes:
+                print(line, file=sys.stderr)
             print_stats(stats)
     except Diagnostic as d:
         print(d.format(wants_color(flags + clang_args, sys.stderr)), file=sys.stderr)

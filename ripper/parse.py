@@ -22,11 +22,17 @@ import signal
 import sys
 import time
 
-import clang.cindex as ci
+from .diag import Diagnostic
+
+try:
+    import clang.cindex as ci
+except ImportError as e:        # installed with --no-deps, or a broken install: one line
+    raise Diagnostic("", 0, 0, "libclang's Python package 'clang', which ripper parses C "
+                     "with, cannot be imported (%s): install it with 'pip install libclang'"
+                     % e) from None
 
 from . import tree as T
 from .blocking import POSIX_PTHREAD
-from .diag import Diagnostic
 from .scan import params_open, semicolon_after, skip_blank
 
 _TLS_KEYWORD = re.compile(rb"\b(?:__thread|_Thread_local|thread_local)\b")
@@ -1130,8 +1136,10 @@ def parse(pre, dialect=(), alarm=None):
         index = ci.Index.create()
         _lib()
     except Exception as e:  # the shared library could not be loaded
-        raise Diagnostic(pre.path, 0, 0, "cannot load libclang: %s" % e,
-                         hint="install the 'libclang' package from PyPI") from e
+        # cindex's advice (Config.set_library_path()) is for its own callers
+        why = str(e).split(". To provide a path to libclang")[0]
+        raise Diagnostic("", 0, 0, "cannot load libclang's shared library (%s): reinstall "
+                         "it with 'pip install --force-reinstall libclang'" % why) from e
     name = (pre.path if pre.path not in ("-", "<stdin>") else "stdin") + ".ripper.i"
     args = ["-x", "cpp-output", "-ferror-limit=0",
             "-fbracket-depth=%d" % (MAX_NESTING + 48)] + list(dialect) + LENIENT

@@ -96,7 +96,8 @@ fourth, compared as threads is.  Exit 0 when equivalent, 1 when not.
 
 --all-async (a testing mode, rip backend) rips every function defined in
 the files into an async one that yields once on entry, with main as the
-first task: any valid C program must behave exactly as before.
+first task: any valid C program must behave exactly as before.  -v says,
+per file, how many functions it ripped and why any stayed plain.
 
 --posix (POSIX mode, in progress): a program written against plain POSIX
 is built unchanged: its blocking calls of the C library (read, write,
@@ -783,8 +784,9 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
             None if src == "-" else src, compiler(), recorded_flags(flags), cmd.all_async,
             cmd.blocking, getattr(cmd, "seconds", None), files,
             [_place(w) for w in warnings])).encode()
-    for line in notes:
-        print(line, file=sys.stderr)
+    if cmd.verbose:                     # --all-async's report: quiet unless asked, as cc is
+        for line in notes:
+            print(line, file=sys.stderr)
     path = os.path.join(tmp, "%d-%s.i" % (n, _stem(src)))
     if cmd.save_temps:                  # kept, as cc keeps its .i and .s
         path = _stem(src) + ".rip.i"

@@ -183,9 +183,27 @@ def _stale(lib, backend):
 
 
 def cache_root():
-    """$XDG_CACHE_HOME/ripper, else ~/.cache/ripper."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """$XDG_CACHE_HOME/ripper, else ~/.cache/ripper (a relative
+    XDG_CACHE_HOME is ignored, as the XDG spec says)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "ripper")
+
+
+def _unusable_cache(folder, error):
+    """The one-line message for a cache `folder` that cannot be made or
+    written (`error`, an OSError): which folder, why, and the fix.
+
+        _unusable_cache("/f/ripper/ab12", <Not a directory>) ->
+        "cannot write the runtime library's cache folder /f/ripper/ab12 (Not a directory;
+         it is in $XDG_CACHE_HOME=/f): set XDG_CACHE_HOME to a folder you can write"
+    """
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    where = ("$XDG_CACHE_HOME=" + xdg) if os.path.isabs(xdg) else \
+        "$HOME/.cache, HOME=" + os.path.expanduser("~")
+    return ("cannot write the runtime library's cache folder %s (%s; it is in %s): set "
+            "XDG_CACHE_HOME to a folder you can write" % (folder, error.strerror or error, where))
 
 
 def _cached_library(backend, compiler, flags):
@@ -204,8 +222,14 @@ def _cached_library(backend, compiler, flags):
     folder = os.path.join(cache_root(), key.hexdigest()[:20])
     lib = os.path.join(folder, "librip-%s.a" % backend)
     if not os.path.exists(lib):
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, ".lock"), "w") as lock:
+        # a cache that cannot be written is an error, not a build of the
+        # runtime at every compile: the message says where and how to fix it
+        try:
+            os.makedirs(folder, exist_ok=True)
+            lock = open(os.path.join(folder, ".lock"), "w")
+        except OSError as e:
+            raise Diagnostic("", 0, 0, _unusable_cache(folder, e)) from None
+        with lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (parallel ripcc runs)
             if not os.path.exists(lib):
                 _build(lib, files, compiler + CFLAGS + flags + includes)

@@ -183,6 +183,51 @@ def test_an_installed_ripper_rips_from_any_folder(installed):
     assert str(ROOT).encode() not in (work / "hello.rip.c").read_bytes()
 
 
+def one_error_line(result):
+    lines = result.stderr.decode().splitlines()
+    assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
+    assert lines[0].startswith("ripcc: error: "), lines
+    return lines[0]
+
+
+def test_an_installed_ripcc_with_xdg_cache_home_a_file_says_so_in_one_line(installed,
+                                                                           tmp_path):
+    """Its runtime library's cache cannot be made: one line naming the
+    folder, why, and what to set; exit 1, no traceback, no output."""
+    bin_dir, env, _ = installed
+    (tmp_path / "hello.c").write_bytes(PROGRAM)
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_bytes(b"")
+    r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "hello"], cwd=str(tmp_path),
+            env=dict(env, XDG_CACHE_HOME=str(a_file)), timeout=600)
+    line = one_error_line(r)
+    assert "cache folder %s/ripper/" % a_file in line and "Not a directory" in line, line
+    assert "set XDG_CACHE_HOME to a folder you can write" in line, line
+    assert not os.path.exists(str(tmp_path / "hello"))
+
+
+@pytest.mark.parametrize("home", ["a file", "a read-only folder"])
+def test_an_installed_ripcc_with_an_unwritable_home_says_so_in_one_line(installed, tmp_path,
+                                                                        home):
+    """No XDG_CACHE_HOME, and a HOME whose .cache cannot be made."""
+    if home == "a read-only folder" and os.geteuid() == 0:
+        pytest.skip("root writes into a read-only folder")
+    bin_dir, env, _ = installed
+    (tmp_path / "hello.c").write_bytes(PROGRAM)
+    env = dict(env, HOME=str(tmp_path / "home"))
+    del env["XDG_CACHE_HOME"]
+    if home == "a file":
+        (tmp_path / "home").write_bytes(b"")
+    else:
+        (tmp_path / "home").mkdir(mode=0o500)
+    r = run([str(bin_dir / "ripcc"), "hello.c", "-o", "hello"], cwd=str(tmp_path), env=env,
+            timeout=600)
+    line = one_error_line(r)
+    assert "cache folder %s/.cache/ripper/" % (tmp_path / "home") in line, line
+    assert "HOME=%s" % (tmp_path / "home") in line and "XDG_CACHE_HOME" in line, line
+    assert not os.path.exists(str(tmp_path / "hello"))
+
+
 # -- make install: the runtime for build systems without ripcc ----------------
 
 USER = b"""#include <stdio.h>
@@ -294,3 +339,10 @@ def test_in_a_clone_a_library_older_than_a_runtime_source_is_stale(tmp_path):
     os.utime(str(lib), (newest + 10, newest + 10))
     assert not runtime._stale(str(lib), "rip")
     assert runtime._stale(str(tmp_path / "missing.a"), "rip")
+
+
+def test_a_relative_xdg_cache_home_is_ignored_as_the_xdg_spec_says(monkeypatch):
+    """(else every folder a build compiles in would get a cache of its own)"""
+    from ripper import runtime
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")
+    assert runtime.cache_root() == os.path.join(os.path.expanduser("~"), ".cache", "ripper")

@@ -292,3 +292,19 @@ def test_a_link_error_names_the_users_file(project):
     err = r.stderr.decode()
     assert r.returncode == 1 and "undefined reference to `nosuch'" in err, err
     assert "undef.c:(.text" in err and ".i:(" not in err, err
+
+@pytest.mark.parametrize("quiet", [[], ["-w"]])
+def test_an_all_async_compile_is_as_quiet_as_cc(project, quiet):
+    """(It printed "counter.c: --all-async: N of N functions ripped" for
+    every file, -w or not: a build's log filled with it.)"""
+    args = ["-O2", "-I", os.path.join(ROOT, "runtime", "include"), "-c", "counter.c"] + quiet
+    plain = run(["cc"] + args + ["-o", "plain.o"], cwd=str(project))
+    r = ripcc(project, "--all-async", *args, "-o", "ripped.o")
+    assert (r.returncode, r.stdout, r.stderr) == (0, plain.stdout, plain.stderr) == \
+        (0, b"", b""), r.stderr.decode()
+
+
+def test_dash_v_says_what_all_async_ripped(project):
+    r = ripcc(project, "--all-async", "-v", "-c", "counter.c")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"counter.c: --all-async: 1 of 1 functions ripped" in r.stderr, r.stderr.decode()
