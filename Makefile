@@ -34,11 +34,18 @@ RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*
 .PHONY: all venv runtime install examples test test-outside test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed $(VENV)/.bytecode
 $(VENV)/.installed: setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q "setuptools>=77" && $(VENV)/bin/pip install -q -e . pytest build wheel
+	touch $@
+
+# ripper's bytecode, compiled now: an editable install has none, and where
+# PYTHONDONTWRITEBYTECODE is set every ripcc run compiled its modules
+# again (a quarter of a second each, half of a small file's ripcc -c).
+$(VENV)/.bytecode: $(VENV)/.installed $(wildcard ripper/*.py)
+	$(VENV)/bin/python -m compileall -q ripper
 	touch $@
 
 runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)
