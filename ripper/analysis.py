@@ -65,6 +65,28 @@ for _name in ("__builtin_va_arg_pack", "__builtin_va_arg_pack_len"):
     UNRIPPABLE_CALLS[_name] = "they forward the arguments of an inlined call, which a " \
         "ripped function is not; pass a va_list instead"
 CONSTRUCTOR_ATTRS = ("constructor", "destructor")
+# glibc's macros that rename a call as the user writes it (`setjmp(env)` is
+# `_setjmp (env)` once preprocessed): a message names what the user wrote.
+WRITTEN_AS = {"_setjmp": "setjmp", "__sigsetjmp": "sigsetjmp", "__builtin_alloca": "alloca",
+              "__longjmp_chk": "longjmp"}
+
+
+def written_callee(lines, call, known=UNRIPPABLE_CALLS):
+    """The callee of `call` (a named one) as the user wrote it, quoted for
+    a message: its name, or the library's macro that makes it (one of
+    `known`, or its WRITTEN_AS), or its name in the expansion of the
+    user's own macro.
+
+        setjmp(env)     (glibc: _setjmp (env))       -> "'setjmp'"
+        SAVE(env)       (#define SAVE(e) setjmp(e))  -> "'setjmp' (in the expansion of macro 'SAVE')"
+    """
+    name = callee_name(call)
+    _, macro = lines.place_of_name(call.callee.start, name)
+    if macro is None:
+        return "'%s'" % name
+    if macro == WRITTEN_AS.get(name) or macro in known:
+        return "'%s'" % macro
+    return "'%s' (in the expansion of macro '%s')" % (WRITTEN_AS.get(name, name), macro)
 
 
 def runs_outside_main(f):
@@ -147,15 +169,34 @@ def value_use(ref):
     return use
 
 
-def value_destination(ref, functions):
-    """The type a function used as a value is converted to, or None when
-    ripper cannot tell (a variadic argument, a comparison...)."""
+def _value_site(ref):
+    """(the node that stands for function `ref` used as a value, the node it
+    is in): through parentheses, `&` and the arms of ?:."""
     use = value_use(ref)
     p = use.parent
     while isinstance(p, T.Cond) and use is not p.cond:     # deep ? grow : leaf
         use, p = p, p.parent
         while isinstance(p, T.Paren):
             use, p = p, p.parent
+    return use, p
+
+
+def value_argument_of(ref):
+    """(call, index) when function `ref`, used as a value, is argument
+    `index` (from 0) of `call`, else None.
+
+        qsort(v, 3, sizeof v[0], cmp)  ->  (<the qsort call>, 3)
+    """
+    use, p = _value_site(ref)
+    if isinstance(p, T.Call) and use is not p.callee:
+        return p, p.args.index(use)
+    return None
+
+
+def value_destination(ref, functions):
+    """The type a function used as a value is converted to, or None when
+    ripper cannot tell (a variadic argument, a comparison...)."""
+    use, p = _value_site(ref)
     if p is None:
         return None
     if isinstance(p, T.VarDecl) and use is p.init:
@@ -218,16 +259,17 @@ def enclosing_function(node, functions):
     return None
 
 
-def unrippable(f):
+def unrippable(f, lines):
     """(node, message, hint) for the first construct that keeps function
-    `f` from being ripped, or None."""
+    `f` from being ripped, or None; `lines` (the unit's LineMap) names a
+    call as the user wrote it."""
     if runs_outside_main(f):
         return (f.body, "'%s' runs as a %s, before or after main, where nothing may "
                 "suspend" % (f.name, runs_outside_main(f)),
                 "keep it plain: move what suspends out of it")
     for n in f.body.nodes():
         if isinstance(n, T.Call) and callee_name(n) in UNRIPPABLE_CALLS:
-            return (n, "'%s' in async function '%s'" % (callee_name(n), f.name),
+            return (n, "%s in async function '%s'" % (written_callee(lines, n), f.name),
                     UNRIPPABLE_CALLS[callee_name(n)])
         if isinstance(n, T.IndirectGoto) or (isinstance(n, T.Opaque) and
                                              n.what == "label address"):
@@ -393,7 +435,7 @@ class Analysis:
                                % self.also_async[f.name])
         if self.all_async:
             for name, f in self.defined.items():
-                found = unrippable(f)
+                found = unrippable(f, unit.lines)
                 if found:
                     self.plain[name] = found[1]
                 elif name in LIBRARY_BUILTINS:

@@ -24,7 +24,7 @@ import threading
 # paid by every file of a build, and only ripcc and -p need them.
 
 from . import STAGES, __version__, blocking, children
-from .diag import Diagnostic, wants_color
+from .diag import CompilerRejects, Diagnostic, wants_color
 from . import runtime
 from .preprocess import compiler, start_preprocess
 from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
@@ -97,6 +97,57 @@ def without_preprocessor_flags(args):
 def dialect_flags(flags):
     """The flags libclang needs to read the language as the compiler does."""
     return [f for f in flags if f.startswith(DIALECT_PREFIXES)]
+
+
+def compiler_judges(d, path, source, flags, seconds=None):
+    """Diagnostic `d`, raised while ripping `source` (the bytes of `path`,
+    '<stdin>' for standard input), as the user is to see it.  When it is
+    libclang's rejection of the code (a syntax error, an undeclared name,
+    or C libclang lacks), the compiler that builds the file ($RIPCC_CC,
+    default cc, the one that preprocessed it) is asked too, with the same
+    `flags` (-fsyntax-only): if it rejects the code, its own errors are
+    what the user sees, as it prints them, and CompilerRejects is raised
+    (the command exits with its status); if it accepts the code, `d` gets
+    the note that it is C ripper cannot read yet.
+
+        compiler_judges(<t.c:3:15: error: expected expression>, "t.c", b"...", ["-O2"])
+        -> cc's "t.c:3:15: error: expected expression before ';' token" on
+           stderr, then CompilerRejects(1)
+    """
+    if not d.libclang_rejects:
+        return d
+    note = ("libclang, which ripper parses with, rejects this; if your compiler accepts it, "
+            "it is C ripper cannot read yet")     # the compiler could not be asked
+    try:
+        cc = compiler()
+        stdin = path in ("-", "<stdin>") or not os.path.isfile(path)
+        # as the file is compiled without ripping (ucontext), its flags and
+        # rip.h's folder: no __RIPPER__, whose annotate attribute gcc warns about
+        args = cc + without_verbose(flags) + ["-fsyntax-only", "-I", runtime.INCLUDE,
+                                              "-x", "c", "-" if stdin else path]
+        p = children.spawn(args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                           stdout=sys.stderr.fileno())
+        try:
+            p.communicate(source if stdin else None, timeout=time_limit(source, seconds))
+        finally:
+            children.end(p)
+        if p.returncode:
+            raise CompilerRejects(p.returncode if p.returncode > 0 else 1)
+        note = ("%s accepts this code, but libclang, which ripper parses with, rejects it: "
+                "it is C ripper cannot read yet" % " ".join(cc))
+    except (Diagnostic, OSError, subprocess.TimeoutExpired):
+        pass
+    # one note, on the first error that has none (a GNU extension's says more)
+    first = next((e for e in [d] + d.others if e.libclang_rejects and not e.hint), None)
+    if first is not None:
+        first.hint = note
+    return d
+
+
+def without_verbose(flags):
+    """`flags` less what makes the compiler say more than its diagnostics
+    or write files of its own (-v, -###, -save-temps)."""
+    return [f for f in flags if f not in ("-v", "-###") and not f.startswith("-save-temps")]
 
 
 # posix=TLS_ONLY (ripper --posix-tls-only): of POSIX mode, only the thread-locals
@@ -419,7 +470,8 @@ def ripper_parser():
                "DIR, -W..., -f..., -O2: ripper preprocesses with them, so it sees what "
                "the compiler sees), and so is everything after --.  Exit status: 0 "
                "ripped, 1 the input has errors (a FIFO or device as the input or an "
-               "#include is one), 2 bad usage (an output that is the input is).  On "
+               "#include is one; code the compiler rejects too gets its own errors, "
+               "as it prints them), 2 bad usage (an output that is the input is).  On "
                "SIGINT, SIGTERM or SIGHUP ripper ends its children, removes its "
                "temporary files and dies of the signal (the shell says 130, 143, 129).  "
                "Environment: RIPPER_TIMEOUT, the time limit when --timeout is not "
@@ -536,9 +588,12 @@ def ripper_main(argv=None):
         if args.stage and args.stage != "lower":
             flags += clang_args
             from . import stages
-            write_atomically(args.output, stages.run(args.stage, path, source, flags,
-                                                     dialect_flags(flags), args.all_async,
-                                                     args.posix))
+            try:
+                out = stages.run(args.stage, path, source, flags, dialect_flags(flags),
+                                 args.all_async, args.posix)
+            except Diagnostic as d:
+                raise compiler_judges(d, path, source, flags, seconds)
+            write_atomically(args.output, out)
             return 0
         stats, notes, warnings = [], [], []
         also = {name: "another file" for names in args.also_async
@@ -556,6 +611,8 @@ def ripper_main(argv=None):
     except Diagnostic as d:
         print(d.format(wants_color(flags + clang_args, sys.stderr)), file=sys.stderr)
         return 1
+    except CompilerRejects as e:    # its errors are printed: nothing to add
+        return e.status
     except OSError as e:
         print("ripper: error: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
         return 1
@@ -589,9 +646,12 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
     group, its preprocessor in it: whatever ends the rip (an error, the
     time limit, a signal) ends the whole group, no preprocessor left."""
     if os.environ.get("RIPPER_DEBUG"):
-        return rip_source(path, source, clang_args, all_async, stats, notes=notes,
-                          depend=depend, blocking_mode=blocking_mode, warnings=warnings,
-                          posix=posix, also_async=also_async, files=files)
+        try:
+            return rip_source(path, source, clang_args, all_async, stats, notes=notes,
+                              depend=depend, blocking_mode=blocking_mode, warnings=warnings,
+                              posix=posix, also_async=also_async, files=files)
+        except Diagnostic as d:
+            raise compiler_judges(d, path, source, clang_args, seconds)
     limit = time_limit(source, seconds)
     parent = os.getpid()
 
@@ -652,7 +712,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
     kind, value = outcome
     if kind == "diagnostics":
         first, *others = [Diagnostic.of_fields(d) for d in value]
-        raise first.with_others(others)
+        raise compiler_judges(first.with_others(others), path, source, clang_args, seconds)
     raise Diagnostic(path, 0, 0, "internal error in ripper (%s)" % value,
                      hint="this is a bug in ripper; RIPPER_DEBUG=1 shows where")
 

@@ -38,6 +38,7 @@ class Diagnostic(Exception):
         self.others = []            # further diagnostics reported at once
         self.function = None        # the function being ripped when it was raised
         self.why = None             # a further note: why that function is async
+        self.libclang_rejects = False   # libclang's own error: the compiler may reject it too
 
     def with_others(self, others):
         self.others = list(others)
@@ -65,14 +66,14 @@ class Diagnostic(Exception):
     def fields(self):
         """This one (not its others) as a tuple, to send between processes."""
         return (self.path, self.line, self.col, self.message, self.hint, self.why,
-                self.severity, self.option)
+                self.severity, self.option, self.libclang_rejects)
 
     @classmethod
     def of_fields(cls, fields):
         """The Diagnostic `fields()` gave."""
-        path, line, col, message, hint, why, severity, option = fields
+        path, line, col, message, hint, why, severity, option, libclang_rejects = fields
         d = cls(path, line, col, message, hint, severity, option)
-        d.why = why
+        d.why, d.libclang_rejects = why, libclang_rejects
         return d
 
     def __str__(self):
@@ -114,3 +115,14 @@ def wants_color(flags, stream):
         return how == "always"
     return stream.isatty() and "NO_COLOR" not in os.environ and \
         os.environ.get("TERM") != "dumb"
+
+
+class CompilerRejects(Exception):
+    """The user's compiler rejected the input too (ripper asks it when
+    libclang does: cli.compiler_judges); its errors are on stderr already,
+    as it printed them.  The command says nothing more and exits with
+    `status` (the compiler's: 1 for gcc's errors), as the compiler would."""
+
+    def __init__(self, status):
+        super().__init__("the compiler rejects the input (exit status %d)" % status)
+        self.status = status

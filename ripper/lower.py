@@ -23,7 +23,8 @@ import re
 
 from . import __version__, abi, blocking, runtime
 from . import tree as T
-from .analysis import function_values, is_async_call, unrippable, value_destination
+from .analysis import (function_values, is_async_call, unrippable, value_argument_of,
+                       value_destination, written_callee)
 from .diag import Diagnostic
 from .emit import ENCODING, Rewriter
 from .evaluation import callee_name, calls
@@ -767,16 +768,54 @@ class _Lowering:
                 raise self.error(ref, "async function '%s' used as a value where ripper "
                                  "cannot tell the type it becomes" % name,
                                  hint="assign it to a variable of a RIP_ASYNC_FN type first")
-            raise self.error(ref, "async function '%s' used where a plain function pointer "
-                             "('%s') is expected" % (name, dest.spelling),
-                             hint="a function that may suspend cannot be called from code "
-                             "that does not expect it (a qsort comparator); declare the "
-                             "pointer's type with RIP_ASYNC_FN; %s" % self.analysis.chain(name))
+            message, hint = self.plain_pointer_refusal(ref, name, dest)
+            raise self.error(ref, message, hint="%s; %s" % (hint, self.analysis.chain(name)))
         if dest is not None and dest.async_fn:
             raise self.error(ref, "'%s' is not async but is used as an async function ('%s')"
                              % (name, dest.spelling),
                              hint="mark its declaration RIP_ASYNC, or define it in this file")
         return None
+
+    def plain_pointer_refusal(self, ref, name, dest):
+        """(message, hint) for async function `name` (at `ref`) going where
+        a plain function pointer of type `dest` is expected, in the terms
+        of what the user wrote: the function it is passed to, and advice
+        that fits it (a library's parameter is not the user's to change).
+
+            rip_offload(work, arg)  -> ("async function 'work' passed to 'rip_offload', which
+                                        runs it on another thread, where it cannot suspend", ...)
+        """
+        site = value_argument_of(ref)
+        callee = callee_name(site[0]) if site else None
+        if callee is None:
+            return ("async function '%s' used where a plain function pointer ('%s') is "
+                    "expected" % (name, dest.spelling),
+                    "a function that may suspend cannot be called through a plain pointer: "
+                    "declare the pointer's type with RIP_ASYNC_FN (rip.h), or use a plain "
+                    "function")
+        call, index = site
+        written = written_callee(self.unit.lines, call, ())
+        if callee == "rip_offload":
+            return ("async function '%s' passed to %s, which runs it on another thread, "
+                    "where it cannot suspend" % (name, written),
+                    "rip_offload runs a plain blocking function (a disk read, getaddrinfo) on "
+                    "a pool thread while the task waits: offload a plain function, and call "
+                    "'%s' in the task itself" % name)
+        f = self.functions.get(callee)
+        if callee == "pthread_create":
+            return ("async function '%s' passed to %s, whose new thread runs it as a plain "
+                    "function, where it cannot suspend" % (name, written),
+                    "start it as a task with rip_spawn, or give the thread a plain function "
+                    "(under --posix, pthread_create starts a task)")
+        if f is None or f.system:       # the library's: its parameter is not the user's
+            return ("async function '%s' passed to %s, which calls it as a plain function"
+                    % (name, written),
+                    "%s is not ripped, and a function that may suspend cannot run inside it: "
+                    "pass a plain function" % written)
+        return ("async function '%s' passed to %s, whose parameter %d is a plain function "
+                "pointer ('%s')" % (name, written, index + 1, dest.spelling),
+                "declare that parameter with a RIP_ASYNC_FN type (rip.h), so that %s calls it "
+                "as an async function, or pass a plain function" % written)
 
     def unevaluated_callee(self, call, type_name=None):
         """An async call C never evaluates (sizeof f(x)) keeps its arguments,
@@ -816,7 +855,7 @@ class _Lowering:
 
     def async_definition(self, f):
         try:
-            found = unrippable(f)
+            found = unrippable(f, self.unit.lines)
             if found:
                 node, message, hint = found
                 raise self.error(node, message, hint=hint)

@@ -1168,16 +1168,18 @@ def parse(pre, dialect=(), alarm=None):
             continue
         if d.location.file is None:
             errors.append(Diagnostic(pre.path, 0, 0, d.spelling))
+            errors[-1].libclang_rejects = True
             continue
         off = _offset(d.location)
         if lines.in_system_header(off):
             continue                # gcc's own headers, which gcc accepts
         fname, line, _ = lines.where(off)
+        # no note yet: whether the compiler accepts the file is the
+        # driver's to find out (cli.compiler_judges)
         message, hint = next(((m, h) for key, (m, h) in GNU_ONLY.items()
-                              if d.spelling.startswith(key)),
-                             (d.spelling, "libclang, which ripper parses with, rejects this; "
-                              "if your compiler accepts it, it is C ripper cannot read yet"))
+                              if d.spelling.startswith(key)), (d.spelling, None))
         errors.append(Diagnostic(fname, line, lines.column(off), message, hint))
+        errors[-1].libclang_rejects = True
     if errors:
         raise errors[0].with_others(errors[1:50])
     try:

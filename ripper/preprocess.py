@@ -340,18 +340,19 @@ class LineMap:
         col = offset - start + 1
         name, line, _ = self.where(offset)
         original = self.original_line(name, line)
-        here = self.text[start:self.text.find(b"\n", start) if b"\n" in self.text[start:]
-                         else len(self.text)]
         if original is None:
             return col
-        m = re.match(rb"\w+|\S", here[col - 1:])
+        here, at = self.expanded_line(offset)
+        m = re.match(rb"\w+|\S", here[at:])
         if not m:
             return col
         token = m.group()
-        before = len(re.findall(re.escape(token), here[:col - 1]))
+        before = len(re.findall(re.escape(token), here[:at]))
         hits = [h.start() for h in re.finditer(re.escape(token), original)]
         if before < len(hits):
             return hits[before] + 1
+        if re.match(rb"[A-Za-z_]", token):      # a macro made it: where the macro is used
+            return self.place_of_name(offset, token.decode("utf-8", "replace"))[0]
         return col
 
     def place_of_name(self, offset, name):
@@ -366,21 +367,48 @@ class LineMap:
         """
         index = bisect.bisect_right(self.line_starts, offset) - 1
         start = self.line_starts[index]
-        end = self.text.find(b"\n", start)
-        here = self.text[start:end if end >= 0 else len(self.text)]
         col = offset - start + 1
         original = self.original_line(*self.where(offset)[:2])
         if original is None:
             return col, None
+        here, at = self.expanded_line(offset)
         # comments blanked (the expanded text has none), columns kept
         original = _COMMENT.sub(lambda m: m.group(1) or b" " * len(m.group()), original)
         word = re.compile(rb"\b%s\b" % re.escape(name.encode()))
-        before = len(word.findall(here[:col - 1]))
+        before = len(word.findall(here[:at]))
         hits = [m.start() for m in word.finditer(original)]
         if before < len(hits):
             return hits[before] + 1, None
         return _macro_at(list(_TOKEN.finditer(original)), list(_TOKEN.finditer(here)),
-                         col - 1) or (col, None)
+                         at) or (col, None)
+
+    def expanded_line(self, offset):
+        """(the user's line that `offset` is on, as the preprocessor wrote
+        it, whole; where `offset` is in it).  gcc breaks a line where a
+        system header's macro expands in it, each piece after a linemarker
+        of the same line (`if (` / `# 5 "a.c" 3 4` / `_setjmp (` ...): the
+        pieces are joined, a space apart."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        place = self.where(offset)[:2]
+        first = last = index
+        while first >= 2 and self._is_marker(first - 1) and \
+                self.where(self.line_starts[first - 2])[:2] == place:
+            first -= 2
+        while last + 2 < len(self.line_starts) and self._is_marker(last + 1) and \
+                self.where(self.line_starts[last + 2])[:2] == place:
+            last += 2
+        pieces = [self._physical(i) for i in range(first, last + 1, 2)]
+        at = sum(len(p) + 1 for p in pieces[:(index - first) // 2]) + \
+            offset - self.line_starts[index]
+        return b" ".join(pieces), at
+
+    def _physical(self, index):
+        start = self.line_starts[index]
+        end = self.text.find(b"\n", start)
+        return self.text[start:end if end >= 0 else len(self.text)]
+
+    def _is_marker(self, index):
+        return MARKER.match(self._physical(index)) is not None
 
     def original_line(self, name, line):
         """Line `line` of file `name` as written, or None."""

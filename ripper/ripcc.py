@@ -33,7 +33,7 @@ from . import __version__, abi, blocking, children, runtime, wholeprogram
 from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
                   print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
-from .diag import Diagnostic, wants_color
+from .diag import CompilerRejects, Diagnostic, wants_color
 from .preprocess import compiler
 
 USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--posix]
@@ -392,6 +392,8 @@ def main(argv=None):
                 return 1
     try:
         return build(cmd)
+    except CompilerRejects as e:    # the compiler's errors, as it printed them: nothing more
+        return e.status
     except Diagnostic as d:
         print(d.format(wants_color(cmd.args, sys.stderr)) if d.path else
               "ripcc: error: " + d.message + ("\nripcc: note: " + d.hint if d.hint else ""),

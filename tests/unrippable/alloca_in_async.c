@@ -1,4 +1,4 @@
-/* error: alloca' in async function */
+/* error: 'alloca' in async function 'task' */
 #include <rip.h>
 #include <alloca.h>
 #include <string.h>

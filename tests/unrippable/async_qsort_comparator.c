@@ -1,4 +1,4 @@
-/* error: used where a plain function pointer */
+/* error: async function 'cmp' passed to 'qsort', which calls it as a plain function */
 #include <rip.h>
 #include <stdlib.h>
 static int cmp(const void *a, const void *b) { rip_yield(); return *(const int *)a - *(const int *)b; }

@@ -1,4 +1,4 @@
-/* error: setjmp' in async function */
+/* error: 'setjmp' in async function 'task' */
 #include <rip.h>
 #include <setjmp.h>
 static jmp_buf env;

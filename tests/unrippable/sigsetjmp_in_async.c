@@ -1,4 +1,4 @@
-/* error: sigsetjmp' in async function */
+/* error: 'sigsetjmp' in async function 'task' */
 #include <rip.h>
 #include <setjmp.h>
 static sigjmp_buf env;
