@@ -6,7 +6,7 @@ runs many more seeds (fuzz/gen_diff.py), `make fuzz-posix` the --posix ones.
 The generator's construct classes (statement expressions left by jumps,
 macros that do more than a call, unevaluated operands, bit-fields, ...)
 each hold a class of bug ripper once had; the same seeds run on the base
-programs and with every class.  (python fuzz/gen_diff.py --seeds 1-30
+programs and with every class.  (python fuzz/gen_diff.py --seeds 1-20
 --classes NAME isolates one class.)"""
 import os
 import sys
@@ -18,11 +18,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import gen_async  # noqa: E402
 import gen_diff  # noqa: E402
 
-SEEDS = list(range(1, 31))
+SEEDS = list(range(1, 21))         # the base programs take the first 15 (make test's time)
 
 
 def test_generated_programs_ripped_match_the_ucontext_build():
-    results = gen_diff.run(SEEDS, jobs=2, classes=gen_async.BASE)
+    results = gen_diff.run(SEEDS[:15], jobs=2, classes=gen_async.BASE)
     bad = {s: r for s, r in results.items() if r[0] != "match"}
     assert not bad, gen_diff.summary(results) + "\n" + repr(bad)
 
