@@ -352,9 +352,20 @@ def _new_file_beside(path):
             return fd, tmp
 
 
-def compile_commands_flags(build_dir, source):
-    """The compiler flags for `source` from BUILD_DIR/compile_commands.json."""
+def compile_command(build_dir, source):
+    """What BUILD_DIR/compile_commands.json says of compiling `source`:
+    (the compiler flags, the ripping options).  A command run through
+    ripcc (CMake's CMAKE_C_FLAGS with ripcc's own options) is read as
+    ripcc reads it: --all-async, --posix and --timeout are options of the
+    rip, -Wblocking and the like stay among the flags (ripper_main takes
+    them out), --backend and the rest of ripcc's own are dropped (cc
+    knows none of them; ripper rips for the rip backend).
+
+        command "ripcc --backend=rip --all-async -DN=1 -c a.c"
+        -> (["-DN=1"], {"all_async": True, "posix": False, "seconds": None})
+    """
     import json
+    from .ripcc import RIPCC_OPTIONS, Command, UsageError
     db_path = os.path.join(build_dir, "compile_commands.json")
     try:
         with open(db_path) as f:
@@ -367,7 +378,18 @@ def compile_commands_flags(build_dir, source):
         if os.path.realpath(os.path.join(directory, entry.get("file", ""))) != want:
             continue
         args = entry.get("arguments") or shlex.split(entry.get("command", ""))
-        return compile_flags(args[1:], directory)
+        try:
+            cmd = Command(args[1:])
+        except UsageError as e:
+            raise Diagnostic(db_path, 0, 0, "the command for %s: %s" % (source, e))
+        cc_args = [a for a in cmd.args if a.split("=")[0] not in RIPCC_OPTIONS]
+        how = [f for f in [blocking.flag_of(cmd.blocking)] if f]
+        try:
+            seconds = None if cmd.timeout is None else time_limit_option(cmd.timeout)
+        except ValueError as e:
+            raise Diagnostic(db_path, 0, 0, "the command for %s: %s" % (source, e))
+        return compile_flags(cc_args, directory) + how, {
+            "all_async": cmd.all_async, "posix": cmd.posix, "seconds": seconds}
     raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
 
 
@@ -527,7 +549,12 @@ def ripper_main(argv=None):
     flags = ["-I" + d for d in args.includes] + ["-D" + d for d in args.defines]
     try:
         if args.build_dir:
-            flags = compile_commands_flags(args.build_dir, args.input) + flags
+            db_flags, db_options = compile_command(args.build_dir, args.input)
+            flags = db_flags + flags
+            args.all_async = args.all_async or db_options["all_async"]
+            args.posix = args.posix or db_options["posix"]
+            if args.timeout is None and db_options["seconds"] is not None:
+                seconds = db_options["seconds"]
         # -Werror=blocking and the like are ripper's: the compiler would fail on them
         how = blocking.mode(flags + clang_args)
         flags, clang_args = blocking.without_flags(flags), blocking.without_flags(clang_args)

@@ -193,6 +193,37 @@ def test_compile_commands_database_supplies_flags(tmp_path):
     assert r.returncode == 1 and b"SEVEN" in r.stderr
 
 
+def test_compile_commands_written_for_ripcc_are_read_as_ripcc_reads_them(tmp_path):
+    # CMake with CC=ripcc and ripcc's options in CMAKE_C_FLAGS: cc knows
+    # none of them; ripper -p drops --backend, rips as --all-async and
+    # --posix ask, and keeps -Werror=blocking its own
+    good = GOOD.replace(b"int n = 7;", b"int n = SEVEN;")
+    posix = b"#include <unistd.h>\nint main(void) { sleep(0); return SEVEN; }\n"
+    for options, text in ((["--all-async"], good), (["--posix"], posix),
+                          (["--all-async", "--timeout=30"], good)):
+        src = write(tmp_path, "cc.c", text)
+        (tmp_path / "compile_commands.json").write_text(json.dumps([
+            {"directory": str(tmp_path), "file": "cc.c",
+             "command": "/usr/local/bin/ripcc --backend=rip %s -DSEVEN=7 -o "
+                        "CMakeFiles/cc.dir/cc.c.o -c %s" % (" ".join(options), src)}]))
+        r = run([RIPPER, "-p", str(tmp_path), src, "-o", str(tmp_path / "db.rip.c")])
+        assert r.returncode == 0, r.stderr
+        direct = [o for o in options if not o.startswith("--timeout")]
+        r = run([RIPPER, "-DSEVEN=7"] + direct + [src, "-o", str(tmp_path / "direct.rip.c")])
+        assert r.returncode == 0, r.stderr
+        r = run([RIPPER, "-DSEVEN=7", src, "-o", str(tmp_path / "plain.rip.c")])
+        assert (tmp_path / "db.rip.c").read_bytes() == (tmp_path / "direct.rip.c").read_bytes()
+        assert (tmp_path / "db.rip.c").read_bytes() != (tmp_path / "plain.rip.c").read_bytes()
+    blocks = write(tmp_path, "b.c", BLOCKS)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": "b.c",
+         "arguments": ["ripcc", "--backend", "rip", "-Werror=blocking", "-c",
+                       "b.c"]}]))
+    r = run([RIPPER, "-p", str(tmp_path), blocks, "-o", str(tmp_path / "b.rip.c")])
+    assert r.returncode == 1 and b"[-Werror=blocking]" in r.stderr, r.stderr
+    assert b"unrecognized" not in r.stderr and b"backend" not in r.stderr
+
+
 def test_ripcc_unknown_backend_is_a_usage_error(tmp_path):
     src = write(tmp_path, "g.c", GOOD)
     r = run([RIPCC, "--backend=fibers", src, "-o", str(tmp_path / "g")])
