@@ -24,7 +24,7 @@ import threading
 # paid by every file of a build, and only ripcc and -p need them.
 
 from . import STAGES, __version__, blocking, children
-from .diag import Diagnostic, wants_color
+from .diag import Diagnostic, report
 from . import runtime
 from .preprocess import compiler, start_preprocess
 from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
@@ -572,14 +572,14 @@ def ripper_main(argv=None):
                                    notes, seconds=seconds, blocking_mode=how, warnings=warnings,
                                    posix=TLS_ONLY if args.posix_tls_only else args.posix,
                                    also_async=also)
-        print_warnings(warnings, flags + clang_args)
+        report(warnings, flags + clang_args, empty_too=True)   # (JSON: "[]", as cc1 prints)
         write_atomically(args.output, out)
         for line in notes:
             print(line, file=sys.stderr)
         if args.stats:
             print_stats(stats)
     except Diagnostic as d:
-        print(d.format(wants_color(flags + clang_args, sys.stderr)), file=sys.stderr)
+        report(d, flags + clang_args)
         return 1
     except OSError as e:
         print("ripper: error: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
@@ -589,9 +589,7 @@ def ripper_main(argv=None):
 
 def print_warnings(warnings, flags):
     """Warnings of a rip that succeeded (on failure, the error reports them)."""
-    if warnings:
-        print(warnings[0].with_others(warnings[1:]).format(wants_color(flags, sys.stderr)),
-              file=sys.stderr)
+    report(warnings, flags)
 
 
 def print_stats(stats):
