@@ -124,7 +124,13 @@ class _Lowering:
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
         name, line, _ = self.unit.lines.where(max(offset, 0))
-        return Diagnostic(name, line, self.unit.lines.column(max(offset, 0)), message, hint)
+        span = None             # an expression's text: ^~~~ under all of it, as gcc's
+        if isinstance(node, T.Expr) and not isinstance(node, T.Call) and \
+                0 <= node.start < node.end:     # (a call: its name, as gcc)
+            text = self.unit.lines.text[node.start:node.end]
+            span = None if b"\n" in text else text.decode("utf-8", "replace")
+        return Diagnostic(name, line, self.unit.lines.column(max(offset, 0)), message, hint,
+                          span=span)
 
     def run(self):
         self.check_names()
