@@ -159,3 +159,16 @@ def test_an_expression_is_underlined_whole_a_macros_work_at_its_token(tmp_path):
     assert d.format().splitlines()[2] == "      |            ^"
     d = Diagnostic(str(src), 2, 22, "about this")
     assert d.format().splitlines()[2] == "      |                      ^"
+
+
+def test_an_error_about_an_expression_underlines_all_of_it(tmp_path):
+    # as gcc underlines an argument it refuses; a call only its name
+    (tmp_path / "pc.c").write_text(
+        "#include <pthread.h>\nstatic void *pick(void) { return 0; }\nint main(void) {\n"
+        "    pthread_t t;\n    pthread_create(&t, 0, (void *(*)(void *))pick, 0);\n"
+        "    return pthread_join(t, 0);\n}\n")
+    r = run([RIPPER, "--posix", "pc.c", "-o", "pc.rip.c"], cwd=str(tmp_path))
+    assert r.returncode == 1
+    assert r.stderr.decode().splitlines()[1:3] == [
+        "    5 |     pthread_create(&t, 0, (void *(*)(void *))pick, 0);",
+        "      |                           ^~~~~~~~~~~~~~~~~~~~~~~"]
