@@ -28,7 +28,10 @@ import sys
 import unicodedata
 
 # gcc 12's colours (GCC_COLORS's defaults for what ripper shows).
-DEFAULT_COLORS = {"error": "01;31", "warning": "01;35", "note": "01;36", "locus": "01"}
+DEFAULT_COLORS = {"error": "01;31", "warning": "01;35", "note": "01;36", "locus": "01",
+                  "quote": "01"}
+# A name quoted in a message ('read'; not the apostrophe of "ripper's").
+_QUOTED = re.compile(r"(?<!\w)'([^'\n]+?)'(?!\w)")
 _RESET = "\033[m\033[K"         # as gcc writes it: SGR, then "erase to end of line"
 
 
@@ -124,6 +127,12 @@ class Style:
         code = self.colors.get(name) if self.colors else None
         return "\033[%sm\033[K%s%s" % (code, text, _RESET) if code else text
 
+    def _quotes(self, message):
+        """`message` with the names it quotes in gcc's quote colour."""
+        if not self.colors or not self.colors.get("quote"):
+            return message
+        return _QUOTED.sub(lambda m: "'%s'" % self._paint("quote", m.group(1)), message)
+
     def _column(self, d, text):
         """The column gcc prints for `d` on source line `text` (None: not
         readable): a display column unless bytes are asked for."""
@@ -148,11 +157,12 @@ class Style:
                 where = self._paint("locus", self._place(d, text) + ":")
                 tag = "" if d.option is None else " [%s]" % self._paint(d.severity, _option(d))
                 lines.append("%s %s%s%s" % (where, self._paint(d.severity, d.severity + ": "),
-                                            d.message, tag))
+                                            self._quotes(d.message), tag))
                 if self.caret and text is not None and d.col:
                     lines += self._quote(d, text)
                 for note in notes:
-                    lines.append("%s %s%s" % (where, self._paint("note", "note: "), note))
+                    lines.append("%s %s%s" % (where, self._paint("note", "note: "),
+                                          self._quotes(note)))
             if stop:
                 lines.append(stop)
         return lines

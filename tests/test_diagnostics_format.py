@@ -94,7 +94,7 @@ def test_no_caret_as_gcc(twins):
 
 
 def test_colours_as_gcc_writes_them_and_none_under_an_empty_gcc_colors(twins):
-    for colors in (None, "error=01;34:locus=04:note=32", ""):
+    for colors in (None, "error=01;34:locus=04:note=32:quote=04", ""):
         env = dict(C_LOCALE)
         env.pop("GCC_COLORS", None)
         if colors is not None:
@@ -103,6 +103,9 @@ def test_colours_as_gcc_writes_them_and_none_under_an_empty_gcc_colors(twins):
         _, gccs = gcc_says(twins, "-fdiagnostics-color=always", "-Wfatal-errors", env=env)
         assert shape(ours) == shape(gccs), (colors, ours)
         assert ("\x1b[" in ours) == (colors != "")
+        # a name the message quotes, in gcc's quote colour
+        quoted = re.search(r"'(?:\x1b\[[\d;]*m\x1b\[K)?read(?:\x1b\[m\x1b\[K)?'", gccs)
+        assert quoted.group() in ours, (quoted.group(), ours)
 
 
 def test_json_as_gcc_writes_it(twins):
