@@ -49,7 +49,7 @@ class Diagnostic(Exception):
         self.span = span            # the text from col on that it is about (an expression),
                                     # or None: the token there (gcc underlines either)
         self.others = []            # further diagnostics reported at once
-        self.function = None        # the function being ripped when it was raised
+        self.function = None        # the function it is in (gcc's "In function 'f':"), or None
         self.why = None             # a further note: why that function is async
 
     def with_others(self, others):
@@ -68,14 +68,14 @@ class Diagnostic(Exception):
     def fields(self):
         """This one (not its others) as a tuple, to send between processes."""
         return (self.path, self.line, self.col, self.message, self.hint, self.why,
-                self.severity, self.option, self.span)
+                self.severity, self.option, self.span, self.function)
 
     @classmethod
     def of_fields(cls, fields):
         """The Diagnostic `fields()` gave."""
-        path, line, col, message, hint, why, severity, option, span = fields
+        path, line, col, message, hint, why, severity, option, span, function = fields
         d = cls(path, line, col, message, hint, severity, option, span)
-        d.why = why
+        d.why, d.function = why, function
         return d
 
     def __str__(self):
@@ -150,9 +150,14 @@ class Style:
     def text_lines(self, diagnostics):
         """gcc's lines for `diagnostics`, ending where -fmax-errors or
         -Wfatal-errors ends gcc (with its "compilation terminated" line)."""
-        lines = []
+        lines, context = [], (None, None)
         for d, notes, stop in self._shown(diagnostics):
             if d is not None:
+                if d.line and (d.path, d.function) != context and (d.function or context[1]):
+                    lines.append("%s %s" % (self._paint("locus", d.path + ":"), "In function "
+                                            "'%s':" % self._paint("quote", d.function)
+                                            if d.function else "At top level:"))
+                context = (d.path, d.function) if d.line else context
                 text = _source_line(d.path, d.line)
                 where = self._paint("locus", self._place(d, text) + ":")
                 tag = "" if d.option is None else " [%s]" % self._paint(d.severity, _option(d))

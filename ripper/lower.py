@@ -129,8 +129,12 @@ class _Lowering:
                 0 <= node.start < node.end:     # (a call: its name, as gcc)
             text = self.unit.lines.text[node.start:node.end]
             span = None if b"\n" in text else text.decode("utf-8", "replace")
-        return Diagnostic(name, line, self.unit.lines.column(max(offset, 0)), message, hint,
-                          span=span)
+        d = Diagnostic(name, line, self.unit.lines.column(max(offset, 0)), message, hint,
+                       span=span)
+        # the function it is in, for gcc's "In function 'f':" before it
+        d.function = next((f.name for f in self.unit.functions
+                           if f.definition and f.start <= offset < f.end), None)
+        return d
 
     def run(self):
         self.check_names()

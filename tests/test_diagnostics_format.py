@@ -46,12 +46,11 @@ def ripper_says(twins, *flags, env=C_LOCALE, tool=RIPPER):
 
 
 def gcc_says(twins, *flags, env=C_LOCALE):
-    """gcc's lines, less those ripper has no counterpart of: "In function"
-    (ripper names the function in its message) and cc1's -Werror summary."""
+    """gcc's lines, less cc1's -Werror summary, which ripper does not print."""
     r = run(["gcc", "-I", INCLUDE, "-Werror=implicit-function-declaration"] + list(flags) +
             ["-c", "b.c", "-o", "b.o"], cwd=str(twins / "g"), env=env)
     return r.returncode, "\n".join(x for x in r.stderr.decode().splitlines()
-                                   if "In function" not in x and not x.startswith("cc1:"))
+                                   if not x.startswith("cc1:"))
 
 
 def shape(text, notes=True):
@@ -67,11 +66,12 @@ def test_place_source_line_and_range_as_gcc_prints_them_fatal_errors_too(twins):
     _, gccs = gcc_says(twins, "-Wfatal-errors")
     assert status == 1
     assert shape(ours) == shape(gccs), ours     # the first error, its lines, and no note
-    assert ours.splitlines()[1:] == [
+    assert ours.splitlines()[2:] == [
         "    4 |         /* \xe9 */ int n = (int)read(0, arg, 1);",
         "      |                              ^~~~",
         "compilation terminated due to -Wfatal-errors."]
-    assert ours.startswith("b.c:4:30: error: 'read' blocks")   # a display column: byte 24
+    assert ours.startswith("b.c: In function 'task':\n"
+                           "b.c:4:30: error: 'read' blocks")    # a display column: byte 24
 
 
 def test_max_errors_stops_where_gcc_stops(twins):
@@ -87,7 +87,7 @@ def test_max_errors_stops_where_gcc_stops(twins):
 def test_no_caret_as_gcc(twins):
     _, ours = ripper_says(twins, "-fno-diagnostics-show-caret")
     _, gccs = gcc_says(twins, "-fno-diagnostics-show-caret")
-    assert shape(ours, notes=False) == shape(gccs) and len(shape(gccs)) == 2
+    assert shape(ours, notes=False) == shape(gccs) and len(shape(gccs)) == 3
     _, ours = ripper_says(twins, "-fno-diagnostics-show-line-numbers", "-Wfatal-errors")
     _, gccs = gcc_says(twins, "-fno-diagnostics-show-line-numbers", "-Wfatal-errors")
     assert shape(ours) == shape(gccs)
@@ -172,6 +172,7 @@ def test_an_error_about_an_expression_underlines_all_of_it(tmp_path):
         "    return pthread_join(t, 0);\n}\n")
     r = run([RIPPER, "--posix", "pc.c", "-o", "pc.rip.c"], cwd=str(tmp_path))
     assert r.returncode == 1
-    assert r.stderr.decode().splitlines()[1:3] == [
+    assert r.stderr.decode().splitlines()[0] == "pc.c: In function 'main':"
+    assert r.stderr.decode().splitlines()[2:4] == [
         "    5 |     pthread_create(&t, 0, (void *(*)(void *))pick, 0);",
         "      |                           ^~~~~~~~~~~~~~~~~~~~~~~"]
