@@ -21,17 +21,17 @@ named after the message as gcc names it ([-Wblocking]; [-Werror=blocking]
 for one that option made an error).
 """
 
-import json
 import os
 import re
 import sys
-import unicodedata
+# json and unicodedata are imported where they are used: every ripcc start
+# imports this module, and most print nothing.
 
 # gcc 12's colours (GCC_COLORS's defaults for what ripper shows).
 DEFAULT_COLORS = {"error": "01;31", "warning": "01;35", "note": "01;36", "locus": "01",
                   "quote": "01"}
 # A name quoted in a message ('read'; not the apostrophe of "ripper's").
-_QUOTED = re.compile(r"(?<!\w)'([^'\n]+?)'(?!\w)")
+_QUOTED = r"(?<!\w)'([^'\n]+?)'(?!\w)"     # (compiled when first used: re's cache)
 _RESET = "\033[m\033[K"         # as gcc writes it: SGR, then "erase to end of line"
 
 
@@ -131,7 +131,7 @@ class Style:
         """`message` with the names it quotes in gcc's quote colour."""
         if not self.colors or not self.colors.get("quote"):
             return message
-        return _QUOTED.sub(lambda m: "'%s'" % self._paint("quote", m.group(1)), message)
+        return re.sub(_QUOTED, lambda m: "'%s'" % self._paint("quote", m.group(1)), message)
 
     def _column(self, d, text):
         """The column gcc prints for `d` on source line `text` (None: not
@@ -270,6 +270,7 @@ def report(diagnostics, flags=(), stream=None, empty_too=False):
         diagnostics = [diagnostics] + diagnostics.others
     style = Style(flags, stream)
     if style.json:
+        import json
         objects, ended = style.json_objects(diagnostics)
         if ended:                   # gcc's order under -Wfatal-errors: this line, then the array
             print(ended, file=stream)
@@ -282,9 +283,9 @@ def report(diagnostics, flags=(), stream=None, empty_too=False):
 
 # A C token at a column: a string or character literal, a number, an
 # identifier, a punctuator (the longest first), else one character.
-_TOKEN = re.compile(r"""(?:L|u8|u|U)?"(?:\\.|[^"\\])*"|(?:L|u|U)?'(?:\\.|[^'\\])*'|"""
-                    r"""\.?[0-9](?:[eEpP][+-]|[\w.])*|\w+|"""
-                    r"""\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|##|.""")
+_TOKEN = (r"""(?:L|u8|u|U)?"(?:\\.|[^"\\])*"|(?:L|u|U)?'(?:\\.|[^'\\])*'|"""
+          r"""\.?[0-9](?:[eEpP][+-]|[\w.])*|\w+|"""
+          r"""\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|##|.""")
 
 
 def _before(text, col):
@@ -303,7 +304,7 @@ def _covered(text, col, span=None):
     rest = text[len(_before(text, col)):]
     if span and rest.startswith(span):
         return span
-    m = _TOKEN.match(rest)
+    m = re.match(_TOKEN, rest)
     return m.group() if m else rest[:1]
 
 
@@ -322,6 +323,9 @@ def _source_line(path, line):
 
 
 def _char_width(ch):
+    if ch < "\x7f":
+        return 1
+    import unicodedata
     if unicodedata.category(ch) in ("Mn", "Me", "Cf"):
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
