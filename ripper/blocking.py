@@ -343,11 +343,14 @@ def _taken_diagnostic(unit, ref, how):
 
 def _diagnostic(unit, call, callee, function, how, posix=False, note=None):
     if note is not None:        # POSIX_NOT_YET: not a block, a meaning --posix does not give yet
-        return _named_diagnostic(unit, call.callee.start, callee, how,
-                                 "in '%s' starts a thread, not a task" % function, note)
-    return _named_diagnostic(unit, call.callee.start, callee, how,
-                             "blocks the whole scheduler in async function '%s'" % function,
-                             hint(callee, posix))
+        d = _named_diagnostic(unit, call.callee.start, callee, how,
+                              "in '%s' starts a thread, not a task" % function, note)
+    else:
+        d = _named_diagnostic(unit, call.callee.start, callee, how,
+                              "blocks the whole scheduler in async function '%s'" % function,
+                              hint(callee, posix))
+    d.function = function       # gcc's "In function 'f':" before it
+    return d
 
 
 def _named_diagnostic(unit, offset, name, how, message, hint_text):

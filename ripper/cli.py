@@ -24,7 +24,7 @@ import threading
 # paid by every file of a build, and only ripcc and -p need them.
 
 from . import STAGES, __version__, blocking, children
-from .diag import CompilerRejects, Diagnostic, wants_color
+from .diag import CompilerRejects, Diagnostic, report
 from . import runtime
 from .preprocess import compiler, start_preprocess
 from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
@@ -403,9 +403,20 @@ def _new_file_beside(path):
             return fd, tmp
 
 
-def compile_commands_flags(build_dir, source):
-    """The compiler flags for `source` from BUILD_DIR/compile_commands.json."""
+def compile_command(build_dir, source):
+    """What BUILD_DIR/compile_commands.json says of compiling `source`:
+    (the compiler flags, the ripping options).  A command run through
+    ripcc (CMake's CMAKE_C_FLAGS with ripcc's own options) is read as
+    ripcc reads it: --all-async, --posix and --timeout are options of the
+    rip, -Wblocking and the like stay among the flags (ripper_main takes
+    them out), --backend and the rest of ripcc's own are dropped (cc
+    knows none of them; ripper rips for the rip backend).
+
+        command "ripcc --backend=rip --all-async -DN=1 -c a.c"
+        -> (["-DN=1"], {"all_async": True, "posix": False, "seconds": None})
+    """
     import json
+    from .ripcc import RIPCC_OPTIONS, Command, UsageError
     db_path = os.path.join(build_dir, "compile_commands.json")
     try:
         with open(db_path) as f:
@@ -418,7 +429,18 @@ def compile_commands_flags(build_dir, source):
         if os.path.realpath(os.path.join(directory, entry.get("file", ""))) != want:
             continue
         args = entry.get("arguments") or shlex.split(entry.get("command", ""))
-        return compile_flags(args[1:], directory)
+        try:
+            cmd = Command(args[1:])
+        except UsageError as e:
+            raise Diagnostic(db_path, 0, 0, "the command for %s: %s" % (source, e))
+        cc_args = [a for a in cmd.args if a.split("=")[0] not in RIPCC_OPTIONS]
+        how = [f for f in [blocking.flag_of(cmd.blocking)] if f]
+        try:
+            seconds = None if cmd.timeout is None else time_limit_option(cmd.timeout)
+        except ValueError as e:
+            raise Diagnostic(db_path, 0, 0, "the command for %s: %s" % (source, e))
+        return compile_flags(cc_args, directory) + how, {
+            "all_async": cmd.all_async, "posix": cmd.posix, "seconds": seconds}
     raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
 
 
@@ -581,7 +603,12 @@ def ripper_main(argv=None):
     flags = ["-I" + d for d in args.includes] + ["-D" + d for d in args.defines]
     try:
         if args.build_dir:
-            flags = compile_commands_flags(args.build_dir, args.input) + flags
+            db_flags, db_options = compile_command(args.build_dir, args.input)
+            flags = db_flags + flags
+            args.all_async = args.all_async or db_options["all_async"]
+            args.posix = args.posix or db_options["posix"]
+            if args.timeout is None and db_options["seconds"] is not None:
+                seconds = db_options["seconds"]
         # -Werror=blocking and the like are ripper's: the compiler would fail on them
         how = blocking.mode(flags + clang_args)
         flags, clang_args = blocking.without_flags(flags), blocking.without_flags(clang_args)
@@ -602,14 +629,14 @@ def ripper_main(argv=None):
                                    notes, seconds=seconds, blocking_mode=how, warnings=warnings,
                                    posix=TLS_ONLY if args.posix_tls_only else args.posix,
                                    also_async=also)
-        print_warnings(warnings, flags + clang_args)
+        report(warnings, flags + clang_args, empty_too=True)   # (JSON: "[]", as cc1 prints)
         write_atomically(args.output, out)
         if args.stats:                  # --all-async's report too: quiet unless asked
             for line in notes:
                 print(line, file=sys.stderr)
             print_stats(stats)
     except Diagnostic as d:
-        print(d.format(wants_color(flags + clang_args, sys.stderr)), file=sys.stderr)
+        report(d, flags + clang_args)
         return 1
     except CompilerRejects as e:    # its errors are printed: nothing to add
         return e.status
@@ -621,9 +648,7 @@ def ripper_main(argv=None):
 
 def print_warnings(warnings, flags):
     """Warnings of a rip that succeeded (on failure, the error reports them)."""
-    if warnings:
-        print(warnings[0].with_others(warnings[1:]).format(wants_color(flags, sys.stderr)),
-              file=sys.stderr)
+    report(warnings, flags)
 
 
 def print_stats(stats):

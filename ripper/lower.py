@@ -125,7 +125,17 @@ class _Lowering:
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
         name, line, _ = self.unit.lines.where(max(offset, 0))
-        return Diagnostic(name, line, self.unit.lines.column(max(offset, 0)), message, hint)
+        span = None             # an expression's text: ^~~~ under all of it, as gcc's
+        if isinstance(node, T.Expr) and not isinstance(node, T.Call) and \
+                0 <= node.start < node.end:     # (a call: its name, as gcc)
+            text = self.unit.lines.text[node.start:node.end]
+            span = None if b"\n" in text else text.decode("utf-8", "replace")
+        d = Diagnostic(name, line, self.unit.lines.column(max(offset, 0)), message, hint,
+                       span=span)
+        # the function it is in, for gcc's "In function 'f':" before it
+        d.function = next((f.name for f in self.unit.functions
+                           if f.definition and f.start <= offset < f.end), None)
+        return d
 
     def run(self):
         self.check_names()

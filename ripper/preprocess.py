@@ -81,6 +81,10 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
     return start_preprocess(path, source, flags, timeout, frame_abi).result()
 
 
+# The -fdiagnostics-format= values ripper shows its messages in (diag.Style).
+SHOWN_FORMATS = tuple("-fdiagnostics-format=" + f for f in ("text", "json", "json-stderr"))
+
+
 def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depend=()):
     """preprocess(), started: the compiler runs while the caller goes on
     (cli.py loads the later passes meanwhile); .result() waits for it.
@@ -90,7 +94,10 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depen
     args = cc + ["-E", "-D__RIPPER__=1"]
     if frame_abi:
         args += ["-include", FRAME_HEADER]
-    args += list(flags) + ["-I", RUNTIME_INCLUDE]
+    # the compiler's messages in text, which ripper reads and shows as asked
+    # (diag.py); a format ripper does not know is the compiler's to refuse
+    args += [f for f in flags if f not in SHOWN_FORMATS]
+    args += ["-I", RUNTIME_INCLUDE]
     stdin = None
     if path in ("-", "<stdin>") or not os.path.isfile(path):
         args += ["-x", "c", "-"]

@@ -33,7 +33,7 @@ from . import __version__, abi, blocking, children, runtime, wholeprogram
 from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
                   print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
-from .diag import CompilerRejects, Diagnostic, wants_color
+from .diag import CompilerRejects, Diagnostic, report
 from .preprocess import compiler
 
 USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--posix]
@@ -85,6 +85,9 @@ cc's options that ripcc reads, meaning what they mean to cc:
   -save-temps          keep the ripped text as NAME.rip.i
   -w                   no warnings, blocking calls' too
   -fsanitize=LIST      link a runtime built with the same sanitizers
+  -fmax-errors=N, -Wfatal-errors, -fdiagnostics-format=json,
+  -fno-diagnostics-show-caret
+                       ripping's own messages stop and show as gcc's
   @FILE                read arguments from FILE, as cc does
 
 --equiv builds the program for all three backends, runs each with the
@@ -395,9 +398,11 @@ def main(argv=None):
     except CompilerRejects as e:    # the compiler's errors, as it printed them: nothing more
         return e.status
     except Diagnostic as d:
-        print(d.format(wants_color(cmd.args, sys.stderr)) if d.path else
-              "ripcc: error: " + d.message + ("\nripcc: note: " + d.hint if d.hint else ""),
-              file=sys.stderr)
+        if d.path:
+            report(d, cmd.args)
+        else:
+            print("ripcc: error: " + d.message + ("\nripcc: note: " + d.hint if d.hint else ""),
+                  file=sys.stderr)
         return 1
 
 
@@ -740,8 +745,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
             found = check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
                                              cmd.posix, getattr(cmd, "seconds", None))
             if found and cmd.blocking == "error":
-                print(found[0].with_others(found[1:]).format(wants_color(cmd.args, sys.stderr)),
-                      file=sys.stderr)
+                report(found, cmd.args)
                 return 1
             print_warnings(found, cmd.args)
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
@@ -837,7 +841,7 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
                                           blocking_mode=record["blocking"], warnings=warnings,
                                           posix=True, also_async=also_async, files=files)
         except Diagnostic as d:         # printed here, where its file's path means it
-            print(d.format(wants_color(flags, sys.stderr)), file=sys.stderr)
+            report(d, flags)
             raise Diagnostic("", 0, 0, "ripping %s again for the link, with %s async, failed "
                              "(above)" % (source, ", ".join("'%s' (ripped in %s)" % kv
                                                             for kv in sorted(also_async.items()))))

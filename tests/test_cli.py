@@ -193,6 +193,37 @@ def test_compile_commands_database_supplies_flags(tmp_path):
     assert r.returncode == 1 and b"SEVEN" in r.stderr
 
 
+def test_compile_commands_written_for_ripcc_are_read_as_ripcc_reads_them(tmp_path):
+    # CMake with CC=ripcc and ripcc's options in CMAKE_C_FLAGS: cc knows
+    # none of them; ripper -p drops --backend, rips as --all-async and
+    # --posix ask, and keeps -Werror=blocking its own
+    good = GOOD.replace(b"int n = 7;", b"int n = SEVEN;")
+    posix = b"#include <unistd.h>\nint main(void) { sleep(0); return SEVEN; }\n"
+    for options, text in ((["--all-async"], good), (["--posix"], posix),
+                          (["--all-async", "--timeout=30"], good)):
+        src = write(tmp_path, "cc.c", text)
+        (tmp_path / "compile_commands.json").write_text(json.dumps([
+            {"directory": str(tmp_path), "file": "cc.c",
+             "command": "/usr/local/bin/ripcc --backend=rip %s -DSEVEN=7 -o "
+                        "CMakeFiles/cc.dir/cc.c.o -c %s" % (" ".join(options), src)}]))
+        r = run([RIPPER, "-p", str(tmp_path), src, "-o", str(tmp_path / "db.rip.c")])
+        assert r.returncode == 0, r.stderr
+        direct = [o for o in options if not o.startswith("--timeout")]
+        r = run([RIPPER, "-DSEVEN=7"] + direct + [src, "-o", str(tmp_path / "direct.rip.c")])
+        assert r.returncode == 0, r.stderr
+        r = run([RIPPER, "-DSEVEN=7", src, "-o", str(tmp_path / "plain.rip.c")])
+        assert (tmp_path / "db.rip.c").read_bytes() == (tmp_path / "direct.rip.c").read_bytes()
+        assert (tmp_path / "db.rip.c").read_bytes() != (tmp_path / "plain.rip.c").read_bytes()
+    blocks = write(tmp_path, "b.c", BLOCKS)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": "b.c",
+         "arguments": ["ripcc", "--backend", "rip", "-Werror=blocking", "-c",
+                       "b.c"]}]))
+    r = run([RIPPER, "-p", str(tmp_path), blocks, "-o", str(tmp_path / "b.rip.c")])
+    assert r.returncode == 1 and b"[-Werror=blocking]" in r.stderr, r.stderr
+    assert b"unrecognized" not in r.stderr and b"backend" not in r.stderr
+
+
 def test_ripcc_unknown_backend_is_a_usage_error(tmp_path):
     src = write(tmp_path, "g.c", GOOD)
     r = run([RIPCC, "--backend=fibers", src, "-o", str(tmp_path / "g")])
@@ -388,7 +419,7 @@ def test_an_error_quotes_its_source_line_with_a_caret(tmp_path):
     lines = r.stderr.decode().splitlines()
     at = lines.index(next(x for x in lines if ":5:5: error:" in x))
     assert lines[at + 1] == "    5 |     int buf[n];"
-    assert lines[at + 2] == "      |     ^"
+    assert lines[at + 2] == "      |     ^~~"          # gcc: under the token
 
 
 def test_every_error_of_a_run_is_reported(tmp_path):
@@ -411,7 +442,7 @@ def test_colour_only_when_asked_or_on_a_terminal(tmp_path):
     plain = run([RIPPER, src, "-o", str(tmp_path / "out.c")])
     assert b"\x1b[" not in plain.stderr                 # a pipe: no colour
     asked = run([RIPPER, "-fdiagnostics-color=always", src, "-o", str(tmp_path / "out.c")])
-    assert b"\x1b[1;31merror:\x1b[m" in asked.stderr
+    assert b"\x1b[01;31m\x1b[Kerror: \x1b[m\x1b[K" in asked.stderr     # gcc 12's bytes
 
 
 FALLS_THROUGH = b"""#include "rip.h"
@@ -585,7 +616,7 @@ def test_a_blocking_call_in_an_async_function_is_a_warning_with_its_line_caret_a
     at = lines.index("%s:7:17: warning: 'read' blocks the whole scheduler in async function "
                      "'task' [-Wblocking]" % src)
     assert lines[at + 1] == "    7 |     ssize_t n = read(0, buf, sizeof buf);"
-    assert lines[at + 2] == "      |                 ^"
+    assert lines[at + 2] == "      |                 ^~~~"
     assert lines[at + 3] == "%s:7:17: note: use rip_read(fd, buf, len) (like read(2)): it " \
         "suspends only this task; or rip the program with --posix, which makes 'read' " \
         "suspend as written" % src

@@ -343,10 +343,11 @@ def test_a_call_through_a_declaration_ripper_does_not_read_is_a_clear_error(tmp_
     r = ripcc(cwd, "main.o", "server.o", "io.o", "-o", "prog")
     assert r.returncode == 1 and not (cwd / "prog").exists()
     assert r.stderr.decode() == (
+        "main.c: In function 'main':\n"
         "main.c:3:12: error: 'serve' is async in server.o, but this call names it through a "
         "declaration ripper does not read\n"
         "    3 |     return serve(0) == 0;\n"
-        "      |            ^\n"
+        "      |            ^~~~~\n"
         "main.c:3:12: note: declare 'serve' at file scope, with a prototype, before its calls "
         "(not inside a function, nor implicitly)\n"
         "ripcc: error: ripping main.c again for the link, with 'serve' (ripped in server.o) "
