@@ -201,9 +201,9 @@ class Translator:
     """The state of one cc run's standard error (see translate())."""
 
     def __init__(self, ripped, out, columns=None):
-        self.places, self.included = ripped_lines(ripped)
-        self.api_header = next((f for f in self.included
-                                if f.endswith("/rip.h") or f == "rip.h"), None)
+        self.ripped = ripped
+        self._places = None     # ripped_lines(ripped), read at cc's first message
+        self.maps = {}          # (file, line, in a ripped function) -> LineMap or None
         self.quote = None       # the line the held quote is replaced by (a runtime note)
         self.includes = []      # held "In file included from" lines
         self.in_ripped = False  # cc's last "In function" named a function of ripper's
@@ -213,7 +213,30 @@ class Translator:
         self.map = None         # the LineMap of the message being passed on
         self.held = []          # its quote and annotation lines, until the next message
 
+    def _read(self):
+        if self._places is None:
+            self._places = ripped_lines(self.ripped)
+        return self._places
+
+    @property
+    def places(self):
+        return self._read()[0]
+
+    @property
+    def included(self):
+        return self._read()[1]
+
+    @property
+    def api_header(self):
+        return next((f for f in self.included if f.endswith("/rip.h") or f == "rip.h"), None)
+
     def _line_map(self, path, line, col):
+        key = (path, line, col, self.in_ripped)
+        if key not in self.maps:
+            self.maps[key] = self._new_line_map(path, line, col)
+        return self.maps[key]
+
+    def _new_line_map(self, path, line, col):
         texts = self.places.get((path, line))
         user = _user_line(path, line, self.files)
         if not texts or user is None or user in texts:
@@ -348,10 +371,15 @@ def _runs(text):
             i = m.end()
             continue
         ch = text[i]
+        last = runs[-1] if runs else None
         if ch in " \n":
             col += 1
-        elif runs and runs[-1][0] + len(runs[-1][1]) == col and runs[-1][2] == color:
-            runs[-1] = (runs[-1][0], runs[-1][1] + ch, color)
+        elif last and last[0] + len(last[1]) == col - 1 and last[2] == color and \
+                not set(last[1]) <= set("^~|") and ch not in "^~|":
+            runs[-1] = (last[0], last[1] + " " + ch, color)   # a label of words ("char *")
+            col += 1
+        elif last and last[0] + len(last[1]) == col and last[2] == color:
+            runs[-1] = (last[0], last[1] + ch, color)
             col += 1
         else:
             runs.append((col, ch, color))
