@@ -239,11 +239,14 @@ class Translator:
     def _new_line_map(self, path, line, col):
         texts = self.places.get((path, line))
         user = _user_line(path, line, self.files)
-        if not texts or user is None or user in texts:
-            return None         # not a ripped line, or one the ripping left as it was
-        # the plain copy of a function --all-async rips, or the ripped one:
-        # which cc's "In function" line says (a name of ripper's: the ripped)
+        if not texts or user is None:
+            return None         # not a line of the ripped text
+        # the plain copy of a function ripped (--all-async, --posix keep
+        # one for plain callers), or the ripped one: which cc's "In
+        # function" line says (a name of ripper's: the ripped)
         ripped = [t for t in texts if ("rip__" in t) == self.in_ripped] or texts
+        if user in ripped:
+            return None         # a line the ripping left as it was
         maps = [LineMap(t, user, self.columns) for t in ripped]
         for m in maps:          # the ripped line whose token at col the user's has
             k, _ = m._token_at(self.columns.index(user, col))

@@ -849,8 +849,8 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
         path = out[:-2] + ".i"
         with open(path, "wb") as f:
             f.write(ripped + wholeprogram.record_asm(record).encode())
-        status = _run(cmd, record["cc"] + lib_flags + without_preprocessor_flags(flags) +
-                      ["-c", path, "-o", out])
+        status = _run_ripped(cmd, record["cc"] + lib_flags + without_preprocessor_flags(flags) +
+                             ["-c", path, "-o", out], ripped, flags)
         if status:
             raise Diagnostic("", 0, 0, "compiling %s, ripped again for the link, failed"
                              % source)
@@ -880,7 +880,8 @@ def tasks_own_thread_locals(cmd, src, out, cc, include, tmp, n):
         path = _stem(src) + ".rip.i"
     with open(path, "wb") as f:
         f.write(ripped)
-    return _run(cmd, cc + without_preprocessor_flags(flags) + ["-c", path, "-o", out])
+    return _run_ripped(cmd, cc + without_preprocessor_flags(flags) + ["-c", path, "-o", out],
+                       ripped, cmd.args)
 
 
 _TLS_DECL = r"\b(?:__thread|_Thread_local|thread_local)\b[^;]*?\b(%s)\b"

@@ -106,3 +106,18 @@ def test_format_is_at_the_string_not_its_directive(tmp_path):
     assert "x.c:7:14: warning: format" in plain[1]
     assert "x.c:7:12: warning: format" in ripped[1]
     assert "In function 'task'" in ripped[1].replace("\u2018", "'").replace("\u2019", "'")
+
+
+def test_posix_names_the_function_and_column(tmp_path):
+    # --posix keeps a plain copy of a function it rips (for plain callers),
+    # whose line is the user's: the ripped copy's is told by cc's "In
+    # function" line, and its warning is cc's too (twice: the gap above)
+    source = ("#include <unistd.h>\n\nint step(unsigned n)\n{\n    int i = 0;\n"
+              "    sleep(0);\n    if (i < n) i++;\n    return i;\n}\n")
+    (tmp_path / "p.c").write_text(source)
+    r = run([RIPCC, "--posix", "-Wall", "-Wextra", "-c", "p.c"], cwd=str(tmp_path))
+    cc = run([RIPCC, "--backend=ucontext", "-Wall", "-Wextra", "-c", "p.c"],
+             cwd=str(tmp_path))
+    assert "p.c:7:11: warning:" in cc.stderr.decode()
+    assert set(r.stderr.decode().splitlines()) == set(cc.stderr.decode().splitlines())
+    assert r.stderr.decode().count("p.c:7:11: warning:") == 2
