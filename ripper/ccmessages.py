@@ -53,6 +53,62 @@ def user_names(text):
     return text
 
 
+_CONSTRUCTOR_POINTER = re.compile(r"struct rip__frame \* \(\*\)\(((?:[^()]|\([^()]*\))*)\)")
+_FN_TYPEDEF = re.compile(r"typedef (?:__typeof__\((.*?)\)|(void)) rip__fn_(\w+)\((.*?)\);")
+_ASYNC_FN = re.compile(r"RIP_ASYNC_FN\(\s*([^,()]+?)\s*,\s*[^,]+?,\s*\(((?:[^()]|\([^()]*\))*)\)\s*\)")
+_NOT_A_NAME = {"int", "char", "short", "long", "unsigned", "signed", "void", "float", "double",
+               "_Bool", "const", "volatile", "restrict", "__restrict", "struct", "union", "enum"}
+
+
+def _params_key(params):
+    """Parameter types without their names or spaces, to compare a
+    declaration's with cc's spelling of a type: "int *x, char c" -> "int*,char"."""
+    out, depth, part = [], 0, ""
+    for ch in params + ",":
+        if ch == "," and depth == 0:
+            out.append(part.strip())
+            part = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        part += ch
+    keys = []
+    for p in out:
+        p = re.sub(r"\(\s*\*\s*[A-Za-z_]\w*\s*\)", "(*)", p)   # void (*fn)(int) -> void (*)(int)
+        words = re.findall(r"[A-Za-z_]\w*|\S", p)
+        if len(words) >= 2 and re.match(r"[A-Za-z_]", words[-1]) and \
+                words[-1] not in _NOT_A_NAME and words[-2] not in ("struct", "union", "enum"):
+            words = words[:-1]      # its name
+        keys.append("".join(words))
+    return ",".join(keys)
+
+
+def _async_results(ripped, included):
+    """{parameter key: {result types of async functions (and RIP_ASYNC_FN
+    types) with those parameters; None for one whose result is unknown}}."""
+    results = {}
+    text = ripped.decode(*ENC)
+    known = set()
+    for m in _FN_TYPEDEF.finditer(text):
+        result = m.group(1) if m.group(1) is not None else m.group(2)
+        results.setdefault(_params_key(m.group(4)), set()).add(result.strip())
+        known.add(m.group(3))
+    for m in re.finditer(r"rip__new_(\w+)\s*\(((?:[^()]|\([^()]*\))*)\)", text):
+        if m.group(1) not in known:
+            results.setdefault(_params_key(m.group(2)), set()).add(None)
+    for path in included:           # RIP_ASYNC_FN types: rip.h's, the user's
+        if path.startswith("<") or path.startswith("/usr/"):
+            continue
+        try:
+            with open(path, "rb") as f:
+                source = f.read().decode(*ENC)
+        except OSError:
+            continue
+        for m in _ASYNC_FN.finditer(source):
+            if m.group(1) != "ret":         # not the macro's own definition
+                results.setdefault(_params_key(m.group(2)), set()).add(m.group(1).strip())
+    return results
+
+
 def ripped_lines(ripped):
     """({(file, line): [text of each ripped line cc gives that place]},
     {file: [(includer, line) ...] innermost first}), from the ripped
@@ -204,6 +260,7 @@ class Translator:
         self.ripped = ripped
         self._places = None     # ripped_lines(ripped), read at cc's first message
         self.maps = {}          # (file, line, in a ripped function) -> LineMap or None
+        self.results = None     # _async_results(), read at the first pointer type of ripper's
         self.quote = None       # the line the held quote is replaced by (a runtime note)
         self.includes = []      # held "In file included from" lines
         self.in_ripped = False  # cc's last "In function" named a function of ripper's
@@ -229,6 +286,24 @@ class Translator:
     @property
     def api_header(self):
         return next((f for f in self.included if f.endswith("/rip.h") or f == "rip.h"), None)
+
+    def names(self, text):
+        """user_names(text), and an async function's pointer type, which
+        ripped code spells `struct rip__frame * (*)(int *)`, as the user's
+        (`void (*)(int *)`) where one result type has those parameters."""
+        text = user_names(text)
+        if "rip__frame * (*)(" not in text:
+            return text
+        if self.results is None:
+            self.results = _async_results(self.ripped, self.included)
+
+        def user_type(m):
+            results = self.results.get(_params_key(m.group(1)), set())
+            if len(results) != 1 or None in results:
+                return m.group()    # no such function, or two results: as cc said
+            result = next(iter(results))
+            return "%s (*)(%s)" % (result, m.group(1))
+        return _CONSTRUCTOR_POINTER.sub(user_type, text)
 
     def _line_map(self, path, line, col):
         key = (path, line, col, self.in_ripped)
@@ -326,7 +401,7 @@ class Translator:
                                       lambda _: "%s:%s:%d:" % (m.group("file"),
                                                                m.group("line"), new),
                                       text, count=1)
-            text = user_names(text)
+            text = self.names(text)
         self.out.write(text.encode(*ENC))
 
     def _write_includes(self):
@@ -350,7 +425,7 @@ class Translator:
         out = [held[0]]
         spans = []
         for h in held[1:]:
-            moved = _move_annotation(h, m)
+            moved = _move_annotation(h, m, self.names)
             if moved is None:
                 return held     # marks that would collide: as cc put them
             out.append(moved[0])
@@ -391,7 +466,7 @@ def _runs(text):
     return runs
 
 
-def _move_annotation(line, m):
+def _move_annotation(line, m, names):
     """An annotation line (caret, range, label) with each run moved from
     the ripped line's columns to the user's, and the user's columns it
     marks; None if two runs would overlap."""
@@ -425,7 +500,7 @@ def _move_annotation(line, m):
             start = m.col(col, columns=drawn)
             if start is None:
                 return None
-            placed.append((start, run, color))
+            placed.append((start, names(run), color))
     placed.sort()
     out, at = "", 1
     for start, text, color in placed:

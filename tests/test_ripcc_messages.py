@@ -121,3 +121,24 @@ def test_posix_names_the_function_and_column(tmp_path):
     assert "p.c:7:11: warning:" in cc.stderr.decode()
     assert set(r.stderr.decode().splitlines()) == set(cc.stderr.decode().splitlines())
     assert r.stderr.decode().count("p.c:7:11: warning:") == 2
+
+
+def test_an_async_function_s_pointer_type_is_the_user_s(tmp_path):
+    source = ("#include <rip.h>\nRIP_ASYNC void worker(int *x) { rip_yield(); (*x)++; }\n"
+              "int main(void)\n{\n    int n = 0;\n    return rip_run(worker, &n);\n}\n")
+    ripped, plain = compile_both(tmp_path, source, *FLAGS)
+    assert "void (*)(int *)" in plain[1] and "void (*)(void *)" in plain[1]
+    assert ripped == plain
+
+
+def test_a_pointer_type_two_results_could_have_is_left_as_cc_said(tmp_path):
+    # other(void *) returns int, a task (rip_task_fn) nothing: which one cc
+    # means by struct rip__frame * (*)(void *) is not known, so not guessed
+    source = ("#include <rip.h>\nRIP_ASYNC int other(void *p);\n"
+              "RIP_ASYNC void worker(int *x) { rip_yield(); (*x)++; }\n"
+              "int main(void)\n{\n    int n = 0;\n    return rip_run(worker, &n);\n}\n")
+    ripped, plain = compile_both(tmp_path, source, *FLAGS)
+    assert "x.c:7:20: warning: passing argument 1 of" in ripped[1]
+    assert "void (*)(int *)" in ripped[1]
+    assert "expected \u2018struct rip__frame * (*)(void *)\u2019" in ripped[1] or \
+        "expected 'struct rip__frame * (*)(void *)'" in ripped[1]
