@@ -16,7 +16,6 @@ included), is passed through as cc wrote it; no line is dropped.
     #   -> w.c:12:11: warning: comparison ... in 'task'
 """
 
-import difflib
 import re
 
 from . import abi
@@ -191,6 +190,7 @@ class LineMap:
     def __init__(self, ripped, user, columns):
         self.ripped, self.user, self.columns = ripped, user, columns
         self.rt, self.ut = _tokens(ripped, True), _tokens(user, False)
+        import difflib          # here: a compile cc says nothing about never loads it
         self.pairs = {}         # ripped token index -> user token index
         matcher = difflib.SequenceMatcher(None, [t[2] for t in self.rt],
                                           [t[2] for t in self.ut], autojunk=False)
@@ -306,28 +306,30 @@ class Translator:
         return _CONSTRUCTOR_POINTER.sub(user_type, text)
 
     def _line_map(self, path, line, col):
-        key = (path, line, col, self.in_ripped)
+        """The LineMap of the ripped line cc's message at path:line:col is
+        about, or None (not a ripped line, or not one to tell)."""
+        key = (path, line, self.in_ripped)
         if key not in self.maps:
-            self.maps[key] = self._new_line_map(path, line, col)
-        return self.maps[key]
+            self.maps[key] = self._line_maps(path, line)
+        maps = self.maps[key]
+        for m in maps:          # the ripped line whose token at col the user's has
+            k, _ = m._token_at(self.columns.index(m.user, col))
+            if k in m.pairs:
+                return m
+        return maps[0] if len(maps) == 1 else None
 
-    def _new_line_map(self, path, line, col):
+    def _line_maps(self, path, line):
         texts = self.places.get((path, line))
         user = _user_line(path, line, self.files)
         if not texts or user is None:
-            return None         # not a line of the ripped text
+            return []           # not a line of the ripped text
         # the plain copy of a function ripped (--all-async, --posix keep
         # one for plain callers), or the ripped one: which cc's "In
         # function" line says (a name of ripper's: the ripped)
         ripped = [t for t in texts if ("rip__" in t) == self.in_ripped] or texts
         if user in ripped:
-            return None         # a line the ripping left as it was
-        maps = [LineMap(t, user, self.columns) for t in ripped]
-        for m in maps:          # the ripped line whose token at col the user's has
-            k, _ = m._token_at(self.columns.index(user, col))
-            if k in m.pairs:
-                return m
-        return maps[0] if len(maps) == 1 else None
+            return []           # a line the ripping left as it was
+        return [LineMap(t, user, self.columns) for t in ripped]
 
     def _runtime_place(self, path, line):
         """A place in the runtime's inline functions that stands for an API
@@ -411,9 +413,10 @@ class Translator:
 
     def flush(self):
         """Write the held quote and annotation lines, their marks moved."""
-        held, self.held = self.held, []
-        if held:
-            for line in self._moved(held):
+        if self.held:
+            moved = self._moved(list(self.held))    # raises with the lines still held
+            self.held = []
+            for line in moved:
                 self.out.write(line.encode(*ENC))
         self.map, self.quote = None, None
 
@@ -530,10 +533,19 @@ def translate(stream, ripped, out, columns=None):
     messages about ripped lines of `ripped` (the ripped text, bytes) in
     the user's columns and names."""
     t = Translator(ripped, out, columns)
-    for raw in stream:
-        t.feed(raw)
-        if t.map is None:
-            out.flush()
-    t.flush()
-    t._write_includes()
+    raw = b""
+    try:
+        for raw in stream:
+            t.feed(raw)
+            raw = b""
+            if t.map is None:
+                out.flush()
+        t.flush()
+        t._write_includes()
+    except Exception:           # a bug of ours: cc's own words, from where it struck
+        for line in t.includes + t.held:
+            out.write(line.encode(*ENC))
+        out.write(raw)
+        for raw in stream:
+            out.write(raw)
     out.flush()

@@ -142,3 +142,27 @@ def test_a_pointer_type_two_results_could_have_is_left_as_cc_said(tmp_path):
     assert "void (*)(int *)" in ripped[1]
     assert "expected \u2018struct rip__frame * (*)(void *)\u2019" in ripped[1] or \
         "expected 'struct rip__frame * (*)(void *)'" in ripped[1]
+
+
+def test_a_bug_in_the_filter_passes_cc_s_words_on_as_they_are(tmp_path, monkeypatch):
+    import io
+    from ripper import ccmessages
+
+    (tmp_path / "x.c").write_text("int f(void)\n{\n    return i < n;\n}\n")
+    ripped = b'# 1 "x.c"\nint f(void)\n{\n    return rip__F->i < rip__F->n;\n}\n'
+    err = ("x.c: In function 'rip__resume_f':\n"
+           "x.c:3:22: warning: comparison [-Wsign-compare]\n"
+           "    3 |     return i < n;\n      |                      ^\n"
+           "x.c:3:5: note: the rest\n").encode()
+    monkeypatch.chdir(tmp_path)
+    out = io.BytesIO()
+    ccmessages.translate(io.BytesIO(err), ripped, out)
+    assert b"x.c:3:14: warning" in out.getvalue() and b"'f'" in out.getvalue()
+
+    def broken(*args):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(ccmessages, "LineMap", broken)
+    out = io.BytesIO()
+    ccmessages.translate(io.BytesIO(err), ripped, out)
+    assert out.getvalue().endswith(err[err.index(b"x.c:3:22"):])
+    assert out.getvalue().count(b"\n") == err.count(b"\n")
