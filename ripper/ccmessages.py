@@ -37,6 +37,7 @@ _START = r"(?:(?<=\x1b\[K)|(?<!\w))"  # a name's start, also right after a colou
 _OWN = re.compile(r"%s(?:%s|%s|%s)([A-Za-z_]\w*)" % (_START, abi.CONSTRUCTOR,
                                                      abi.RESUME_ENTRY, abi.VA_BODY))
 _FRAME_MEMBER = re.compile(r"%s%s->" % (_START, abi.FRAME))
+_API_NAME = re.compile(r"%s(?:%s)\b" % (_START, "|".join(sorted(_API, key=len, reverse=True))))
 
 
 def user_names(text):
@@ -45,11 +46,11 @@ def user_names(text):
 
         user_names("In function 'rip__resume_task'")  ->  "In function 'task'"
     """
+    if "rip__" not in text:
+        return text
     text = _OWN.sub(r"\1", text)
     text = _FRAME_MEMBER.sub("", text)
-    for name, api in _API.items():
-        text = re.sub(r"%s%s\b" % (_START, name), api, text)
-    return text
+    return _API_NAME.sub(lambda m: _API[m.group()], text)
 
 
 _CONSTRUCTOR_POINTER = re.compile(r"struct rip__frame \* \(\*\)\(((?:[^()]|\([^()]*\))*)\)")
@@ -144,6 +145,9 @@ def _tokens(text, ripped):
     return out
 
 
+_WIDE = re.compile(r"[\t\x80-\xff]")     # a byte whose display width is not 1
+
+
 class Columns:
     """How cc counts a column (its flags -ftabstop=, -fdiagnostics-column-
     unit=, -fdiagnostics-column-origin=).  gcc counts a ripped line's
@@ -165,6 +169,8 @@ class Columns:
     def index(self, text, col):
         """The byte offset in `text` that cc's column `col` counts to."""
         col += 1 - self.origin
+        if not self.display or not _WIDE.search(text):
+            return col - 1      # a column a byte
         display = 1
         for i, ch in enumerate(text):
             step = self._width(ch, display)
@@ -175,6 +181,8 @@ class Columns:
 
     def col(self, text, index):
         """cc's column of byte offset `index` in `text`."""
+        if not self.display or not _WIDE.search(text):
+            return index + self.origin
         display = 1
         for ch in text[:index]:
             display += self._width(ch, display)
@@ -381,9 +389,8 @@ class Translator:
                 self.quote = (number, _user_line(header, number, self.files).encode(
                     "latin-1").decode(*ENC).expandtabs(self.columns.tabstop))
                 self.includes = self._include_lines(header, "\x1b[" in text) or self.includes
-                text = re.sub(r"%s:%s:%s:" % (re.escape(m.group("file")), m.group("line"),
-                                              m.group("col")),
-                              lambda _: "%s:%d:%d:" % (header, number, new), text, count=1)
+                text = text.replace("%s:%s:%s:" % m.group("file", "line", "col"),
+                                    "%s:%d:%d:" % (header, number, new), 1)
             else:
                 self.map = None
             m = None
@@ -398,11 +405,8 @@ class Translator:
                 if self.map is not None:
                     new = self.map.col(int(m.group("col")))
                     if new is not None:
-                        text = re.sub(r"(%s:%s:)%s:" % (re.escape(m.group("file")),
-                                                        m.group("line"), m.group("col")),
-                                      lambda _: "%s:%s:%d:" % (m.group("file"),
-                                                               m.group("line"), new),
-                                      text, count=1)
+                        text = text.replace("%s:%s:%s:" % m.group("file", "line", "col"),
+                                            "%s:%s:%d:" % (m.group("file", "line") + (new,)), 1)
             text = self.names(text)
         self.out.write(text.encode(*ENC))
 
