@@ -271,6 +271,8 @@ class Translator:
         self.results = None     # _async_results(), read at the first pointer type of ripper's
         self.quote = None       # the line the held quote is replaced by (a runtime note)
         self.includes = []      # held "In file included from" lines
+        self.last_chain = None  # the "In file included from" lines last passed on (no colour)
+        self.relocated = False  # they were of a note moved from the runtime to rip.h
         self.in_ripped = False  # cc's last "In function" named a function of ripper's
         self.out = out
         self.columns = columns or Columns()
@@ -388,12 +390,23 @@ class Translator:
             if new is not None:
                 self.quote = (number, _user_line(header, number, self.files).encode(
                     "latin-1").decode(*ENC).expandtabs(self.columns.tabstop))
-                self.includes = self._include_lines(header, "\x1b[" in text) or self.includes
+                # gcc names the includes of a file when it is not the last
+                # message's: cc's would name rip.h's, once
+                chain = self._include_lines(header, "\x1b[" in text)
+                self.includes = chain if _plain(chain) != self.last_chain else []
+                self.last_chain, self.relocated = _plain(chain), True
                 text = text.replace("%s:%s:%s:" % m.group("file", "line", "col"),
                                     "%s:%d:%d:" % (header, number, new), 1)
+                text = _declared_type(text, self.map.user,
+                                      self.map.index(self.columns.index(self.map.user,
+                                                                        int(m.group("col")))))
             else:
                 self.map = None
             m = None
+        elif m and self.includes:
+            if self.relocated and _plain(self.includes) == self.last_chain:
+                self.includes = []  # the chain a moved note above named: cc's would not again
+            self.last_chain, self.relocated = _plain(self.includes) or self.last_chain, False
         self._write_includes()
         if ": In function " in plain:
             self.in_ripped = bool(_OWN.search(plain))
@@ -443,6 +456,34 @@ class Translator:
             quote = "%5d | %s\n" % self.quote
         out[0] = _highlight(quote, spans) if colored else quote
         return out
+
+
+_EXPECTED = re.compile("(expected [\u2018'](?:\x1b\\[01m\x1b\\[K)?)(.*?)"
+                       "((?:\x1b\\[m\x1b\\[K)?[\u2019'])")
+
+
+def _plain(lines):
+    return [SGR.sub("", line) for line in lines]
+
+
+def _declared_type(text, decl, index):
+    """`text` (a note "expected 'struct rip_wg *' but ...") with the
+    expected type as rip.h's declaration `decl` spells the parameter at
+    `index` (rip_wg *), where the two name the same type."""
+    if index is None or not 0 <= index < len(decl):
+        return text
+    left = max(decl.rfind("(", 0, index), decl.rfind(",", 0, index))
+    right = min([i for i in (decl.find(",", index), decl.find(")", index)) if i >= 0] or [-1])
+    if left < 0 or right < 0:
+        return text
+    param = decl[left + 1:right].strip()
+    declared = re.sub(r"(?<=[\s*])[A-Za-z_]\w*$", "", param).strip()
+    declared = re.sub(r"\s*\*", " *", declared).replace("* *", "**")
+    m = _EXPECTED.search(text)
+    if m is None or m.group(2) == declared or \
+            m.group(2).replace("struct ", "") != declared.replace("struct ", ""):
+        return text
+    return text[:m.start(2)] + declared + text[m.end(2):]
 
 
 def _runs(text):

@@ -166,3 +166,16 @@ def test_a_bug_in_the_filter_passes_cc_s_words_on_as_they_are(tmp_path, monkeypa
     ccmessages.translate(io.BytesIO(err), ripped, out)
     assert out.getvalue().endswith(err[err.index(b"x.c:3:22"):])
     assert out.getvalue().count(b"\n") == err.count(b"\n")
+
+
+def test_each_intrinsic_s_note_is_at_its_declaration_once_included(tmp_path):
+    # rip_chan_recv and rip_wg_wait are inlined as the runtime's
+    # rip__chan_recv_try, rip__wg_wait_try (struct rip_wg *): their notes
+    # are rip.h's lines, its types as rip.h spells them (rip_wg *), and
+    # "In file included from" once, as cc says it
+    source = HEAD + ("RIP_ASYNC int task(rip_chan *c, int i)\n{\n    rip_sleep_ms(1);\n"
+                     "    rip_chan_recv(c, 5);\n    rip_wg_wait(i);\n    return i;\n}\n") + TAIL
+    ripped, plain = compile_both(tmp_path, source, *FLAGS)
+    assert plain[1].count("In file included from") == 1
+    assert "expected \u2018rip_wg *\u2019" in plain[1] or "expected 'rip_wg *'" in plain[1]
+    assert ripped == plain
