@@ -274,6 +274,7 @@ class Translator:
         self.last_chain = None  # the "In file included from" lines last passed on (no colour)
         self.relocated = False  # they were of a note moved from the runtime to rip.h
         self.in_ripped = False  # cc's last "In function" named a function of ripper's
+        self.function = None    # that line, in the user's names (no colour)
         self.out = out
         self.columns = columns or Columns()
         self.files = {}
@@ -410,6 +411,13 @@ class Translator:
         self._write_includes()
         if ": In function " in plain:
             self.in_ripped = bool(_OWN.search(plain))
+            named = SGR.sub("", self.names(plain))
+            if named == self.function:
+                return          # gcc's for rip__new_f after rip__resume_f: both f, as cc once
+            self.function = named
+        elif plain.startswith(("At top level", "In file included from")) or \
+                (LOCATION.match(plain) is None and ": " in plain and not plain.startswith(" ")):
+            self.function = None
         if m or plain.startswith(("In file included from", "In function", "At top level")) or \
                 ": In function " in plain:
             if m:

@@ -179,3 +179,22 @@ def test_each_intrinsic_s_note_is_at_its_declaration_once_included(tmp_path):
     assert plain[1].count("In file included from") == 1
     assert "expected \u2018rip_wg *\u2019" in plain[1] or "expected 'rip_wg *'" in plain[1]
     assert ripped == plain
+
+
+def test_an_unused_parameter_of_an_async_function_is_warned_of(tmp_path):
+    # the constructor takes x and, the body never naming it, leaves it
+    # unused as the user's function does: cc's warning, in 'task' (once),
+    # first, as the constructor comes before the body (cc: after it)
+    source = HEAD + ("RIP_ASYNC int task(int x, int y)\n{\n    int set = 0;\n"
+                     "    rip_sleep_ms(1);\n    set = 2;\n    return y;\n}\n") + TAIL
+    ripped, plain = compile_both(tmp_path, source, *FLAGS)
+    unused = "x.c:4:24: warning: unused parameter"
+    assert unused in plain[1] and unused in ripped[1]
+    def warnings(text):
+        return sorted(line for line in text.splitlines() if ": warning:" in line)
+    assert warnings(ripped[1]) == warnings(plain[1])
+    assert ripped[1].count("In function") == 1
+    # a parameter named only as (void)x: no warning, as cc
+    source = source.replace("int set = 0;", "int set = 0;\n    (void)x;")
+    ripped, plain = compile_both(tmp_path, source, *FLAGS)
+    assert "unused parameter" not in plain[1] and "unused parameter" not in ripped[1]
