@@ -541,8 +541,9 @@ def _move_annotation(line, m, names):
             if end >= drawn.col(m.user, len(m.user)) - 1:
                 end = max(end, m.run_end(col, drawn))  # cut by cc at the user's line's end
             start, stop = m.col(col, columns=drawn), m.col(end, end=True, columns=drawn)
-            if start is None or stop is None or stop < start:
+            if start is None:
                 return None
+            stop = start if stop is None or stop < start else stop  # ripper's tokens only: one
             caret = run.find("^")
             if caret >= 0:
                 at = m.col(col + caret, columns=drawn)

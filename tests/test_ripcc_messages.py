@@ -198,3 +198,20 @@ def test_an_unused_parameter_of_an_async_function_is_warned_of(tmp_path):
     source = source.replace("int set = 0;", "int set = 0;\n    (void)x;")
     ripped, plain = compile_both(tmp_path, source, *FLAGS)
     assert "unused parameter" not in plain[1] and "unused parameter" not in ripped[1]
+
+
+def test_a_warning_in_a_macro_s_expansion_is_inside_its_call(tmp_path):
+    # cc names the macro's definition and "in expansion of macro"; the
+    # ripped line is the expansion: its message stays on the user's line,
+    # within the macro's call, the caret under the column it gives (a gap)
+    import re
+    source = HEAD + ("#define LESS(a, b) ((a) < (b))\nRIP_ASYNC int task(unsigned n)\n{\n"
+                     "    int i = 0;\n    rip_sleep_ms(1);\n    if (LESS(i, n)) i++;\n"
+                     "    return i;\n}\n") + TAIL
+    ripped, plain = compile_both(tmp_path, source, *FLAGS)
+    assert "x.c:9:9: note: in expansion of macro" in plain[1]
+    m = re.search(r"x\.c:9:(\d+): warning: comparison", ripped[1])
+    assert m and 9 <= int(m.group(1)) <= 18
+    caret = ripped[1].splitlines()[ripped[1].splitlines().index(
+        m.group() + ripped[1].split(m.group())[1].splitlines()[0]) + 2]
+    assert caret.index("^") - caret.index("|") - 1 == int(m.group(1))
