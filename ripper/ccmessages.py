@@ -7,9 +7,13 @@ the user's, but its columns are the ripped line's, and its names ripper's.
 translate() passes cc's standard error through, line by line, and on the
 lines about a ripped line (one that differs from the user's) moves the
 column, the caret and the range marks to the user's token (found by
-aligning the two lines' tokens), and names the user's function and call.
-Every other line, and every line's bytes outside those edits (colours
-included), is passed through as cc wrote it; no line is dropped.
+aligning the two lines' tokens); it names the user's function, call and
+async function pointer type, and moves a note in the runtime's inline
+code (rip_frame.h) to the API's declaration in rip.h.  Every other line,
+and every line's bytes outside those edits (colours included), is passed
+through as cc wrote it.  No message is dropped; of gcc's context lines,
+one that repeats the last once ripper's names are the user's ("In
+function 'task'" for rip__new_task, then again for rip__resume_task) is.
 
     translate(cc.stderr, ripped_bytes, sys.stderr.buffer)
     # w.c:12:19: warning: comparison ... in 'rip__resume_task'
@@ -55,7 +59,8 @@ def user_names(text):
 
 _CONSTRUCTOR_POINTER = re.compile(r"struct rip__frame \* \(\*\)\(((?:[^()]|\([^()]*\))*)\)")
 _FN_TYPEDEF = re.compile(r"typedef (?:__typeof__\((.*?)\)|(void)) rip__fn_(\w+)\((.*?)\);")
-_ASYNC_FN = re.compile(r"RIP_ASYNC_FN\(\s*([^,()]+?)\s*,\s*[^,]+?,\s*\(((?:[^()]|\([^()]*\))*)\)\s*\)")
+_ASYNC_FN = re.compile(r"RIP_ASYNC_FN\(\s*([^,()]+?)\s*,\s*[^,]+?,\s*"
+                       r"\(((?:[^()]|\([^()]*\))*)\)\s*\)")
 _NOT_A_NAME = {"int", "char", "short", "long", "unsigned", "signed", "void", "float", "double",
                "_Bool", "const", "volatile", "restrict", "__restrict", "struct", "union", "enum"}
 
