@@ -2,6 +2,7 @@
 same file:line:col, function, call and caret as on ucontext, where
 nothing is ripped (ripcc filters cc's standard error: ccmessages.py)."""
 import os
+import subprocess
 
 import pytest
 
@@ -215,3 +216,24 @@ def test_a_warning_in_a_macro_s_expansion_is_inside_its_call(tmp_path):
     caret = ripped[1].splitlines()[ripped[1].splitlines().index(
         m.group() + ripped[1].split(m.group())[1].splitlines()[0]) + 2]
     assert caret.index("^") - caret.index("|") - 1 == int(m.group(1))
+
+
+def test_on_a_terminal_the_colours_are_cc_s(tmp_path):
+    # cc writes into ripcc's pipe now: ripcc asks it for the colours it
+    # would have given the terminal (script(1) makes one)
+    import shlex
+    import shutil
+    if shutil.which("script") is None:
+        pytest.skip("no script(1) to make a terminal")
+    (tmp_path / "x.c").write_text(HEAD + CASES["int-conversion"] + TAIL)
+    out = []
+    for backend in ("rip", "ucontext"):
+        command = " ".join(shlex.quote(a) for a in [RIPCC, "--backend=" + backend, "-Wall",
+                                                    "-c", "x.c", "-o", backend + ".o"])
+        env = dict(os.environ, TERM="xterm")
+        env.pop("NO_COLOR", None)
+        r = run(["script", "-qec", command, str(tmp_path / "typescript")], cwd=str(tmp_path),
+                env=env, stdin=subprocess.DEVNULL)
+        out.append(r.stdout)
+    assert b"\x1b[01;35m\x1b[Kwarning: " in out[1]
+    assert out[0] == out[1]
