@@ -333,6 +333,9 @@ class AsyncFunction:
         for n in self.f.body.nodes():
             if isinstance(n, T.Ref) and n.key in uses:
                 uses[n.key].append(n)
+        # never named: the constructor leaves it unused too, and cc says
+        # so (-Wunused-parameter) as of the user's function
+        self.unnamed = {key for key, refs in uses.items() if not refs}
         return {key for key, refs in uses.items() if all(_cast_to_void(r) for r in refs)}
 
     def dirty_nodes(self):
@@ -398,7 +401,7 @@ class AsyncFunction:
             if p.key in self.fields:
                 stores.append(store("%s->%s" % (abi.FRAME, self.fields[p.key]), p.ctype,
                                     p.name) + ";")
-            else:
+            elif p.key not in self.unnamed:     # named only as (void)p: no warning
                 stores.append("(void)%s;" % p.name)
         if f.name == "main" and not void:
             stores.insert(0, "%s->%s = 0;" % (abi.FRAME, abi.RESULT))  # main may end without return

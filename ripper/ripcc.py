@@ -29,11 +29,11 @@ import shlex
 import subprocess
 import sys
 
-from . import __version__, abi, blocking, children, runtime, wholeprogram
+from . import __version__, abi, blocking, ccmessages, children, runtime, wholeprogram
 from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
                   print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
-from .diag import CompilerRejects, Diagnostic, report
+from .diag import CompilerRejects, Diagnostic, report, wants_color
 from .preprocess import compiler
 
 USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--posix]
@@ -799,7 +799,8 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     with open(path, "wb") as f:
         f.write(ripped)
     # preprocessed C (.i): compiled without the preprocessor's flags
-    return _run(cmd, cc + without_preprocessor_flags(flags) + stop + [path] + to)
+    return _run_ripped(cmd, cc + without_preprocessor_flags(flags) + stop + [path] + to,
+                       ripped, cmd.args)
 
 
 def recorded_flags(flags):
@@ -856,8 +857,8 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
         path = out[:-2] + ".i"
         with open(path, "wb") as f:
             f.write(ripped + wholeprogram.record_asm(record).encode())
-        status = _run(cmd, record["cc"] + lib_flags + without_preprocessor_flags(flags) +
-                      ["-c", path, "-o", out])
+        status = _run_ripped(cmd, record["cc"] + lib_flags + without_preprocessor_flags(flags) +
+                             ["-c", path, "-o", out], ripped, flags)
         if status:
             raise Diagnostic("", 0, 0, "compiling %s, ripped again for the link, failed"
                              % source)
@@ -887,7 +888,8 @@ def tasks_own_thread_locals(cmd, src, out, cc, include, tmp, n):
         path = _stem(src) + ".rip.i"
     with open(path, "wb") as f:
         f.write(ripped)
-    return _run(cmd, cc + without_preprocessor_flags(flags) + ["-c", path, "-o", out])
+    return _run_ripped(cmd, cc + without_preprocessor_flags(flags) + ["-c", path, "-o", out],
+                       ripped, cmd.args)
 
 
 _TLS_DECL = r"\b(?:__thread|_Thread_local|thread_local)\b[^;]*?\b(%s)\b"
@@ -961,6 +963,43 @@ def _run(cmd, args):
     if cmd.verbose:
         print("ripcc: " + " ".join(args), file=sys.stderr)
     return children.run(args, own_group=_not_reading_the_terminal(args)).returncode
+
+
+def _run_ripped(cmd, args, ripped, flags):
+    """_run for the compile of ripped text `ripped`: cc's messages about it
+    in the user's columns and names (ccmessages.py), in colour as cc would
+    have written them to this standard error (`flags`: the user's)."""
+    if wants_color(flags, sys.stderr):
+        args = args + ["-fdiagnostics-color=always"]    # its standard error is a pipe now
+    if cmd.verbose:
+        print("ripcc: " + " ".join(args), file=sys.stderr)
+    sys.stderr.flush()
+    p = children.spawn(args, own_group=_not_reading_the_terminal(args), stderr=subprocess.PIPE)
+    try:
+        ccmessages.translate(p.stderr, ripped, sys.stderr.buffer, _columns(flags))
+        p.stderr.close()
+        p.wait()
+    except BaseException:
+        children.end(p)
+        raise
+    children.untrack(p.pid)
+    return p.returncode
+
+
+def _columns(flags):
+    """How cc counts columns, by its flags (ccmessages.Columns):
+    -ftabstop=N, -fdiagnostics-column-unit=byte|display,
+    -fdiagnostics-column-origin=N (the last of each wins)."""
+    stop, display, origin = 8, True, 1
+    for f in flags:
+        name, _, value = f.partition("=")
+        if name == "-ftabstop" and value.isdigit() and 0 < int(value) <= 100:
+            stop = int(value)
+        elif name == "-fdiagnostics-column-unit":
+            display = value != "byte"
+        elif name == "-fdiagnostics-column-origin" and value.isdigit():
+            origin = int(value)
+    return ccmessages.Columns(stop, display, origin)
 
 
 def _not_reading_the_terminal(args):
