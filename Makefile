@@ -31,7 +31,7 @@ CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
 RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*/*.h)
 
-.PHONY: all venv runtime install examples test test-outside test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-outside test-thirdparty test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed $(VENV)/.bytecode
@@ -121,7 +121,8 @@ $(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VE
 $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 
 test: all test-deps fuzz-deps
-	$(VENV)/bin/python -m pytest -q tests --ignore=tests/test_outside_posix.py
+	$(VENV)/bin/python -m pytest -q tests --ignore=tests/test_outside_posix.py \
+		--ignore=tests/test_thirdparty_upstream.py
 
 # tinyproxy and mini_httpd (Debian's tarballs, downloaded once into
 # ~/.cache/ripper) built unchanged with ripcc --posix on each backend and
@@ -129,6 +130,13 @@ test: all test-deps fuzz-deps
 # their configure runs through ripcc).
 test-outside: all
 	$(VENV)/bin/python -m pytest -q tests/test_outside_posix.py
+
+# zlib (./configure && make && make test) and cJSON (CMake with its own
+# -std=c89 -pedantic -Werror flags, ctest) built unchanged with CC=ripcc on
+# rip, on ucontext and with --all-async, and with cc (Debian's tarballs,
+# downloaded once; tests/test_thirdparty_upstream.py; minutes).
+test-thirdparty: all test-deps
+	$(VENV)/bin/python -m pytest -q -rxX tests/test_thirdparty_upstream.py
 
 # Debian packages some tests need (csmith, gdb, clang, wrk, gcc-12-source):
 # installed when missing and running as root; otherwise those tests are

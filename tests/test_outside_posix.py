@@ -13,21 +13,20 @@ $XDG_CACHE_HOME/ripper (~/.cache/ripper); without a network the tests skip.
 `make test-outside` runs this file; `make test` leaves it out (slow)."""
 import concurrent.futures
 import functools
-import hashlib
 import http.server
 import os
 import re
 import signal
 import socket
 import subprocess
-import tarfile
 import threading
 import time
-import urllib.request
 
 import pytest
 
 from conftest import BACKENDS, RIPCC, SAN
+import downloads
+from downloads import unpack
 
 pytestmark = pytest.mark.skipif(SAN, reason="outside programs: built once, without sanitizers")
 
@@ -48,43 +47,10 @@ REQUESTS, CONNECTIONS = 200, 50       # the load: 200 requests, 50 at a time
 BIG = 1000 * 1000                     # bytes of the largest file served
 
 
-def cache_dir():
-    """Where downloads stay between runs, e.g. ~/.cache/ripper ($XDG_CACHE_HOME's
-    default; shared by clones and `make mutate`'s copies of the tree)."""
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(xdg, "ripper")
-
-
 def download(name):
-    """download("tinyproxy") -> path of the verified tarball (skips the
-    test if it cannot be fetched; fails if its bytes are not the pinned ones)."""
+    """download("tinyproxy") -> path of its verified tarball (downloads.download)."""
     url, sha, _ = TARBALLS[name]
-    path = os.path.join(cache_dir(), os.path.basename(url))
-    if not os.path.exists(path):
-        os.makedirs(cache_dir(), exist_ok=True)
-        try:
-            with urllib.request.urlopen(url, timeout=60) as r:
-                data = r.read()
-        except OSError as e:
-            pytest.skip("cannot download %s (%s): %s" % (name, url, e))
-        if hashlib.sha256(data).hexdigest() != sha:
-            pytest.fail("%s: sha256 is not the pinned %s" % (url, sha))
-        with open(path + ".part", "wb") as f:
-            f.write(data)
-        os.replace(path + ".part", path)
-    with open(path, "rb") as f:
-        assert hashlib.sha256(f.read()).hexdigest() == sha, "%s is corrupt: delete it" % path
-    return path
-
-
-def unpack(tarball, into):
-    """Extract `tarball` into `into`, refusing members that would land
-    outside it (tarfile's "data" filter, where this Python has it)."""
-    with tarfile.open(tarball) as t:
-        if hasattr(tarfile, "data_filter"):
-            t.extractall(into, filter="data")
-        else:
-            t.extractall(into)
+    return downloads.download(name, url, sha)
 
 
 def build_one(name, build, tarball, into):
