@@ -184,8 +184,12 @@ class _Lowering:
         section.  Should the function be async in another file, the link
         fails, and ripcc names the declaration that lacks RIP_ASYNC.
 
+        The text is a list of characters, not a string literal: a string
+        holding header paths soon passes the 509 characters C90 compilers
+        must support (4095 in C99), which -pedantic warns about.
+
             int count_to(int);  ...  count_to(3)  ->
-            static const char rip__decls[] ... = "count_to main.c:3\\0";"""
+            static const char rip__decls[] ... = {'c','o',...,'3','\\000'};"""
         called = {callee_name(c) for f in self.analysis.defined.values()
                   for c in calls(f.body)}
         seen, entries = set(), []
@@ -200,9 +204,9 @@ class _Lowering:
                 entries.append(where)
         if not entries:
             return ""
-        text = "".join(_c_string_body(e) + "\\0" for e in entries)
+        data = b"".join(e.encode("utf-8", "surrogateescape") + b"\0" for e in entries)
         return ('static const char rip__decls[] __attribute__((used, unused, '
-                'section(".rip_decls"))) = "%s";\n' % text)
+                'section(".rip_decls"))) = {%s};\n' % _c_char_list(data))
 
     # -- names ----------------------------------------------------------------
 
@@ -1037,12 +1041,15 @@ class _Lowering:
             ""]), None)])
 
 
-def _c_string_body(text):
-    """`text` as the inside of a C string literal (octal escapes for what
-    is not plain printable ASCII)."""
-    return "".join(c if " " <= c <= "~" and c not in '"\\?' else
-                   "".join("\\%03o" % b for b in c.encode("utf-8", "surrogateescape"))
-                   for c in text)
+def _c_char_list(data):
+    """The bytes `data` as the initializers of a char array: character
+    constants (octal escapes for what is not plain printable ASCII), no
+    string literal and so no length a compiler warns about.
+
+        _c_char_list(b"f a.c:1\\0") -> "'f',' ','a','.','c',':','1','\\000'"
+    """
+    return ",".join("'%s'" % chr(b) if 32 <= b <= 126 and chr(b) not in "'\\?" else
+                    "'\\%03o'" % b for b in data)
 
 
 def _declaration_groups(functions):
