@@ -1011,6 +1011,10 @@ class _Lowering:
             " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
                       "static char **%senvp;" % m][:len(args)]),
             "static int %sstatus;" % m,
+            # the C library's exit, by a name of ripper's (no <stdlib.h> needed; clang has
+            # no __builtin_exit)
+            'extern void %sexit(int) __asm__("exit") __attribute__((__noreturn__));' % m
+            if self.analysis.posix else "",
             "static int %sresume(%s *%s, %s *%s) {" % (m, frame, abi.SELF, frame, abi.DONE),
             "    if (%s->state == 0) {" % abi.SELF,
             "        %s->state = 1;" % abi.SELF,
@@ -1021,7 +1025,7 @@ class _Lowering:
             "    %sstatus = %s;" % (m, status),
             "    %s(%s);" % (abi.FREE, abi.DONE),
             # --posix: a return from main ends the program, threads (tasks) or not
-            "    __builtin_exit(%sstatus);" % m if self.analysis.posix else "",
+            "    %sexit(%sstatus);" % (m, m) if self.analysis.posix else "",
             "    return 1;",
             "}",
             "static %s *%stask(void *arg) {" % (frame, m),

@@ -3,6 +3,7 @@ have: a program that compiles cleanly with cc under -std=c89 -pedantic
 -Werror (cJSON's own flags) and the usual -W sets compiles cleanly ripped,
 and runs as it does built plainly (ucontext: compiled as written)."""
 import os
+import shutil
 
 import pytest
 
@@ -131,3 +132,45 @@ def test_a_clean_program_compiles_cleanly_ripped(program, std, more):
         assert outputs[backend].returncode == 0
     assert outputs["rip"].stdout == outputs["ucontext"].stdout
     assert outputs["rip"].stdout.endswith(b"total 90\n")
+
+
+PLAIN = b"""#include <stdio.h>
+#include <unistd.h>
+#include "util.h"
+
+static int twice_sum(const int *v, int n)
+{
+    int i, s = 0;
+    for (i = 0; i < n; i++) {
+        sleep(0);
+        s += util_twice(v[i]);
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    int v[4] = {1, 2, 3, 4};
+    (void)argv;
+    printf("%d %d\\n", twice_sum(v, 4), util_add(argc, 1));
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("clang") is None, reason="no clang")
+@pytest.mark.parametrize("std", ["c89", "gnu11"])
+def test_posix_mode_compiles_cleanly_with_clang_too(program, std):
+    """--posix with RIPCC_CC=clang: main's task ended the program with
+    __builtin_exit, which clang lacks, and the record of how to rip the
+    object again was one string literal past C90's 509 characters."""
+    (program / "plain.c").write_bytes(PLAIN)
+    flags = ["-std=" + std] + STRICT + ["-I", str(program / DEEP)]
+    env = dict(os.environ, RIPCC_CC="clang")
+    r = run(["clang"] + flags + ["-c", "plain.c", "-o", "plain.plain.o"], cwd=str(program))
+    assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+    r = run([RIPCC, "--posix"] + flags + ["plain.c", "util.c", "-o", "prog"],
+            cwd=str(program), env=env)
+    assert r.returncode == 0, r.stderr.decode()[:3000]
+    assert r.stderr == b"", r.stderr.decode()[:3000]
+    assert run([str(program / "prog")], timeout=60).stdout == b"20 2\n"
