@@ -26,7 +26,7 @@ from . import tree as T
 from .analysis import function_values, is_async_call, unrippable, value_destination
 from .diag import Diagnostic
 from .emit import ENCODING, Rewriter
-from .evaluation import callee_name, calls
+from .evaluation import callee_name, calls, walk_marked
 from .frame import AsyncFunction, unevaluated_async_calls
 from .scan import declarator_start, matching_paren, params_open, semicolon_after, skip_blank
 
@@ -120,6 +120,7 @@ class _Lowering:
         self.declared_extern_starts = set()     # those given their weak declarations
         self.extern_creates = set()     # --posix: callee offsets of pthread_create calls
                                         # whose start routine another file defines
+        self._evaluated_names = None    # functions named where C evaluates (needs_unused_mark)
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -844,6 +845,24 @@ class _Lowering:
                 self.rw.insert(f.end, [("\n", None)] + ripped)
                 return
         self.rw.replace(f.start, f.end, ripped)
+
+    def needs_unused_mark(self, f):
+        """Does static async f's frame constructor need the unused attribute,
+        for gcc not to warn that it is unused where the plain build does not
+        warn (f kept plain beside it, or named only where C does not
+        evaluate)?  Not when f is named where C evaluates: clang's
+        -Wused-but-marked-unused (in cJSON's flags) would warn then.
+
+            static RIP_ASYNC void task(void *);  ... rip_spawn(task, 0);  -> False
+        """
+        if self.keeps_plain(f):
+            return True
+        if self._evaluated_names is None:
+            roots = [g.body for g in self.unit.functions if g.body is not None and
+                     not g.system] + list(self.unit.globals)
+            self._evaluated_names = {n.name for root in roots for n, runs in walk_marked(root)
+                                     if runs and isinstance(n, T.Ref) and n.what == "fn"}
+        return f.name not in self._evaluated_names
 
     def has_plain_form(self, name):
         """--posix: may plain code call `name` as written: a function not

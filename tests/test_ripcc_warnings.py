@@ -174,3 +174,22 @@ def test_posix_mode_compiles_cleanly_with_clang_too(program, std):
     assert r.returncode == 0, r.stderr.decode()[:3000]
     assert r.stderr == b"", r.stderr.decode()[:3000]
     assert run([str(program / "prog")], timeout=60).stdout == b"20 2\n"
+
+
+@pytest.mark.skipif(shutil.which("clang") is None, reason="no clang")
+@pytest.mark.parametrize("std", ["c89", "gnu11"])
+def test_a_clean_program_compiles_cleanly_ripped_with_clang(program, std):
+    """cJSON's clang-only flags too: a static async function's frame
+    constructor was marked unused even where the function is named, and
+    -Wused-but-marked-unused warned at every call and rip_spawn."""
+    flags = ["-std=" + std] + STRICT + ["-Wused-but-marked-unused",
+                                        "-Wmissing-variable-declarations", "-Wcomma",
+                                        "-Wunused-function"] + ["-I", str(program / DEEP)]
+    r = run(["clang"] + flags + ["-I", INCLUDE, "-DRIP_BACKEND_UCONTEXT", "-c", "prog.c",
+                                 "-o", "prog.plain.o"], cwd=str(program))
+    assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+    r = run([RIPCC] + flags + ["prog.c", "util.c", "-o", "prog"], cwd=str(program),
+            env=dict(os.environ, RIPCC_CC="clang"))
+    assert r.returncode == 0, r.stderr.decode()[:3000]
+    assert r.stderr == b"", r.stderr.decode()[:3000]
+    assert run([str(program / "prog")], timeout=60).stdout.endswith(b"total 90\n")
