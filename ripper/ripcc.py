@@ -848,7 +848,8 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
             ripped = rip_source_reporting(source, text, lib_flags + compile_flags(flags),
                                           record["all_async"], seconds=record["seconds"],
                                           blocking_mode=record["blocking"], warnings=warnings,
-                                          posix=True, also_async=also_async, files=files)
+                                          posix=True, also_async=also_async, files=files,
+                                          preprocessed=source.endswith(".i"))
         except Diagnostic as d:         # printed here, where its file's path means it
             print(d.format(wants_color(flags, sys.stderr)), file=sys.stderr)
             raise Diagnostic("", 0, 0, "ripping %s again for the link, with %s async, failed "

@@ -118,3 +118,21 @@ def test_the_ripped_text_save_temps_keeps_compiles_as_it_is(work):
     r = ripcc(work, "prog.rip.i", "-o", "p")
     assert r.returncode == 0, r.stderr.decode()
     assert run([str(work / "p")], timeout=60).stdout == EXPECTED
+
+
+def test_a_posix_i_ripped_again_at_the_link_is_not_preprocessed_again(work):
+    """--posix: the link rips b.i again (it calls a.o's async nap plainly)
+    as preprocessed C, as its compile did: a -D on the command line, which
+    cc ignores for a .i, does not rename its variable VALUE."""
+    (work / "a.c").write_text("#include <unistd.h>\n"
+                              "int nap(int n) { usleep(1000); return n + 1; }\n")
+    (work / "b.c").write_text("#include <stdio.h>\nint nap(int n);\nstatic int VALUE = 1;\n"
+                              'int main(void) { printf("%d\\n", nap(nap(VALUE))); return 0; }\n')
+    assert run(["cc", "-E", "b.c", "-o", "b.i"], cwd=str(work)).returncode == 0
+    for source in ("a.c", "b.i"):
+        r = ripcc(work, "--posix", "-DVALUE=5", "-c", source)
+        assert r.returncode == 0, r.stderr.decode()
+    r = ripcc(work, "--posix", "-v", "a.o", "b.o", "-o", "p")
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"ripping b.i again" in r.stderr
+    assert run([str(work / "p")], timeout=60).stdout == b"3\n"
