@@ -465,4 +465,11 @@ def marker_line(name, line, flags=""):
 
 
 def _unquote(raw):
-    return re.sub(rb"\\(.)", rb"\1", raw).decode("utf-8", "surrogateescape")
+    """A linemarker's file name: backslash escapes undone, octal ones too
+    (clang writes a UTF-8 name's bytes so, gcc as they are).
+
+        _unquote(rb'inc-\\303\\251/a\\"b.h') -> 'inc-\u00e9/a"b.h'
+    """
+    return re.sub(rb"\\([0-7]{1,3}|.)", lambda m: bytes([int(m.group(1), 8) & 0xFF])
+                  if m.group(1)[:1] in b"01234567" else m.group(1),
+                  raw).decode("utf-8", "surrogateescape")
