@@ -156,7 +156,7 @@ TLS_ONLY = "tls-only"
 
 def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=None,
                notes=None, depend=(), blocking_mode="warn", warnings=None, posix=False,
-               also_async=None, files=None):
+               also_async=None, files=None, preprocessed=False):
     """The ripped text (bytes) of `source`, or raise Diagnostic.  `flags`:
     the compiler flags it is built with; `stats`, a list, receives a
     FrameStats per async function, `notes` lines to tell the user
@@ -166,12 +166,14 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
     TLS_ONLY: only its thread-locals per task (--posix-tls-only, lower.py);
     `also_async`: {function: object} async in other objects (analysis.py);
     `files`, a list, receives the user's files the preprocessor read (the
-    input and its headers, not system headers nor the runtime's)."""
+    input and its headers, not system headers nor the runtime's);
+    `preprocessed`: `source` is preprocessed C (a .i), not preprocessed
+    again (see start_preprocess)."""
     gc.disable()                # 10^5 tree nodes: the collector would walk them again and again
     frozen = gc.get_freeze_count()
     try:
         return _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend,
-                    blocking_mode, warnings, posix, also_async, files)
+                    blocking_mode, warnings, posix, also_async, files, preprocessed)
     finally:
         if not frozen:
             gc.unfreeze()       # _rip's tree: collectable again, once nothing holds it
@@ -179,9 +181,12 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
 
 
 def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, blocking_mode,
-         warnings, posix=False, also_async=None, files=None):
-    preprocessing = start_preprocess(path, source, flags, timeout=parse_alarm, depend=depend,
-                                     frame_abi=posix != TLS_ONLY)  # ripped frames need rip.h's
+         warnings, posix=False, also_async=None, files=None, preprocessed=False):
+    preprocessing = start_preprocess(path, source, without_preprocessor_flags(flags)
+                                     if preprocessed else flags, timeout=parse_alarm,
+                                     depend=() if preprocessed else depend,
+                                     frame_abi=posix != TLS_ONLY,  # ripped frames need rip.h's
+                                     preprocessed=preprocessed)
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower, lower_thread_locals
     from .parse import parse
@@ -661,7 +666,7 @@ def print_stats(stats):
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,
                          depend=(), seconds=None, blocking_mode="warn", warnings=None,
-                         posix=False, also_async=None, files=None):
+                         posix=False, also_async=None, files=None, preprocessed=False):
     """rip_source in a child process, with a bug in ripper itself reported
     as a diagnostic (RIPPER_DEBUG=1 rips in this process and shows the
     traceback), and so is a crash: libclang overflows its stack on nesting
@@ -674,7 +679,8 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
         try:
             return rip_source(path, source, clang_args, all_async, stats, notes=notes,
                               depend=depend, blocking_mode=blocking_mode, warnings=warnings,
-                              posix=posix, also_async=also_async, files=files)
+                              posix=posix, also_async=also_async, files=files,
+                              preprocessed=preprocessed)
         except Diagnostic as d:
             raise compiler_judges(d, path, source, clang_args, seconds)
     limit = time_limit(source, seconds)
@@ -683,7 +689,7 @@ def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, 
     def work():                     # the child: rip, send the outcome, exit
         _die_with(parent)
         return _rip_on_big_stack(path, source, clang_args, all_async, depend, limit,
-                                 blocking_mode, posix, also_async)
+                                 blocking_mode, posix, also_async, preprocessed)
     pid, rfd = _forked(work)
     outcome = None
     try:
@@ -837,7 +843,7 @@ def special_kind(path):
 
 
 def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocking_mode,
-                      posix=False, also_async=None):
+                      posix=False, also_async=None, preprocessed=False):
     """rip_source on a thread with a large stack, libclang parsing on it
     too (not on its own 8 MiB thread): ("ok", (text, stats, notes,
     warnings, files)), ("diagnostics", [Diagnostic.fields()...]) or ("bug", text)."""
@@ -847,7 +853,7 @@ def _rip_on_big_stack(path, source, clang_args, all_async, depend, limit, blocki
         stats, notes, warnings, files = [], [], [], []
         try:
             out = rip_source(path, source, clang_args, all_async, stats, limit, notes, depend,
-                             blocking_mode, warnings, posix, also_async, files)
+                             blocking_mode, warnings, posix, also_async, files, preprocessed)
             outcome.append(("ok", (out, stats, notes, [w.fields() for w in warnings], files)))
         except Diagnostic as d:
             outcome.append(("diagnostics", [e.fields() for e in [d] + d.others]))

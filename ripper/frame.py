@@ -407,7 +407,8 @@ class AsyncFunction:
             stores.insert(0, "%s->%s = 0;" % (abi.FRAME, abi.RESULT))  # main may end without return
         if f.variadic:
             stores += ["%s->%s = %s;" % (abi.FRAME, n, n) for n in (abi.VA_THUNK, abi.VA_ARGS)]
-        static = "static __attribute__((unused)) " if f.static else ""
+        static = "" if not f.static else "static __attribute__((unused)) " \
+            if lw.needs_unused_mark(f) else "static "
         resume = "static int %s(%s *%s, %s *%s)" % (
             abi.resume_entry(f.name), abi.FRAME_T, abi.SELF, abi.FRAME_T, abi.DONE)
         # a variadic function's body is its own function, entered with the

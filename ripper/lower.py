@@ -27,7 +27,7 @@ from .analysis import (function_values, is_async_call, unrippable, value_argumen
                        value_destination, written_callee)
 from .diag import Diagnostic
 from .emit import ENCODING, Rewriter
-from .evaluation import callee_name, calls
+from .evaluation import callee_name, calls, walk_marked
 from .frame import AsyncFunction, unevaluated_async_calls
 from .scan import declarator_start, matching_paren, params_open, semicolon_after, skip_blank
 
@@ -121,6 +121,7 @@ class _Lowering:
         self.declared_extern_starts = set()     # those given their weak declarations
         self.extern_creates = set()     # --posix: callee offsets of pthread_create calls
                                         # whose start routine another file defines
+        self._evaluated_names = None    # functions named where C evaluates (needs_unused_mark)
 
     def error(self, node, message, hint=None):
         offset = node if isinstance(node, int) else node.start
@@ -195,8 +196,12 @@ class _Lowering:
         section.  Should the function be async in another file, the link
         fails, and ripcc names the declaration that lacks RIP_ASYNC.
 
+        The text is a list of characters, not a string literal: a string
+        holding header paths soon passes the 509 characters C90 compilers
+        must support (4095 in C99), which -pedantic warns about.
+
             int count_to(int);  ...  count_to(3)  ->
-            static const char rip__decls[] ... = "count_to main.c:3\\0";"""
+            static const char rip__decls[] ... = {'c','o',...,'3','\\000'};"""
         called = {callee_name(c) for f in self.analysis.defined.values()
                   for c in calls(f.body)}
         seen, entries = set(), []
@@ -211,9 +216,9 @@ class _Lowering:
                 entries.append(where)
         if not entries:
             return ""
-        text = "".join(_c_string_body(e) + "\\0" for e in entries)
+        data = b"".join(e.encode("utf-8", "surrogateescape") + b"\0" for e in entries)
         return ('static const char rip__decls[] __attribute__((used, unused, '
-                'section(".rip_decls"))) = "%s";\n' % text)
+                'section(".rip_decls"))) = {%s};\n' % _c_char_list(data))
 
     # -- names ----------------------------------------------------------------
 
@@ -890,6 +895,24 @@ class _Lowering:
                 return
         self.rw.replace(f.start, f.end, ripped)
 
+    def needs_unused_mark(self, f):
+        """Does static async f's frame constructor need the unused attribute,
+        for gcc not to warn that it is unused where the plain build does not
+        warn (f kept plain beside it, or named only where C does not
+        evaluate)?  Not when f is named where C evaluates: clang's
+        -Wused-but-marked-unused (in cJSON's flags) would warn then.
+
+            static RIP_ASYNC void task(void *);  ... rip_spawn(task, 0);  -> False
+        """
+        if self.keeps_plain(f):
+            return True
+        if self._evaluated_names is None:
+            roots = [g.body for g in self.unit.functions if g.body is not None and
+                     not g.system] + list(self.unit.globals)
+            self._evaluated_names = {n.name for root in roots for n, runs in walk_marked(root)
+                                     if runs and isinstance(n, T.Ref) and n.what == "fn"}
+        return f.name not in self._evaluated_names
+
     def has_plain_form(self, name):
         """--posix: may plain code call `name` as written: a function not
         async, or Analysis.has_plain_form less the plain copies not kept?"""
@@ -1056,6 +1079,10 @@ class _Lowering:
             " ".join(["static int %sargc;" % m, "static char **%sargv;" % m,
                       "static char **%senvp;" % m][:len(args)]),
             "static int %sstatus;" % m,
+            # the C library's exit, by a name of ripper's (no <stdlib.h> needed; clang has
+            # no __builtin_exit)
+            'extern void %sexit(int) __asm__("exit") __attribute__((__noreturn__));' % m
+            if self.analysis.posix else "",
             "static int %sresume(%s *%s, %s *%s) {" % (m, frame, abi.SELF, frame, abi.DONE),
             "    if (%s->state == 0) {" % abi.SELF,
             "        %s->state = 1;" % abi.SELF,
@@ -1066,7 +1093,7 @@ class _Lowering:
             "    %sstatus = %s;" % (m, status),
             "    %s(%s);" % (abi.FREE, abi.DONE),
             # --posix: a return from main ends the program, threads (tasks) or not
-            "    __builtin_exit(%sstatus);" % m if self.analysis.posix else "",
+            "    %sexit(%sstatus);" % (m, m) if self.analysis.posix else "",
             "    return 1;",
             "}",
             "static %s *%stask(void *arg) {" % (frame, m),
@@ -1086,12 +1113,15 @@ class _Lowering:
             ""]), None)])
 
 
-def _c_string_body(text):
-    """`text` as the inside of a C string literal (octal escapes for what
-    is not plain printable ASCII)."""
-    return "".join(c if " " <= c <= "~" and c not in '"\\?' else
-                   "".join("\\%03o" % b for b in c.encode("utf-8", "surrogateescape"))
-                   for c in text)
+def _c_char_list(data):
+    """The bytes `data` as the initializers of a char array: character
+    constants (octal escapes for what is not plain printable ASCII), no
+    string literal and so no length a compiler warns about.
+
+        _c_char_list(b"f a.c:1\\0") -> "'f',' ','a','.','c',':','1','\\000'"
+    """
+    return ",".join("'%s'" % chr(b) if 32 <= b <= 126 and chr(b) not in "'\\?" else
+                    "'\\%03o'" % b for b in data)
 
 
 def _declaration_groups(functions):

@@ -85,12 +85,28 @@ def preprocess(path, source, flags=(), timeout=None, frame_abi=True):
 SHOWN_FORMATS = tuple("-fdiagnostics-format=" + f for f in ("text", "json", "json-stderr"))
 
 
-def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depend=()):
+def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depend=(),
+                     preprocessed=False):
     """preprocess(), started: the compiler runs while the caller goes on
     (cli.py loads the later passes meanwhile); .result() waits for it.
     `depend`: dependency-file flags (-MD -MF f -MT t...) for the compiler
-    to write the user's dependencies as it goes (ripcc -MD)."""
+    to write the user's dependencies as it goes (ripcc -MD).
+    `preprocessed`: `source` is preprocessed already (a .i: cc would not
+    preprocess it again, and its macros are gone), so only the frame ABI is
+    preprocessed, and `source` follows it as it is, its linemarkers naming
+    the files it came from.
+
+        start_preprocess("p.i", b'# 1 "p.c"\\nint x;\\n', preprocessed=True).result().text
+        -> <rip_frame.h preprocessed> + b'# 1 "p.i"\\n# 1 "p.c"\\nint x;\\n'
+    """
+    if preprocessed and not frame_abi:
+        return Preprocessed(path, source, LineMap(source, path))
     cc = compiler()
+    if preprocessed:
+        # included (in a main file its `#pragma GCC system_header` is ignored)
+        args = cc + ["-E", "-D__RIPPER__=1", "-include", FRAME_HEADER] + list(flags) + \
+            ["-x", "c", "-"]
+        return _Preprocessing(path, b"", timeout, [args], after=source)
     args = cc + ["-E", "-D__RIPPER__=1"]
     if frame_abi:
         args += ["-include", FRAME_HEADER]
@@ -139,8 +155,9 @@ class _Preprocessing:
     commented text (parse.py): the check holds the GIL, libclang's parse
     does not."""
 
-    def __init__(self, path, stdin, timeout, commands):
+    def __init__(self, path, stdin, timeout, commands, after=None):
         self.path, self.stdin, self.timeout = path, stdin, timeout
+        self.after = after          # preprocessed text to follow the output as it is, or None
         self.started = time.monotonic()     # the time limit counts from here (parse.py)
         self.runs = _Runs(commands, path)
         self._choice = None         # the thread that settles which text is ripped (False: settled here)
@@ -152,7 +169,10 @@ class _Preprocessing:
         text, when comments are not wanted."""
         if self._choice is None:
             texts = self.runs.outputs(self.stdin, self.timeout)
-            if len(texts) == 1:     # the only text, as it is ripped
+            if self.after is not None:  # the frame ABI, then the preprocessed input
+                texts = [texts[0] + (marker_line(self.path, 1) + "\n").encode(
+                    "utf-8", "surrogateescape") + self.after]
+            elif len(texts) == 1:   # the only text, as it is ripped
                 texts = [COMMENTS_NOT_WANTED + texts[0]]
             self._likely = texts[-1]
             self._choice = threading.Thread(target=self._settle, args=texts)
@@ -480,4 +500,11 @@ def marker_line(name, line, flags=""):
 
 
 def _unquote(raw):
-    return re.sub(rb"\\(.)", rb"\1", raw).decode("utf-8", "surrogateescape")
+    """A linemarker's file name: backslash escapes undone, octal ones too
+    (clang writes a UTF-8 name's bytes so, gcc as they are).
+
+        _unquote(rb'inc-\\303\\251/a\\"b.h') -> 'inc-\u00e9/a"b.h'
+    """
+    return re.sub(rb"\\([0-7]{1,3}|.)", lambda m: bytes([int(m.group(1), 8) & 0xFF])
+                  if m.group(1)[:1] in b"01234567" else m.group(1),
+                  raw).decode("utf-8", "surrogateescape")

@@ -13,8 +13,10 @@ Then the backend's runtime library is linked after everything else.
 
 It compiles through $RIPCC_CC (default cc), never $CC, so that it can be a
 build's CC itself.  -E and -M/-MM only preprocess (as cc does, with
-rip.h's folder on the include path); -MD/-MMD write dependency files that
-name the user's files, not ripcc's temporaries.
+rip.h's folder on the include path; on rip with __RIPPER__ defined, as
+ripper preprocesses, so RIP_ASYNC's marks stay and the .i can be ripped);
+-MD/-MMD write dependency files that name the user's files, not ripcc's
+temporaries.
 
 Every child (ripping child, cc, the linker) leads a process group, and
 the temporary folder is recorded: on SIGINT, SIGTERM or SIGHUP ripcc ends
@@ -89,6 +91,12 @@ cc's options that ripcc reads, meaning what they mean to cc:
   -fno-diagnostics-show-caret
                        ripping's own messages stop and show as gcc's
   @FILE                read arguments from FILE, as cc does
+
+Preprocessed C (.i, -x cpp-output) is ripped as it is, not preprocessed
+again.  On rip it must hold RIP_ASYNC's marks, which ripcc -E keeps (and
+cc -E -D__RIPPER__); plain cc -E drops them (RIP_ASYNC is empty to cc),
+and such a .i is an error.  ripper's own output (-save-temps' NAME.rip.i)
+is compiled as it is.
 
 --equiv builds the program for all three backends, runs each with the
 program args, and compares standard output and exit status: rip and
@@ -178,6 +186,7 @@ class Command:
         self.args = []              # cc's arguments in order, inputs included, -o not
         self.output = None          # -o's value
         self.sources = []           # indices in args of the C sources
+        self.preprocessed = set()   # those of them preprocessed already (.i, -x cpp-output)
         self.stop = None            # "-c", "-S", "-E" (-M/-MM too), or None: link
         self.depend = []            # -MD -MMD -MF f -MT t ...: the dependency file's flags
         self.verbose = False        # -v or -###
@@ -240,6 +249,10 @@ class Command:
                 if language not in (None, "none"):
                     self.languages[len(self.args)] = language
                 if language == "c" or (language in (None, "none") and a.endswith(".c")):
+                    self.sources.append(len(self.args))
+                elif language == "cpp-output" or (language in (None, "none") and
+                                                  a.endswith(".i")):
+                    self.preprocessed.add(len(self.args))
                     self.sources.append(len(self.args))
                 self.args.append(a)
             else:
@@ -459,8 +472,10 @@ def build(cmd):
     library, lib_flags = runtime.library(cmd.backend, compiler(), runtime.sanitizers_of(cmd.args))
     cc = compiler() + lib_flags + backend_flags(cmd.backend)
     include = ["-I", runtime.INCLUDE]
-    if cmd.stop == "-E":            # preprocessing (-E, -M, -MM): what cc does, rip.h found
-        return _run(cmd, cc + include + cmd.args + _output(cmd))
+    if cmd.stop == "-E":            # preprocessing (-E, -M, -MM): what cc does, rip.h found,
+        # on rip as ripper preprocesses (RIP_ASYNC's marks kept: its .i is ripped)
+        marks = ["-D__RIPPER__=1"] if cmd.backend == "rip" else []
+        return _run(cmd, cc + marks + include + cmd.args + _output(cmd))
     if cmd.stop and cmd.output and len(cmd.inputs()) > 1:
         return _usage_error("cannot specify -o with -c or -S and several source files")
     with children.temporary_folder("ripcc-") as tmp:
@@ -473,7 +488,8 @@ def build(cmd):
                 out = cmd.output or _stem(src) + (".s" if cmd.stop == "-S" else ".o")
             else:
                 out = os.path.join(tmp, "%d-%s.o" % (n, _stem(src)))
-            status = compile_one(cmd, src, out, cc, include, lib_flags, tmp, n)
+            status = compile_one(cmd, src, out, cc, include, lib_flags, tmp, n,
+                                 i in cmd.preprocessed)
             if status:
                 return status
             objects[i] = out
@@ -728,16 +744,19 @@ def _without_dependency_flags(args):
     return out
 
 
-def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
+def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=False):
     """Compile C source `src` (ripped first on the rip backend) into `out`,
-    an object or, with -S, assembly."""
+    an object or, with -S, assembly.  `preprocessed`: `src` is preprocessed
+    C (.i, -x cpp-output), ripped without preprocessing it again."""
     stop = [cmd.stop] if cmd.stop in ("-S", "-fsyntax-only") else ["-c"]
     to = [] if out is None else ["-o", out]     # -fsyntax-only: no output
     flags = cmd.without_inputs()
-    lang = ["-x", "c"] if src == "-" or not src.endswith(".c") else []
+    lang = ["-x", "cpp-output" if preprocessed else "c"] \
+        if src == "-" or not src.endswith(".i" if preprocessed else ".c") else []
     if cmd.backend != "rip":
         if cmd.backend == "ucontext" and not cmd.all_async and src != "-" and \
-                cmd.blocking != "off":  # threads: a blocking call blocks only its task's thread
+                cmd.blocking != "off" and not preprocessed:
+            # (threads: a blocking call blocks only its task's thread)
             try:
                 text = open(src, "rb").read()
             except OSError:
@@ -770,7 +789,22 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
         text = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
     except OSError as e:
         raise Diagnostic("", 0, 0, "cannot read %s: %s" % (src, e.strerror))
-    depend = _depend_flags(cmd, src, out) if cmd.depend else []
+    if preprocessed:
+        how = _preprocessed_kind(text)
+        if how == "ripped":         # ripcc's own output (-save-temps' NAME.rip.i): compiled
+            if src == "-":          # as it is (ripped again, its frame ABI would be twice)
+                src, lang = os.path.join(tmp, "%d-stdin.i" % n), []
+                with open(src, "wb") as f:
+                    f.write(text)
+            return _run(cmd, cc + without_preprocessor_flags(flags) + stop + lang + [src] + to)
+        if how == "unmarked":
+            raise Diagnostic("", 0, 0, "%s is preprocessed C without RIP_ASYNC's marks, which "
+                             "only ripper's preprocessing leaves (RIP_ASYNC is empty to cc): "
+                             "which functions are async is lost, so it cannot be ripped"
+                             % ("<stdin>" if src == "-" else src),
+                             "rip the C source itself, or preprocess it with ripcc -E (or cc "
+                             "-E -D__RIPPER__), which keeps the marks")
+    depend = _depend_flags(cmd, src, out) if cmd.depend and not preprocessed else []
     name = "<stdin>" if src == "-" else src
     if cmd.verbose:
         print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
@@ -783,7 +817,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
                                   cmd.all_async, notes=notes, depend=depend,
                                   seconds=getattr(cmd, "seconds", None),
                                   blocking_mode=cmd.blocking, warnings=warnings,
-                                  posix=cmd.posix, files=files)
+                                  posix=cmd.posix, files=files, preprocessed=preprocessed)
     print_warnings(warnings, cmd.args)
     if cmd.posix:                       # how to rip it again at the link (wholeprogram.py)
         ripped += wholeprogram.record_asm(wholeprogram.make_record(
@@ -801,6 +835,31 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n):
     # preprocessed C (.i): compiled without the preprocessor's flags
     return _run_ripped(cmd, cc + without_preprocessor_flags(flags) + stop + [path] + to,
                        ripped, cmd.args)
+
+
+# What ripper's output starts with (cli.py's prologue, after emit.py's
+# marker of the user's file on the first line).
+RIPPED_PROLOGUE = b"/* Ripped by ripper "
+# A linemarker naming a header rip.h (the runtime's, as the markers spell it).
+_RIP_H_MARKER = re.compile(rb'^# \d+ "(?:[^"\n]*/)?rip\.h"', re.M)
+
+
+def _preprocessed_kind(text):
+    """How the rip backend builds preprocessed C (a .i): "ripped", ripper's
+    own output (-save-temps' NAME.rip.i), compiled as it is; "unmarked",
+    rip.h preprocessed without __RIPPER__ (plain cc -E), where RIP_ASYNC
+    left nothing and which functions are async is lost; else "rip".
+
+        _preprocessed_kind(<cc -E -D__RIPPER__ of a file including rip.h>) -> "rip"
+        _preprocessed_kind(<cc -E of it>)                                 -> "unmarked"
+    """
+    first, _, rest = text.partition(b"\n")
+    if text.startswith(RIPPED_PROLOGUE) or (first.startswith(b"# 1 ") and
+                                            rest.startswith(RIPPED_PROLOGUE)):
+        return "ripped"
+    if b'annotate("rip_async")' not in text and _RIP_H_MARKER.search(text):
+        return "unmarked"
+    return "rip"
 
 
 def recorded_flags(flags):
@@ -840,7 +899,8 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
             ripped = rip_source_reporting(source, text, lib_flags + compile_flags(flags),
                                           record["all_async"], seconds=record["seconds"],
                                           blocking_mode=record["blocking"], warnings=warnings,
-                                          posix=True, also_async=also_async, files=files)
+                                          posix=True, also_async=also_async, files=files,
+                                          preprocessed=source.endswith(".i"))
         except Diagnostic as d:         # printed here, where its file's path means it
             report(d, flags)
             raise Diagnostic("", 0, 0, "ripping %s again for the link, with %s async, failed "

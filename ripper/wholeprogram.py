@@ -37,18 +37,25 @@ from .diag import Diagnostic
 
 RECORD_SECTION = ".rip_rerip"
 RECORD_VERSION = 1
+RECORD_PIECE = 400      # characters of the record per asm statement (C90: 509 a string)
 
 
 def record_asm(record):
     """C text (top-level asm) that puts `record` (a dict) into the object's
     RECORD_SECTION, NUL-terminated base64 of its JSON: flag "e"
     (SHF_EXCLUDE) keeps it out of executables and shared libraries; `ld -r`
-    keeps every record of what it joins.
+    keeps every record of what it joins.  The text is cut in pieces of
+    RECORD_PIECE characters, one asm statement each (they are emitted in
+    order): no string literal passes the 509 characters C90 compilers
+    must support, which clang's -pedantic warns about, asm or not.
 
         record_asm({"v": 1}) -> '__asm__(".pushsection .rip_rerip,\\"e\\",%progbits\\n..."'"""
     text = base64.b64encode(json.dumps(record, sort_keys=True).encode()).decode()
-    return ('\n__asm__(".pushsection %s,\\"e\\",%%progbits\\n\\t.asciz \\"%s\\"\\n\\t'
-            '.popsection");\n' % (RECORD_SECTION, text))
+    pieces = [text[i:i + RECORD_PIECE] for i in range(0, len(text), RECORD_PIECE)] or [""]
+    return "\n" + "".join('__asm__(".pushsection %s,\\"e\\",%%progbits\\n\\t.%s \\"%s\\"\\n\\t'
+                          '.popsection");\n' % (RECORD_SECTION, "asciz" if i == len(pieces) - 1
+                                                 else "ascii", piece)
+                          for i, piece in enumerate(pieces))
 
 
 def make_record(source, cc, flags, all_async, blocking_mode, seconds, files, warned):

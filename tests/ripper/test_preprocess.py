@@ -103,3 +103,13 @@ def test_without_a_thread_to_be_had_the_text_is_settled_in_the_caller(monkeypatc
     monkeypatch.setattr(threading.Thread, "start", refuse)
     assert b"/* fall through */" in preprocess("<stdin>", FALLS_THROUGH, ["-Wextra"]).text
     assert preprocess("<stdin>", FALLS_THROUGH).text.count(b"x++") == 2
+
+
+def test_linemap_reads_octal_escapes_in_clangs_linemarkers():
+    """clang writes a UTF-8 file name's bytes as octal escapes (gcc as
+    they are): both name the same file."""
+    for raw in (b'# 1 "inc-\\303\\251/u.h"\nint x;\n', '# 1 "inc-\u00e9/u.h"\nint x;\n'.encode()):
+        lm = LineMap(raw, "a.c")
+        assert lm.where(raw.index(b"x"))[:2] == ("inc-\u00e9/u.h", 1)
+    lm = LineMap(b'# 3 "a\\\\b\\"c.h"\nint y;\n', "a.c")
+    assert lm.where(lm.text.index(b"y"))[:2] == ('a\\b"c.h', 3)
