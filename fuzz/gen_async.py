@@ -116,6 +116,10 @@ CLASSES = {
     "func": (1, "__func__, __FUNCTION__ and __PRETTY_FUNCTION__ printed after a suspension"),
     "selfinit": (1, "initializers naming the variable declared (struct node *p = "
                     "alloc(sizeof *p)), with and without an outer variable of the same name"),
+    "declsplit": (1, "declarators whose initializers wait under a cast or in a larger "
+                     "expression (declared before the calls, stored after them: C89), several "
+                     "in one declaration, one naming an outer variable a later declarator "
+                     "shadows, const and double ones"),
     "elvis": (1, "the conditional without a middle operand: ay(x) ?: y"),
     "commaop": (1, "a comma expression as an operand moved by ripper: the middle operand of "
                    "?: (c ? (v = a), b : f(x)), a statement expression's value"),
@@ -2133,6 +2137,34 @@ class Gen:
             if kept:
                 self.s_suspend(ctx, out, i2, depth)
             out.append(i2 + "mix(xa%s ^ xb%s);" % (n, n))
+        out.append(ind + "}")
+
+    def s_c_declsplit(self, ctx, out, ind, depth):
+        """Declarators whose initializers wait on async calls under a cast or
+        inside a larger expression: ripper declares them before the calls
+        and stores them after (no statement ahead of a declaration, C89),
+        except one whose move would put it above an earlier initializer's
+        use of an outer variable of its name, or a const."""
+        i2, i3 = ind + "    ", ind + "        "
+        n = self.fresh("")
+        out.append(ind + "{")
+        c = self.r.randrange(3)
+        if c == 0:
+            out.append(i2 + "unsigned long da%s = (unsigned long)%s, db%s = (unsigned long)%s * 3u;"
+                       % (n, self.async_of(ctx), n, self.async_of(ctx)))
+            out.append(i2 + "mix((unsigned)(da%s ^ db%s));" % (n, n))
+        elif c == 1:    # dw's initializer reads the outer dv; the inner dv is declared after it
+            out.append(i2 + "unsigned dv%s = %s;" % (n, self.pure(ctx)))
+            out.append(i2 + "mix(dv%s);" % n)
+            out.append(i2 + "{")
+            out.append(i3 + "unsigned dw%s = (unsigned)%s(dv%s), dv%s = (unsigned)%s + 1u;" % (
+                n, self.r.choice(self.trips(ctx, ["ay", "zz", "rt"])), n, n, self.async_of(ctx)))
+            out.append(i3 + "mix(dw%s * 7u + dv%s);" % (n, n))
+            out.append(i2 + "}")
+        else:
+            out.append(i2 + "const unsigned dc%s = %s + 1u;" % (n, self.async_of(ctx)))
+            out.append(i2 + "double dd%s = (double)%s / 4;" % (n, self.async_of(ctx)))
+            out.append(i2 + "mix(dc%s + (unsigned)(dd%s * 4.0));" % (n, n))
         out.append(ind + "}")
 
     def s_c_elvis(self, ctx, out, ind, depth):

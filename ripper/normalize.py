@@ -295,16 +295,22 @@ class _Normalizer:
                     pre, v = self.lower(d.init)
                     items += pre + [T.Store(target, v, d.ctype)]
                 continue
-            if self.direct_call(value) and d.ctype is not None and \
-                    d.ctype.assignable and not d.ctype.const and not d.ctype.array and \
-                    not d.ctype.local:
+            splittable = d.ctype is not None and d.ctype.assignable and \
+                not d.ctype.const and not d.ctype.array and not d.ctype.local
+            target = T.Ref(d.name, d.key, "var", type=d.ctype)
+            if self.direct_call(value) and splittable:
                 # T x = f(args): declared, then the call stores straight into it
-                items += [T.Declare(None, d), self.await_(value, T.Ref(d.name, d.key, "var",
-                                                                      type=d.ctype))]
+                items += [T.Declare(None, d), self.await_(value, target)]
                 continue
             pre, v = self.lower(d.init)
-            items += pre + [T.Declare(v, d)]
-        return T.Declaration(items, s)
+            if splittable:
+                # T x = (T)f(args): declared before the calls, stored after
+                # them (C89 and -Wdeclaration-after-statement: no statement
+                # ahead of a declaration the user wrote first)
+                items += [T.Declare(None, d)] + pre + [T.Store(target, v, d.ctype)]
+            else:
+                items += pre + [T.Declare(v, d)]
+        return T.Declaration(_declarations_first(items), s)
 
     # -- expressions ----------------------------------------------------------
 
@@ -532,6 +538,26 @@ class _Normalizer:
 
 def _not(value):
     return T.Unary(value, "!")
+
+
+
+def _declarations_first(items):
+    """A Declaration's items with each declarator that has no initializer
+    moved up to the declarations before the first statement, where the
+    user's own declaration stood (C89: `int a = (int)f(), b = (int)g();`
+    is declare a, declare b, then the calls and stores).  One stays where
+    it is behind a declarator that has to (an initializer after the
+    calls), or when a statement it would move above names another
+    variable of its name (`int b = (int)f(y), y = (int)g();`: f's y is
+    the outer one)."""
+    head, rest = [], []
+    for item in items:
+        movable = isinstance(item, T.Declare) and (not rest or (
+            item.init is None and not any(isinstance(r, T.Declare) for r in rest) and
+            not any(isinstance(n, T.Ref) and n.name == getattr(item.var, "name", None)
+                    for r in rest for n in r.walk())))
+        (head if movable else rest).append(item)
+    return head + rest
 
 
 def _unless(value, stmts):

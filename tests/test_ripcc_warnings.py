@@ -68,9 +68,9 @@ static RIP_ASYNC int worker(int id, int steps)
 static RIP_ASYNC void task(void *arg)
 {
     int id = *(int *)arg;
-    int got = worker(id, 3);
-    total += got;
-    printf("task %d: %d\\n", id, got);
+    long got = (long)worker(id, 3), none = (long)worker(id, 0) + 1;
+    total += (int)(got + none - 1);
+    printf("task %d: %d\\n", id, (int)got);
 }
 
 static RIP_ASYNC void first(void *arg)
@@ -116,7 +116,9 @@ def program(tmp_path):
 def test_a_clean_program_compiles_cleanly_ripped(program, std, more):
     """`ripcc -std=c89 -pedantic -Werror` once failed: the names of the
     headers declaring the functions a file calls were a string literal
-    past the 509 characters C90 compilers must support."""
+    past the 509 characters C90 compilers must support; and a declarator
+    whose initializer casts an async call's value was declared after the
+    call (`long got = (long)worker(...)`: mixed declarations and code)."""
     flags = ["-std=" + std] + STRICT + more + ["-I", str(program / DEEP)]
     for source in ("prog.c", "util.c"):     # the plain build: clean
         r = run(["cc"] + flags + ["-I", INCLUDE, "-DRIP_BACKEND_UCONTEXT", "-c", source,
