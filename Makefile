@@ -261,6 +261,7 @@ fuzz-http: fuzz-deps $(FUZZ_OUT)/http_parser_fuzz
 # How fast ripper rips a generated 10,000-line file, beside a bare parse.
 bench-ripper: venv
 	$(VENV)/bin/python bench/rip_speed.py 10000
+	$(VENV)/bin/python bench/build_cost.py --compile $(BENCH_BUILD_FLAGS)
 
 # ripper's runtime beside Go, tokio and C++20 coroutines on the same work
 # (skynet, 10^6 blocked tasks, ping-pong), one core each: build/peers/REPORT.md.
