@@ -8,8 +8,6 @@ beside the output and renames it into place only on success; a signal
 removes it (children.py).  An output that is one of the inputs is refused.
 """
 
-import argparse
-import ctypes
 import fcntl
 import gc
 import os
@@ -285,6 +283,7 @@ def _give_back_freed_memory():
     libclang's freed unit stays in the process otherwise, counted in its
     peak when the output is put together (SQLite: some 90 MB)."""
     try:
+        import ctypes           # here, in the ripping child: not at ripcc's start
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass                        # not glibc: the memory is reused, later
@@ -410,6 +409,7 @@ def ripper_parser():
 
         ripper_parser().parse_args(["t.c", "-o", "t.rip.c"]).output -> "t.rip.c"
     """
+    import argparse             # here: ripcc never needs it (2 ms of every compile)
     ap = argparse.ArgumentParser(
         prog="ripper",
         description="Rip a C file: rewrite every function that may block into a "
@@ -680,6 +680,7 @@ def _die_with(parent):
     """End this child when `parent` ends, even by SIGKILL (a build tool's
     timeout): a hung parse must not outlive the ripper that started it."""
     try:
+        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)     # PR_SET_PDEATHSIG
     except (OSError, AttributeError):

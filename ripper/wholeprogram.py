@@ -26,9 +26,6 @@ function, the object and what to do; an archive member's is told only if
 the link then fails (the linker may not need that member).
 """
 
-import base64
-import hashlib
-import json
 import os
 import sys
 
@@ -46,6 +43,8 @@ def record_asm(record):
     keeps every record of what it joins.
 
         record_asm({"v": 1}) -> '__asm__(".pushsection .rip_rerip,\\"e\\",%progbits\\n..."'"""
+    import base64               # here: only --posix builds write records (3 ms of a start)
+    import json
     text = base64.b64encode(json.dumps(record, sort_keys=True).encode()).decode()
     return ('\n__asm__(".pushsection %s,\\"e\\",%%progbits\\n\\t.asciz \\"%s\\"\\n\\t'
             '.popsection");\n' % (RECORD_SECTION, text))
@@ -63,6 +62,7 @@ def make_record(source, cc, flags, all_async, blocking_mode, seconds, files, war
 
 
 def file_hash(path):
+    import hashlib
     try:
         with open(path, "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
@@ -73,6 +73,8 @@ def file_hash(path):
 def records(data):
     """The records in ELF object `data` (one per object `ripcc --posix`
     compiled; several if `ld -r` joined objects)."""
+    import base64
+    import json
     section = objfile.elf_section(data, RECORD_SECTION)
     out = []
     for text in (section or b"").split(b"\0"):
