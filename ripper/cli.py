@@ -24,7 +24,7 @@ import threading
 from . import STAGES, __version__, blocking, children
 from .diag import Diagnostic, wants_color
 from . import runtime
-from .preprocess import compiler, start_preprocess
+from .preprocess import compiler, preprocess_if, start_preprocess
 from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
 # The passes after preprocessing (parse, analysis, lower, stages) are
 # imported by _rip while the compiler preprocesses: loading them is a
@@ -259,8 +259,10 @@ def check_blocking(path, source, flags=(), blocking_mode="warn", parse_alarm=Non
     if blocking_mode == "off":
         return []
     try:
-        preprocessed = start_preprocess(path, source, flags, timeout=parse_alarm).result()
-        if b'annotate("rip_async")' not in preprocessed.text:
+        # one preprocessor run to see if there is an async function at all
+        preprocessed = preprocess_if(path, source, flags, b'annotate("rip_async")',
+                                     timeout=parse_alarm)
+        if preprocessed is None:
             return []
         from .analysis import Analysis
         from .parse import parse
