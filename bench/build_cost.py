@@ -19,6 +19,7 @@ Projects (where one cannot be had offline it is skipped, and said so):
 Then (--compile) one `-c` of a small file, the cost every compile pays.
 
     python bench/build_cost.py [--runs N] [--configure] [--compile] [--only SETTING,...]
+                               [--ripcc LABEL=PATH]
                                (make bench-ripper: zlib-cmake and --compile, 3 runs)
 """
 import argparse
@@ -37,14 +38,24 @@ sys.path.insert(0, os.path.join(ROOT, "fuzz"))
 from torture import gcc_zlib_tree, zlib_folder  # noqa: E402
 
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
-SETTINGS = [                    # (name, the compiler command)
-    ("cc", ["cc"]),
-    ("ucontext", [RIPCC, "--backend=ucontext"]),
-    ("threads", [RIPCC, "--backend=threads"]),
-    ("rip", [RIPCC]),
-    ("all-async", [RIPCC, "--all-async"]),
+BACKENDS = [                    # (setting, ripcc's flags for it)
+    ("ucontext", ["--backend=ucontext"]),
+    ("threads", ["--backend=threads"]),
+    ("rip", []),
+    ("all-async", ["--all-async"]),
 ]
 GOALS = {"ucontext": 1.1, "threads": 1.1, "rip": 1.5, "all-async": 2.5}
+
+
+def settings_for(ripccs):
+    """[(name, compiler command)]: cc, then each setting with each ripcc of
+    `ripccs` ([(label, path)]; the label names the setting when several
+    are compared, "ucontext before" beside "ucontext")."""
+    out = [("cc", ["cc"])]
+    for name, flags in BACKENDS:
+        for label, path in ripccs:
+            out.append(((name + " " + label).strip(), [path] + flags))
+    return out
 
 
 def become_subreaper():
@@ -128,7 +139,7 @@ def bench_project(project, settings, runs, top):
     """{setting: [(wall, cpu)...]} of `project`'s build, runs interleaved."""
     builds = {}
     for name, cc in settings:
-        builds[name] = os.path.join(top, project.name, name)
+        builds[name] = os.path.join(top, project.name, name.replace(" ", "-"))
         os.makedirs(builds[name])
         project.configure(builds[name], cc)
     times = {name: [] for name, _ in settings}
@@ -178,8 +189,8 @@ def table(rows, settings):
                 base = (wall, cpu)
             ratio = ("%.2fx" % (wall / base[0]), "%.2fx" % (cpu / base[1])) if base \
                 else ("", "")
-            goal = "%.1fx" % GOALS[name] if name in GOALS and not project.startswith("-c") \
-                else ""
+            goal = GOALS.get(name.split()[0])
+            goal = "%.1fx" % goal if goal and not project.startswith("-c") else ""
             out.append("| %s | %s | %.2f | %s | %.2f | %s | %s |"
                        % (project, name, wall, ratio[0], cpu, ratio[1], goal))
     return "\n".join(out)
@@ -193,11 +204,15 @@ def main():
     ap.add_argument("--compile", action="store_true", help="also -c of a small file")
     ap.add_argument("--no-cmake", action="store_true", help="not zlib's CMake build")
     ap.add_argument("--only", help="settings, comma-separated (cc is always in)")
+    ap.add_argument("--ripcc", action="append", metavar="LABEL=PATH",
+                    help="compare another ripcc (another clone's .venv/bin/ripcc) side by "
+                    "side with this one, e.g. --ripcc before=/tmp/old/.venv/bin/ripcc")
     args = ap.parse_args()
-    settings = SETTINGS
+    ripccs = [("", RIPCC)] + [tuple(r.split("=", 1)) for r in args.ripcc or []]
+    settings = settings_for(ripccs)
     if args.only:
         wanted = set(args.only.split(",")) | {"cc"}
-        settings = [s for s in SETTINGS if s[0] in wanted]
+        settings = [s for s in settings if s[0].split()[0] in wanted]
     become_subreaper()
     env_load = os.getloadavg()
     projects = ([] if args.no_cmake else [ZlibCmake()]) + \
