@@ -18,6 +18,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 # json and tempfile are imported where they are used: ripper's start-up is
 # paid by every file of a build, and only ripcc and -p need them.
 
@@ -214,8 +215,10 @@ def _forked(work):
 
 def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix=False,
                              seconds=None):
-    """check_blocking in a child process (libclang may crash or hang on a
-    file the compiler takes: then no warning, and the compiler goes on).
+    """check_blocking, its parse in a child process (libclang may crash or
+    hang on a file the compiler takes: then no warning, and the compiler
+    goes on).  The preprocessor runs from here: a file with no async
+    function (most of a build) costs no child.
 
         check_blocking_reporting("t.c", text, ["-O2"]) -> [Diagnostic...]
     """
@@ -224,13 +227,17 @@ def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix
     if os.environ.get("RIPPER_DEBUG"):
         return check_blocking(path, source, flags, blocking_mode, posix=posix)
     limit = time_limit(source, seconds)
+    started = time.monotonic()
+    preprocessed = _with_async_functions(path, source, flags, limit)
+    if preprocessed is None:
+        return []
 
     def work():
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        if limit:
-            signal.alarm(int(limit) + 1)
-        return [d.fields() for d in check_blocking(path, source, flags, blocking_mode, limit,
-                                                   posix)]
+        if limit:                   # what is left of the limit preprocessing began
+            signal.alarm(max(1, int(limit - (time.monotonic() - started)) + 1))
+        return [d.fields() for d in _blocking_calls(preprocessed, flags, blocking_mode, limit,
+                                                    posix)]
     pid, rfd = _forked(work)
     try:
         with os.fdopen(rfd, "rb") as f:
@@ -258,12 +265,25 @@ def check_blocking(path, source, flags=(), blocking_mode="warn", parse_alarm=Non
     """
     if blocking_mode == "off":
         return []
+    preprocessed = _with_async_functions(path, source, flags, parse_alarm)
+    if preprocessed is None:
+        return []
+    return _blocking_calls(preprocessed, flags, blocking_mode, parse_alarm, posix)
+
+
+def _with_async_functions(path, source, flags, timeout):
+    """`source` preprocessed, if it has an async function; else None (and
+    None if the preprocessor fails: the compiler says why)."""
     try:
         # one preprocessor run to see if there is an async function at all
-        preprocessed = preprocess_if(path, source, flags, b'annotate("rip_async")',
-                                     timeout=parse_alarm)
-        if preprocessed is None:
-            return []
+        return preprocess_if(path, source, flags, b'annotate("rip_async")', timeout=timeout)
+    except Diagnostic:
+        return None
+
+
+def _blocking_calls(preprocessed, flags, blocking_mode, parse_alarm, posix):
+    """check_blocking's diagnostics of a Preprocessed text."""
+    try:
         from .analysis import Analysis
         from .parse import parse
         unit = parse(preprocessed, dialect_flags(flags), parse_alarm)
