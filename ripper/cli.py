@@ -11,7 +11,6 @@ removes it (children.py).  An output that is one of the inputs is refused.
 import fcntl
 import gc
 import os
-import pickle
 import shlex
 import signal
 import stat
@@ -189,6 +188,7 @@ def _forked(work):
     process waits until the child is recorded (children.track).
 
         pid, rfd = _forked(lambda: 42)   # os.fdopen(rfd, "rb").read() unpickles to 42"""
+    import pickle               # here: a compile with no child needs none (2 ms)
     reap_children()
     rfd, wfd = os.pipe()
     with children.defer():
@@ -247,6 +247,7 @@ def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix
         os.waitpid(pid, 0)
         children.untrack(pid)
     try:
+        import pickle
         return [Diagnostic.of_fields(fields) for fields in pickle.loads(data)]
     except Exception:               # the child failed: no check, the build goes on
         return []
@@ -693,6 +694,7 @@ def reap_children():
 def _loaded(data):
     """A child's pickled outcome, or None if it sent nothing whole."""
     try:
+        import pickle
         return pickle.loads(data)
     except Exception:
         return None
