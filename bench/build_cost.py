@@ -81,19 +81,27 @@ def timed(argv, cwd, env=None):
                          stderr=subprocess.PIPE)
     _, err = p.communicate()
     wall = time.monotonic() - t0
-    while True:                 # the orphans: reaped, their time counted
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            break
+    reap_orphans()              # their time counted with the build's
     if p.returncode:
         raise RuntimeError("%s failed in %s:\n%s" % (" ".join(argv), cwd,
                                                      err.decode(errors="replace")[-2000:]))
     return wall, children_cpu() - cpu0
 
 
+def reap_orphans():
+    """Wait for every descendant reparented here (see become_subreaper)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+
+
 def quiet(argv, cwd, env=None):
+    """Run `argv` untimed (a configure, a clean): its orphans are reaped
+    here, not counted in the next timed build."""
     r = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    reap_orphans()
     if r.returncode:
         raise RuntimeError("%s failed in %s:\n%s" % (" ".join(argv), cwd,
                                                      r.stdout.decode(errors="replace")[-2000:]))
