@@ -266,9 +266,11 @@ fuzz-http: fuzz-deps $(FUZZ_OUT)/http_parser_fuzz
 	$(FUZZ_OUT)/http_parser_fuzz -max_total_time=$(SECONDS) -max_len=9000 -dict=fuzz/http.dict \
 		-artifact_prefix=$(FUZZ_OUT)/ -print_final_stats=1 $(FUZZ_OUT)/http fuzz/corpus/http
 
-# How fast ripper rips a generated 10,000-line file, beside a bare parse.
+# How fast ripper rips a generated 10,000-line file, beside a bare parse;
+# then what ripcc costs zlib's make -j2 beside cc (bench/build_cost.py).
 bench-ripper: venv
 	$(VENV)/bin/python bench/rip_speed.py 10000
+	$(VENV)/bin/python bench/build_cost.py --compile $(BENCH_BUILD_FLAGS)
 
 # ripper's runtime beside Go, tokio and C++20 coroutines on the same work
 # (skynet, 10^6 blocked tasks, ping-pong), one core each: build/peers/REPORT.md.

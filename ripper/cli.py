@@ -8,25 +8,23 @@ beside the output and renames it into place only on success; a signal
 removes it (children.py).  An output that is one of the inputs is refused.
 """
 
-import argparse
-import ctypes
 import fcntl
 import gc
 import os
-import pickle
 import shlex
 import signal
 import stat
 import subprocess
 import sys
 import threading
+import time
 # json and tempfile are imported where they are used: ripper's start-up is
 # paid by every file of a build, and only ripcc and -p need them.
 
 from . import STAGES, __version__, blocking, children
 from .diag import CompilerRejects, Diagnostic, report
 from . import runtime
-from .preprocess import compiler, start_preprocess
+from .preprocess import compiler, preprocess_if, start_preprocess
 from .runtime import sanitized  # noqa: F401 (tests and fuzz scripts ask cli)
 # The passes after preprocessing (parse, analysis, lower, stages) are
 # imported by _rip while the compiler preprocesses: loading them is a
@@ -246,6 +244,7 @@ def _forked(work):
     process waits until the child is recorded (children.track).
 
         pid, rfd = _forked(lambda: 42)   # os.fdopen(rfd, "rb").read() unpickles to 42"""
+    import pickle               # here: a compile with no child needs none (2 ms)
     reap_children()
     rfd, wfd = os.pipe()
     with children.defer():
@@ -272,8 +271,10 @@ def _forked(work):
 
 def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix=False,
                              seconds=None):
-    """check_blocking in a child process (libclang may crash or hang on a
-    file the compiler takes: then no warning, and the compiler goes on).
+    """check_blocking, its parse in a child process (libclang may crash or
+    hang on a file the compiler takes: then no warning, and the compiler
+    goes on).  The preprocessor runs from here: a file with no async
+    function (most of a build) costs no child.
 
         check_blocking_reporting("t.c", text, ["-O2"]) -> [Diagnostic...]
     """
@@ -282,13 +283,17 @@ def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix
     if os.environ.get("RIPPER_DEBUG"):
         return check_blocking(path, source, flags, blocking_mode, posix=posix)
     limit = time_limit(source, seconds)
+    started = time.monotonic()
+    preprocessed = _with_async_functions(path, source, flags, limit)
+    if preprocessed is None:
+        return []
 
     def work():
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        if limit:
-            signal.alarm(int(limit) + 1)
-        return [d.fields() for d in check_blocking(path, source, flags, blocking_mode, limit,
-                                                   posix)]
+        if limit:                   # what is left of the limit preprocessing began
+            signal.alarm(max(1, int(limit - (time.monotonic() - started)) + 1))
+        return [d.fields() for d in _blocking_calls(preprocessed, flags, blocking_mode, limit,
+                                                    posix)]
     pid, rfd = _forked(work)
     try:
         with os.fdopen(rfd, "rb") as f:
@@ -298,6 +303,7 @@ def check_blocking_reporting(path, source, flags=(), blocking_mode="warn", posix
         os.waitpid(pid, 0)
         children.untrack(pid)
     try:
+        import pickle
         return [Diagnostic.of_fields(fields) for fields in pickle.loads(data)]
     except Exception:               # the child failed: no check, the build goes on
         return []
@@ -316,10 +322,25 @@ def check_blocking(path, source, flags=(), blocking_mode="warn", parse_alarm=Non
     """
     if blocking_mode == "off":
         return []
+    preprocessed = _with_async_functions(path, source, flags, parse_alarm)
+    if preprocessed is None:
+        return []
+    return _blocking_calls(preprocessed, flags, blocking_mode, parse_alarm, posix)
+
+
+def _with_async_functions(path, source, flags, timeout):
+    """`source` preprocessed, if it has an async function; else None (and
+    None if the preprocessor fails: the compiler says why)."""
     try:
-        preprocessed = start_preprocess(path, source, flags, timeout=parse_alarm).result()
-        if b'annotate("rip_async")' not in preprocessed.text:
-            return []
+        # one preprocessor run to see if there is an async function at all
+        return preprocess_if(path, source, flags, b'annotate("rip_async")', timeout=timeout)
+    except Diagnostic:
+        return None
+
+
+def _blocking_calls(preprocessed, flags, blocking_mode, parse_alarm, posix):
+    """check_blocking's diagnostics of a Preprocessed text."""
+    try:
         from .analysis import Analysis
         from .parse import parse
         unit = parse(preprocessed, dialect_flags(flags), parse_alarm)
@@ -341,6 +362,7 @@ def _give_back_freed_memory():
     libclang's freed unit stays in the process otherwise, counted in its
     peak when the output is put together (SQLite: some 90 MB)."""
     try:
+        import ctypes           # here, in the ripping child: not at ripcc's start
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass                        # not glibc: the memory is reused, later
@@ -488,6 +510,7 @@ def ripper_parser():
 
         ripper_parser().parse_args(["t.c", "-o", "t.rip.c"]).output -> "t.rip.c"
     """
+    import argparse             # here: ripcc never needs it (2 ms of every compile)
     ap = argparse.ArgumentParser(
         prog="ripper",
         description="Rip a C file: rewrite every function that may block into a "
@@ -762,6 +785,7 @@ def reap_children():
 def _loaded(data):
     """A child's pickled outcome, or None if it sent nothing whole."""
     try:
+        import pickle
         return pickle.loads(data)
     except Exception:
         return None
@@ -771,6 +795,7 @@ def _die_with(parent):
     """End this child when `parent` ends, even by SIGKILL (a build tool's
     timeout): a hung parse must not outlive the ripper that started it."""
     try:
+        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)     # PR_SET_PDEATHSIG
     except (OSError, AttributeError):

@@ -86,11 +86,12 @@ SHOWN_FORMATS = tuple("-fdiagnostics-format=" + f for f in ("text", "json", "jso
 
 
 def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depend=(),
-                     preprocessed=False):
+                     preprocessed=False, comments=True):
     """preprocess(), started: the compiler runs while the caller goes on
     (cli.py loads the later passes meanwhile); .result() waits for it.
     `depend`: dependency-file flags (-MD -MF f -MT t...) for the compiler
-    to write the user's dependencies as it goes (ripcc -MD).
+    to write the user's dependencies as it goes (ripcc -MD); `comments`:
+    False runs only the preprocessor without -C (preprocess_if).
     `preprocessed`: `source` is preprocessed already (a .i: cc would not
     preprocess it again, and its macros are gone), so only the frame ABI is
     preprocessed, and `source` follows it as it is, its linemarkers naming
@@ -121,9 +122,26 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depen
     else:
         args += ["-x", "c", path]
     plain = args[:2] + list(depend) + args[2:]
-    if not reads_fallthrough_comments(flags):
+    if not comments or not reads_fallthrough_comments(flags):
         return _Preprocessing(path, stdin, timeout, [plain])
     return _Preprocessing(path, stdin, timeout, [plain, args[:2] + ["-C"] + args[2:]])
+
+
+def preprocess_if(path, source, flags, needle, timeout=None):
+    """preprocess(), if the preprocessed text holds `needle` (bytes); else
+    None, for the price of one preprocessor run: no text with comments,
+    no LineMap (ripcc's -Wblocking check on ucontext, of a file that
+    has no async function, as most files of a build have none).
+
+        preprocess_if("zlib.c", text, ["-Wextra"], b'annotate("rip_async")') -> None
+    """
+    probe = start_preprocess(path, source, flags, timeout, comments=False)
+    text = probe.runs.outputs(probe.stdin, timeout)[0]
+    if needle not in text:
+        return None
+    if not reads_fallthrough_comments(flags):   # the text preprocess() would give
+        return _choose(path, COMMENTS_NOT_WANTED + text, None)
+    return preprocess(path, source, flags, timeout)
 
 
 def reads_fallthrough_comments(flags):

@@ -26,9 +26,6 @@ function, the object and what to do; an archive member's is told only if
 the link then fails (the linker may not need that member).
 """
 
-import base64
-import hashlib
-import json
 import os
 import sys
 
@@ -50,6 +47,8 @@ def record_asm(record):
     must support, which clang's -pedantic warns about, asm or not.
 
         record_asm({"v": 1}) -> '__asm__(".pushsection .rip_rerip,\\"e\\",%progbits\\n..."'"""
+    import base64               # here: only --posix builds write records (3 ms of a start)
+    import json
     text = base64.b64encode(json.dumps(record, sort_keys=True).encode()).decode()
     pieces = [text[i:i + RECORD_PIECE] for i in range(0, len(text), RECORD_PIECE)] or [""]
     return "\n" + "".join('__asm__(".pushsection %s,\\"e\\",%%progbits\\n\\t.%s \\"%s\\"\\n\\t'
@@ -70,6 +69,7 @@ def make_record(source, cc, flags, all_async, blocking_mode, seconds, files, war
 
 
 def file_hash(path):
+    import hashlib
     try:
         with open(path, "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
@@ -80,6 +80,8 @@ def file_hash(path):
 def records(data):
     """The records in ELF object `data` (one per object `ripcc --posix`
     compiled; several if `ld -r` joined objects)."""
+    import base64
+    import json
     section = objfile.elf_section(data, RECORD_SECTION)
     out = []
     for text in (section or b"").split(b"\0"):

@@ -712,6 +712,30 @@ def test_ripcc_ucontext_checks_blocking_calls_as_rip_does(tmp_path):
     assert r.returncode == 0 and r.stderr == b""
 
 
+def test_ripcc_ucontext_checks_a_file_without_async_functions_with_one_preprocessor_run(tmp_path):
+    """The -Wblocking check of a file with no async function (most files
+    of a build) costs one `cc -E`, even under -Wextra, whose comments
+    (-C, a second run) only matter to a file it parses; a file that has
+    one is checked as before, its warning at the user's column."""
+    cc, log = logging_cc(tmp_path)
+    plain = write(tmp_path, "plain.c", b"#include <stdio.h>\nint main(void) { return 0; }\n")
+    r = run([RIPCC, "--backend=ucontext", "-Wextra", "-c", plain, "-o", str(tmp_path / "p.o")],
+            env=dict(os.environ, RIPCC_CC=cc))
+    assert r.returncode == 0 and r.stderr == b""
+    calls = log.read_text().splitlines()
+    assert [" -E " in " %s " % c for c in calls] == [True, False], calls    # -E once, then -c
+    log.unlink()
+    src = write(tmp_path, "u.c", BLOCKS.replace(b"read(", b"/* c */ read("))
+    said = {}
+    for backend in ("rip", "ucontext"):
+        r = run([RIPCC, "--backend=" + backend, "-Wextra", "-c", src, "-o",
+                 str(tmp_path / (backend + ".o"))], env=dict(os.environ, RIPCC_CC=cc))
+        assert r.returncode == 0, r.stderr
+        said[backend] = r.stderr.decode()
+    assert "u.c:7:25: warning: 'read' blocks the whole scheduler" in said["ucontext"], said
+    assert said["ucontext"] == said["rip"]
+
+
 def test_ripcc_passes_the_warning_through_and_still_builds(tmp_path):
     src = write(tmp_path, "b.c", BLOCKS)
     cc, log = logging_cc(tmp_path)
