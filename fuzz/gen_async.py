@@ -290,7 +290,7 @@ static void pyield(void)
         abort();
 }
 
-static unsigned sy(unsigned v)
+static unsigned __attribute__((unused)) sy(unsigned v)  /* no call of it, in some seeds */
 {
     char line[32];
     if (fprintf(selfw, "%u\n", v) < 0 || fflush(selfw) != 0 || !fgets(line, sizeof line, selfr))
