@@ -25,6 +25,7 @@ inputs is refused before anything runs.
 """
 
 import contextlib
+import io
 import os
 import re
 import shlex
@@ -839,8 +840,67 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
     with open(path, "wb") as f:
         f.write(ripped)
     # preprocessed C (.i): compiled without the preprocessor's flags
-    return _run_ripped(cmd, cc + without_preprocessor_flags(flags) + stop + [path] + to,
-                       ripped, cmd.args)
+    args = cc + without_preprocessor_flags(flags) + stop + [path] + to
+    if preprocessed or src == "-" or os.environ.get("RIPCC_RIPPED_MESSAGES"):
+        # no source to compile again (or asked): cc's words on the ripped text, translated
+        return _run_ripped(cmd, args, ripped, cmd.args)
+    said = io.BytesIO()
+    status = _run_ripped(cmd, args, ripped, cmd.args, said)
+    if not said.getvalue():
+        return status
+    return _as_cc_says(cmd, status, said.getvalue(), args, src, lang, stop, out, tmp, n)
+
+
+def _quietly(cmd, args):
+    """_run, its standard error dropped (gcc -w still prints some notes of
+    the warnings it silences)."""
+    if cmd.verbose:
+        print("ripcc: " + " ".join(args), file=sys.stderr)
+    try:
+        return children.run(args, stderr=subprocess.DEVNULL).returncode
+    except (Diagnostic, OSError):
+        return 1
+
+
+# Flags of a compile whose files the plain compile of _as_cc_says must not
+# write again or whose words it must not repeat: dependency files, kept
+# temporaries, the commands shown.
+_NOT_FOR_THE_PLAIN_COMPILE = ("-M", "-save-temps", "-v", "-###")
+
+
+def _as_cc_says(cmd, status, said, args, src, lang, stop, out, tmp, n):
+    """cc printed something about the ripped text (`said`, translated;
+    `status` its compile's): print what cc says of the user's own source
+    instead, and end as it ends.  The ripped text is preprocessed C, where
+    gcc no longer knows which tokens came from a macro, so a warning it
+    spares a macro's expansion (-Waddress on `SET(arr, 1)`, -Wbool-compare,
+    -Wtautological-compare...) would fire, and with -Werror fail a build cc
+    passes.  So the source is compiled as cc would compile it (rip.h as the
+    ucontext build sees it), into a temporary output: its messages and
+    status are the build's.  The object is still the ripped one: compiled
+    again with -Wno-error when only its warnings failed it.  An error in
+    the ripped text alone (a ripper bug) is shown as it was, translated."""
+    plain = [a for a in cmd.without_inputs() if not a.startswith(_NOT_FOR_THE_PLAIN_COMPILE)]
+    plain = [a for a, prev in zip(plain, [None] + plain) if prev not in ("-MF", "-MT", "-MQ")]
+    scratch = [] if stop == ["-fsyntax-only"] else \
+        ["-o", os.path.join(tmp, "%d-plain.%s" % (n, "s" if stop == ["-S"] else "o"))]
+    if wants_color(cmd.args, sys.stderr):
+        plain.append("-fdiagnostics-color=always")
+    try:
+        r = children.run(compiler() + ["-I", runtime.INCLUDE, "-DRIP_BACKEND_UCONTEXT"] + plain +
+                         stop + lang + [src] + scratch, stderr=subprocess.PIPE)
+    except (Diagnostic, OSError):
+        r = None
+    if r is None or (status != 0 and r.returncode == 0 and
+                     _quietly(cmd, args + ["-Wno-error", "-w"]) != 0):
+        sys.stderr.buffer.write(said)   # cc cannot be asked, or the ripped text alone is wrong
+        sys.stderr.buffer.flush()
+        return status if r is None or status else 1
+    sys.stderr.buffer.write(r.stderr)
+    sys.stderr.buffer.flush()
+    if r.returncode != 0:
+        _remove_output(out)
+    return r.returncode
 
 
 # What ripper's output starts with (cli.py's prologue, after emit.py's
@@ -1031,10 +1091,11 @@ def _run(cmd, args):
     return children.run(args, own_group=_not_reading_the_terminal(args)).returncode
 
 
-def _run_ripped(cmd, args, ripped, flags):
+def _run_ripped(cmd, args, ripped, flags, said=None):
     """_run for the compile of ripped text `ripped`: cc's messages about it
     in the user's columns and names (ccmessages.py), in colour as cc would
-    have written them to this standard error (`flags`: the user's)."""
+    have written them to this standard error (`flags`: the user's), or
+    into `said` (a binary file) when one is given."""
     if wants_color(flags, sys.stderr):
         args = args + ["-fdiagnostics-color=always"]    # its standard error is a pipe now
     if cmd.verbose:
@@ -1042,7 +1103,8 @@ def _run_ripped(cmd, args, ripped, flags):
     sys.stderr.flush()
     p = children.spawn(args, own_group=_not_reading_the_terminal(args), stderr=subprocess.PIPE)
     try:
-        ccmessages.translate(p.stderr, ripped, sys.stderr.buffer, _columns(flags))
+        ccmessages.translate(p.stderr, ripped, sys.stderr.buffer if said is None else said,
+                             _columns(flags))
         p.stderr.close()
         p.wait()
     except BaseException:

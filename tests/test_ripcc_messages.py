@@ -29,13 +29,16 @@ FLAGS = ["-Wall", "-Wextra", "-Wconversion", "-fno-diagnostics-color"]
 
 def compile_both(tmp_path, source, *flags, env=None):
     """stderr and status of ripcc (rip) and ripcc --backend=ucontext
-    compiling `source` as x.c with `flags`."""
+    compiling `source` as x.c with `flags`; ripcc on rip shows cc's words on
+    the ripped text, translated (RIPCC_RIPPED_MESSAGES: what it shows for
+    standard input and .i, where no plain compile can speak instead)."""
     (tmp_path / "x.c").write_text(source)
     out = []
     for backend in ("rip", "ucontext"):
+        e = dict(env or os.environ, RIPCC_RIPPED_MESSAGES="1")
         r = run([RIPCC, "--backend=" + backend] + list(flags) + ["-c", "x.c", "-o",
                                                                   backend + ".o"],
-                cwd=str(tmp_path), env=env)
+                cwd=str(tmp_path), env=e)
         out.append((r.returncode, r.stderr.decode("utf-8", "replace")))
     return out
 
@@ -116,7 +119,8 @@ def test_posix_names_the_function_and_column(tmp_path):
     source = ("#include <unistd.h>\n\nint step(unsigned n)\n{\n    int i = 0;\n"
               "    sleep(0);\n    if (i < n) i++;\n    return i;\n}\n")
     (tmp_path / "p.c").write_text(source)
-    r = run([RIPCC, "--posix", "-Wall", "-Wextra", "-c", "p.c"], cwd=str(tmp_path))
+    r = run([RIPCC, "--posix", "-Wall", "-Wextra", "-c", "p.c"], cwd=str(tmp_path),
+            env=dict(os.environ, RIPCC_RIPPED_MESSAGES="1"))
     cc = run([RIPCC, "--backend=ucontext", "-Wall", "-Wextra", "-c", "p.c"],
              cwd=str(tmp_path))
     assert "p.c:7:11: warning:" in cc.stderr.decode()
@@ -237,3 +241,59 @@ def test_on_a_terminal_the_colours_are_cc_s(tmp_path):
         out.append(r.stdout)
     assert b"\x1b[01;35m\x1b[Kwarning: " in out[1]
     assert out[0] == out[1]
+
+
+# -- what cc says of the user's source (ripcc.py _as_cc_says) ----------------
+
+def compile_plainly_said(tmp_path, source, *flags):
+    """(status, stderr, object made?) of ripcc on rip and on ucontext (cc's
+    own words on the source), compiling `source` as x.c with `flags`."""
+    (tmp_path / "x.c").write_text(source)
+    out = []
+    for backend in ("rip", "ucontext"):
+        obj = tmp_path / (backend + ".o")
+        r = run([RIPCC, "--backend=" + backend] + list(flags) + ["-c", "x.c", "-o", obj.name],
+                cwd=str(tmp_path))
+        out.append((r.returncode, r.stderr.decode("utf-8", "replace"), obj.exists()))
+    return out
+
+
+MACRO_ADDRESS = ("#include <rip.h>\n#include <stddef.h>\n"
+                 "#define SET(o, n) ((o != NULL) ? set(o, n) : (n))\n"
+                 "struct s { double d; };\n"
+                 "static double set(struct s *o, double n) { o->d = n; return n; }\n"
+                 "static double last;\n"
+                 "static void task(void *a)\n{\n    struct s item[1];\n    (void)a;\n"
+                 "    rip_yield();\n    last = SET(item, 2.0);\n}\n"
+                 "int main(void) { return rip_run(task, NULL) || last != 2.0; }\n")
+
+
+def test_a_warning_gcc_spares_a_macro_s_expansion_is_spared_ripped_too(tmp_path):
+    """cJSON_SetNumberValue(item, ...) on an array: gcc spares -Waddress
+    inside a macro's expansion, but the ripped text is preprocessed, where
+    it no longer knows, and -Werror failed the rip build alone."""
+    (rip, plain) = compile_plainly_said(tmp_path, MACRO_ADDRESS, "-Wall", "-Werror")
+    assert plain == (0, "", True)
+    assert rip == plain
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_messages_are_those_cc_gives_the_source(tmp_path, case):
+    rip, plain = compile_plainly_said(tmp_path, HEAD + CASES[case] + TAIL, *FLAGS)
+    assert plain[1] and rip == plain
+
+
+def test_a_warning_made_an_error_fails_as_with_cc_and_leaves_no_object(tmp_path):
+    rip, plain = compile_plainly_said(tmp_path, HEAD + CASES["sign-compare"] + TAIL,
+                                      *(FLAGS + ["-Werror"]))
+    assert plain[0] == 1 and not plain[2] and "[-Werror=sign-compare]" in plain[1]
+    assert rip == plain
+
+
+def test_the_plain_compile_writes_no_dependency_file_of_its_own(tmp_path):
+    (tmp_path / "x.c").write_text(HEAD + CASES["sign-compare"] + TAIL)
+    r = run([RIPCC, "-Wall", "-Wextra", "-MD", "-c", "x.c", "-o", "x.o"], cwd=str(tmp_path))
+    assert r.returncode == 0 and "Wsign-compare" in r.stderr.decode()
+    deps = (tmp_path / "x.d").read_text()
+    assert deps.startswith("x.o:") and "ripcc-" not in deps
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.c", "x.d", "x.o"]

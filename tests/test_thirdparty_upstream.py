@@ -47,15 +47,6 @@ COMPILERS = {
 }
 BUILDS = tuple(COMPILERS)
 STEP_TIMEOUT = 900                    # seconds for one configure, make or test run
-# why cJSON's own flags fail on rip today (it passes on ucontext, where
-# nothing is ripped and cc compiles the files as they are)
-CJSON_ON_RIP = pytest.mark.xfail(strict=True, reason=(
-    "cc compiles ripper's preprocessed text, where gcc no longer knows a "
-    "comparison came from a macro, so cJSON_SetNumberValue(item, ...) on an "
-    "array warns -Werror=address (cc -E a.c; cc -Wall -c a.i warns too). "
-    "(Fixed: C89's 509-character string limit, issue 23 item 5; a declarator "
-    "whose initializer casts an async call declared after the call.)"))
-
 
 def clean_env(cc):
     """The environment of a build: CC set, no flags inherited from outside."""
@@ -132,13 +123,9 @@ def test_zlib_configure_make_make_test(tmp_path, plain_outputs, build):
         assert "rip_run" in symbols(os.path.join(src, "example"))
 
 
-def cjson_case(build):
-    return pytest.param(build, marks=CJSON_ON_RIP) if build in ("rip", "all-async") else build
-
-
 @pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed "
                     "(make test-deps installs it)")
-@pytest.mark.parametrize("build", [cjson_case(b) for b in BUILDS])
+@pytest.mark.parametrize("build", BUILDS)
 def test_cjson_cmake_build_with_its_own_flags_and_ctest(tmp_path, plain_outputs, build):
     src = unpacked("cjson", tmp_path)
     out, log = steps([["cmake", "-G", "Unix Makefiles", "-S", ".", "-B", "build"],
