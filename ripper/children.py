@@ -231,25 +231,34 @@ def end(p):
 
 
 class temporary_folder:
-    """A new folder (like tempfile.TemporaryDirectory), removed on leaving
-    and on a signal.
+    """A new folder (like tempfile.TemporaryDirectory), made when a path in
+    it is first asked for (most compiles of a build need none: no folder,
+    and no import of tempfile), removed on leaving and on a signal.
 
-        with temporary_folder("ripcc-") as tmp: ...
+        with temporary_folder("ripcc-") as tmp: os.path.join(tmp, "a.i") ...
     """
 
     def __init__(self, prefix):
         self.prefix = prefix
+        self.path = None            # the folder, once made
 
     def __enter__(self):
-        import tempfile
-        with defer():
-            self.path = tempfile.mkdtemp(prefix=self.prefix)
-            _temporaries[self.path] = True
+        return self
+
+    def __fspath__(self):
+        if self.path is None:
+            import tempfile
+            with defer():
+                self.path = tempfile.mkdtemp(prefix=self.prefix)
+                _temporaries[self.path] = True
         return self.path
 
+    __str__ = __fspath__
+
     def __exit__(self, *exc):
-        _remove(self.path, True)
-        _temporaries.pop(self.path, None)
+        if self.path is not None:
+            _remove(self.path, True)
+            _temporaries.pop(self.path, None)
 
 
 def temporary_file(path):

@@ -24,7 +24,6 @@ them all and removes it (children.py).  An output that is one of the
 inputs is refused before anything runs.
 """
 
-import contextlib
 import io
 import os
 import re
@@ -37,7 +36,7 @@ from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, comp
                   print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import CompilerRejects, Diagnostic, report, wants_color
-from .preprocess import compiler
+from .preprocess import FRAME_HEADER, compiler
 
 USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--posix]
              [--timeout=SECONDS] [cc flags and files...]
@@ -481,11 +480,8 @@ def build(cmd):
         return _run(cmd, cc + marks + include + cmd.args + _output(cmd))
     if cmd.stop and cmd.output and len(cmd.inputs()) > 1:
         return _usage_error("cannot specify -o with -c or -S and several source files")
-    # a compile on ucontext or threads (-c, -S) writes no temporary file:
-    # no folder (and no import of tempfile: 4 ms of every such compile)
-    plain_compile = cmd.stop and cmd.backend != "rip" and not cmd.posix
-    with contextlib.nullcontext() if plain_compile else \
-            children.temporary_folder("ripcc-") as tmp:
+    # made when first needed: a plain compile writes no temporary file
+    with children.temporary_folder("ripcc-") as tmp:
         objects = {}
         for n, i in enumerate(cmd.sources):
             src = cmd.args[i]
@@ -764,12 +760,21 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
         if cmd.backend == "ucontext" and not cmd.all_async and src != "-" and \
                 cmd.blocking != "off" and not preprocessed:
             # (threads: a blocking call blocks only its task's thread)
-            try:
-                text = open(src, "rb").read()
-            except OSError:
-                text = b""          # the compiler says why
-            found = check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
-                                             cmd.posix, getattr(cmd, "seconds", None))
+            if not cmd.posix and _headers_can_be_listed(cmd):
+                # most files of a build have no async function: the compile
+                # itself lists the headers that could give them one
+                status, marked = _compile_listing_headers(
+                    cmd, cc + include + flags, stop + lang + [src] + to, src, out)
+                if status or not marked:
+                    return status
+                found = _blocking_calls_of(cmd, src)
+                if found and cmd.blocking == "error":
+                    _remove_output(out)
+                    report(found, cmd.args)
+                    return 1
+                print_warnings(found, cmd.args)
+                return status
+            found = _blocking_calls_of(cmd, src)
             if found and cmd.blocking == "error":
                 report(found, cmd.args)
                 return 1
@@ -796,6 +801,21 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
         text = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
     except OSError as e:
         raise Diagnostic("", 0, 0, "cannot read %s: %s" % (src, e.strerror))
+    if not (cmd.posix or cmd.all_async or preprocessed or src == "-" or cmd.save_temps) and \
+            not _NAMES_THE_RUNTIME.search(text) and _headers_can_be_listed(cmd):
+        # A file that names nothing of rip.h is compiled as it is (what
+        # ripper would give back, parsed for nothing), unless the headers
+        # the compile read could give it an async function after all.
+        said = io.BytesIO()
+        status, marked = _compile_listing_headers(
+            cmd, cc + ["-D__RIPPER__=1", "-include", FRAME_HEADER] + flags +
+            ["-I", runtime.INCLUDE], stop + lang + [src] + to, src, out, said)
+        if not marked:
+            sys.stderr.buffer.write(said.getvalue())
+            sys.stderr.flush()
+            return status
+        if out is not None:
+            _remove_output(out)         # ripped below, or no object at all
     if preprocessed:
         how = _preprocessed_kind(text)
         if how == "ripped":         # ripcc's own output (-save-temps' NAME.rip.i): compiled
@@ -849,6 +869,104 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
     if not said.getvalue():
         return status
     return _as_cc_says(cmd, status, said.getvalue(), args, src, lang, stop, out, tmp, n)
+
+
+def _blocking_calls_of(cmd, src):
+    """-Wblocking's findings in `src` on ucontext (check_blocking_reporting)."""
+    try:
+        text = open(src, "rb").read()
+    except OSError:
+        text = b""                  # the compiler says why
+    return check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
+                                    cmd.posix, getattr(cmd, "seconds", None))
+
+
+# What a source file names when it uses the runtime itself: its header,
+# RIP_ASYNC, a rip_ call.  Such a file is ripped without a first compile.
+_NAMES_THE_RUNTIME = re.compile(rb"\brip_|\bRIP_|rip\.h")
+
+
+def _headers_can_be_listed(cmd):
+    """Whether the compile can list the headers it reads (a dependency file,
+    _compile_listing_headers) without clashing with a dependency output the
+    user set up where ripcc does not follow it (-Wp,-MD, the environment's
+    DEPENDENCIES_OUTPUT)."""
+    return hasattr(os, "memfd_create") and \
+        not any(a.startswith(("-Wp,", "-Xpreprocessor")) for a in cmd.args) and \
+        not os.environ.get("DEPENDENCIES_OUTPUT") and \
+        not os.environ.get("SUNPRO_DEPENDENCIES")
+
+
+def _compile_listing_headers(cmd, front, back, src, out, said=None):
+    """Run the compile `front` + dependency flags + `back` of `src` into
+    `out`, and tell from the files it read (its dependency list: the
+    user's -MD file, else one in memory) whether `src` could hold an async
+    function: RIP_ASYNC's mark comes from rip.h, or from a file or flag
+    that spells it.  `said`: a binary file that takes cc's standard error.
+    Returns (status, marked); marked is True too when the list is not to
+    be had.
+
+        _compile_listing_headers(cmd, cc, ["-c", "zlib.c"], "zlib.c", "zlib.o") -> (0, False)
+    """
+    memfd = None
+    if cmd.depend:
+        depend = _depend_flags(cmd, src, out)
+        listing = depend[depend.index("-MF") + 1]
+    else:
+        memfd = os.memfd_create("ripcc-headers")
+        listing = "/proc/self/fd/%d" % memfd     # the compiler's own: cc1 inherits the fd
+        depend = ["-MD", "-MF", listing]
+    args = front + depend + back
+    if said is not None and wants_color(cmd.args, sys.stderr):
+        args.append("-fdiagnostics-color=always")   # its standard error is a pipe now
+    if cmd.verbose:
+        print("ripcc: " + " ".join(args), file=sys.stderr)
+    try:
+        r = children.run(args, own_group=_not_reading_the_terminal(args),
+                         pass_fds=() if memfd is None else (memfd,),
+                         stderr=None if said is None else subprocess.PIPE)
+        if said is not None:
+            said.write(r.stderr)
+        try:
+            if memfd is None:
+                with open(listing, "rb") as f:
+                    listed = f.read()
+            else:
+                listed = os.pread(memfd, os.fstat(memfd).st_size, 0)
+        except OSError:
+            listed = b""
+    finally:
+        if memfd is not None:
+            os.close(memfd)
+    return r.returncode, _may_hold_async(listed, cmd.args)
+
+
+def _may_hold_async(listed, args):
+    """Whether a compile that read the files of dependency list `listed`
+    (make's syntax) with flags `args` could have seen RIP_ASYNC's mark.
+
+        _may_hold_async(b"z.o: z.c /usr/include/stdio.h", ["-O2"]) -> False
+        _may_hold_async(b"s.o: s.c include/rip.h", [])              -> True
+    """
+    if not listed or any("rip_async" in a for a in args):
+        return True
+    rule = listed.replace(b"\\\n", b" ").split(b"\n", 1)[0]
+    _, colon, deps = rule.partition(b": ")
+    if not colon:
+        return True
+    for name in re.split(rb"(?<!\\)\s+", deps.strip()):
+        path = name.replace(b"\\ ", b" ").replace(b"\\#", b"#").replace(b"$$", b"$")
+        if os.path.basename(path) == b"rip.h":
+            return True
+        if os.fsdecode(path) == FRAME_HEADER:
+            continue
+        try:
+            with open(path, "rb") as f:
+                if b"rip_async" in f.read():
+                    return True
+        except OSError:
+            return True
+    return False
 
 
 def _quietly(cmd, args):

@@ -308,3 +308,61 @@ def test_dash_v_says_what_all_async_ripped(project):
     r = ripcc(project, "--all-async", "-v", "-c", "counter.c")
     assert r.returncode == 0, r.stderr.decode()
     assert b"counter.c: --all-async: 1 of 1 functions ripped" in r.stderr, r.stderr.decode()
+
+
+# A file that names nothing of the runtime, whose header gives it an async
+# function all the same (RIP_ASYNC and the call behind the project's macros).
+SERVER_H = b"""#include "rip.h"
+#define ASYNC RIP_ASYNC
+#define PAUSE(ms) rip_sleep_ms(ms)
+ASYNC void worker(void *arg);
+"""
+WORKER_C = b"""#include <stdio.h>
+#include <unistd.h>
+#include "server.h"
+ASYNC void worker(void *arg) {
+    for (int i = 0; i < 3; i++) {
+        PAUSE(1);
+        printf("%s %d\\n", (const char *)arg, i);
+        if (i == 2) usleep(1);
+    }
+}
+"""
+MAIN_C = b"""#include "server.h"
+static void both(void *arg) { (void)arg; rip_spawn(worker, "a"); rip_spawn(worker, "b"); }
+int main(void) { return rip_run(both, 0); }
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_file_whose_header_alone_names_the_runtime_is_ripped(tmp_path, backend):
+    """Files that name nothing of rip.h are compiled as they are, unless
+    the headers the compile read could give them an async function: then
+    they are ripped (and checked on ucontext) as any other."""
+    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C), ("main.c", MAIN_C)):
+        (tmp_path / name).write_bytes(text)
+    r = ripcc(tmp_path, "--backend=" + backend, "-c", "worker.c")
+    assert r.returncode == 0, r.stderr.decode()
+    warned = "worker.c:8:21: warning: 'usleep' blocks the whole scheduler" in r.stderr.decode()
+    assert warned == (backend != "threads"), r.stderr.decode()
+    r = ripcc(tmp_path, "--backend=" + backend, "main.c", "worker.o", "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    out = run([str(tmp_path / "prog")], timeout=30).stdout
+    assert sorted(out.splitlines()) == sorted(b"%s %d" % (w, i) for w in (b"a", b"b") for i in range(3))
+    if backend != "threads":            # the contract's order: the same bytes
+        assert out == b"a 0\nb 0\na 1\nb 1\na 2\nb 2\n", out
+
+
+def test_gnu_c_that_libclang_rejects_builds_on_rip_where_nothing_is_async(tmp_path):
+    """A nested function (GNU C, which libclang cannot parse) in a file with
+    no async function: compiled as cc compiles it, not refused."""
+    (tmp_path / "nested.c").write_bytes(b"""#include <stdio.h>
+int main(void) {
+    int twice(int x) { return 2 * x; }
+    printf("%d\\n", twice(21));
+    return 0;
+}
+""")
+    r = ripcc(tmp_path, "nested.c", "-o", "nested")
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([str(tmp_path / "nested")]).stdout == b"42\n"

@@ -10,13 +10,25 @@ import pytest
 
 from conftest import RIPCC, RIPPER, run
 
-PROGRAM = b"#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }\n"
+PLAIN = b"#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }\n"
+PROGRAM = b"""#include <stdio.h>
+#include "rip.h"
+static void task(void *arg) { (void)arg; rip_yield(); puts("hi"); }
+int main(void) { return rip_run(task, 0); }
+"""
 
 
 @pytest.fixture
 def source(tmp_path):
     path = tmp_path / "hello.c"
     path.write_bytes(PROGRAM)
+    return path
+
+
+@pytest.fixture
+def plain_source(tmp_path):
+    path = tmp_path / "plain.c"
+    path.write_bytes(PLAIN)
     return path
 
 
@@ -70,3 +82,14 @@ def test_without_libclang_a_ucontext_build_of_plain_c_still_builds(source, tmp_p
             env=without_clang_package(tmp_path), timeout=60)
     assert r.returncode == 0, r.stderr.decode()
     assert run([str(tmp_path / "hello")]).stdout == b"hi\n"
+
+
+@pytest.mark.parametrize("backend", ["rip", "ucontext"])
+def test_without_libclang_a_file_that_uses_nothing_of_rip_h_still_builds(backend, plain_source,
+                                                                        tmp_path):
+    """A file that includes no rip.h has no async function: it is compiled
+    as it is, never parsed (so libclang is not even loaded)."""
+    r = run([RIPCC, "--backend=" + backend, str(plain_source), "-o", str(tmp_path / "plain")],
+            env=without_clang_package(tmp_path), timeout=60)
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([str(tmp_path / "plain")]).stdout == b"hi\n"
