@@ -434,13 +434,14 @@ def compile_command(build_dir, source):
     """What BUILD_DIR/compile_commands.json says of compiling `source`:
     (the compiler flags, the ripping options).  A command run through
     ripcc (CMake's CMAKE_C_FLAGS with ripcc's own options) is read as
-    ripcc reads it: --all-async, --posix and --timeout are options of the
+    ripcc reads it: --all-async, --posix, --timeout and --max-frame are options of the
     rip, -Wblocking and the like stay among the flags (ripper_main takes
     them out), --backend and the rest of ripcc's own are dropped (cc
     knows none of them; ripper rips for the rip backend).
 
         command "ripcc --backend=rip --all-async -DN=1 -c a.c"
-        -> (["-DN=1"], {"all_async": True, "posix": False, "seconds": None})
+        -> (["-DN=1"], {"all_async": True, "posix": False, "seconds": None,
+                        "max_frame": None})
     """
     import json
     from .ripcc import RIPCC_OPTIONS, Command, UsageError
@@ -464,15 +465,18 @@ def compile_command(build_dir, source):
         how = [f for f in [blocking.flag_of(cmd.blocking)] if f]
         try:
             seconds = None if cmd.timeout is None else time_limit_option(cmd.timeout)
+            budget = None if cmd.max_frame is None else frame_budget(cmd.max_frame)
         except ValueError as e:
             raise Diagnostic(db_path, 0, 0, "the command for %s: %s" % (source, e))
         return compile_flags(cc_args, directory) + how, {
-            "all_async": cmd.all_async, "posix": cmd.posix, "seconds": seconds}
+            "all_async": cmd.all_async, "posix": cmd.posix, "seconds": seconds,
+            "max_frame": budget}
     raise Diagnostic(db_path, 0, 0, "no entry for %s" % source)
 
 
 # ripper's own options: those taking a value, and the rest.
-RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout", "--also-async")
+RIPPER_VALUE_OPTIONS = ("-o", "-I", "-D", "-p", "--stage", "--timeout", "--also-async",
+                        "--max-frame", "--stats-json")
 RIPPER_OPTIONS = ("--all-async", "--posix", "--posix-tls-only", "--stats", "--version", "-h", "--help")
 
 
@@ -491,7 +495,8 @@ def split_compiler_flags(argv):
             if value is not None:
                 ours.append(value)
         elif a in RIPPER_OPTIONS or \
-                a.startswith(("--stage=", "--timeout=", "--also-async=", "-I", "-D")) or \
+                a.startswith(("--stage=", "--timeout=", "--also-async=", "--max-frame=",
+                              "--stats-json=", "-I", "-D")) or \
                 (a.startswith("-o") and len(a) > 2) or a == "-" or not a.startswith("-"):
             ours.append(a)
         else:
@@ -568,6 +573,12 @@ def ripper_parser():
                          "variables in the frame and locals left as C locals, and with "
                          "--all-async how many functions were ripped and why any stayed "
                          "plain (on stderr)")
+    ap.add_argument("--stats-json", metavar="FILE",
+                    help="write what --stats prints, as JSON, to FILE (- for standard "
+                         "output when -o names a file)")
+    ap.add_argument("--max-frame", metavar="N", type=_frame_budget_argument,
+                    help="fail (exit 1, no output written) when an async function's frame "
+                         "is more than N bytes, naming what fills it")
     ap.add_argument("--timeout", metavar="SECONDS",
                     help="the time preprocessing and parsing the input may take before "
                          "ripper gives up on it (exit 1), 0 for no limit; default: "
@@ -637,6 +648,8 @@ def ripper_main(argv=None):
             args.posix = args.posix or db_options["posix"]
             if args.timeout is None and db_options["seconds"] is not None:
                 seconds = db_options["seconds"]
+            if args.max_frame is None:
+                args.max_frame = db_options["max_frame"]
         # -Werror=blocking and the like are ripper's: the compiler would fail on them
         how = blocking.mode(flags + clang_args)
         flags, clang_args = blocking.without_flags(flags), blocking.without_flags(clang_args)
@@ -657,12 +670,18 @@ def ripper_main(argv=None):
                                    notes, seconds=seconds, blocking_mode=how, warnings=warnings,
                                    posix=TLS_ONLY if args.posix_tls_only else args.posix,
                                    also_async=also)
+        over = over_budget(stats, args.max_frame)
+        if over:
+            report(warnings + over, flags + clang_args)
+            return 1
         report(warnings, flags + clang_args, empty_too=True)   # (JSON: "[]", as cc1 prints)
         write_atomically(args.output, out)
         if args.stats:                  # --all-async's report too: quiet unless asked
             for line in notes:
                 print(line, file=sys.stderr)
             print_stats(stats)
+        if args.stats_json:
+            write_atomically(args.stats_json, stats_json(path, stats))
     except Diagnostic as d:
         report(d, flags + clang_args)
         return 1
@@ -680,11 +699,84 @@ def print_warnings(warnings, flags):
 
 
 def print_stats(stats):
-    print("%-24s %11s %11s %9s %8s" % ("async function", "frame bytes", "suspensions",
-                                        "in frame", "C locals"), file=sys.stderr)
+    """ripper --stats: a row per async function, each part of its frame
+    below it with why it is there, then the deepest chain of frames one
+    task can hold below each (frame.deepest_chains)."""
+    from .frame import deepest_chains
+    chains = deepest_chains(stats)
+    print("%-24s %11s %11s %9s %8s %11s" % ("async function", "frame bytes", "suspensions",
+                                             "in frame", "C locals", "chain bytes"),
+          file=sys.stderr)
     for st in stats:
-        print("%-24s %11d %11d %9d %8d" % (st.name, st.frame_bytes, st.suspensions,
-                                            st.in_frame, st.c_locals), file=sys.stderr)
+        size = chains[st.name][0]
+        print("%-24s %11d %11d %9d %8d %11s" % (st.name, st.frame_bytes, st.suspensions,
+                                                 st.in_frame, st.c_locals,
+                                                 "unbounded" if size is None else size),
+              file=sys.stderr)
+        for name, nbytes, why in st.variables:
+            print("    %-20s %11d  %s" % (name, nbytes, why), file=sys.stderr)
+    deep = [(st.name, chains[st.name]) for st in stats if len(chains[st.name][1]) > 1]
+    if deep:
+        print("chains (the frames one task holds at once below a call; other files' "
+              "functions, the runtime's and calls through pointers not counted):",
+              file=sys.stderr)
+    for name, (size, chain) in deep:
+        print("    %s: %s: %s" % (name, "unbounded (recursion)" if size is None else
+                                  "%d bytes" % size, " -> ".join(chain)), file=sys.stderr)
+
+
+def stats_json(path, stats):
+    """--stats-json: what --stats prints, for tools (bytes of UTF-8)."""
+    import json
+    from .frame import deepest_chains
+    chains = deepest_chains(stats)
+    return (json.dumps({"file": path, "functions": [{
+        "name": st.name, "file": st.where[0] if st.where else path,
+        "line": st.where[1] if st.where else 0, "frame_bytes": st.frame_bytes,
+        "suspensions": st.suspensions, "in_frame": st.in_frame, "c_locals": st.c_locals,
+        "parts": [{"name": n, "bytes": b, "why": w} for n, b, w in st.variables],
+        "calls": st.callees, "calls_through_pointers": st.pointer_calls,
+        "chain_bytes": chains[st.name][0], "chain": chains[st.name][1]}
+        for st in stats]}, indent=1) + "\n").encode()
+
+
+def frame_budget(text):
+    """--max-frame's N (text): bytes, a whole number, else ValueError."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise ValueError("--max-frame: '%s' is not a number of bytes" % text)
+    return n
+
+
+def _frame_budget_argument(text):
+    import argparse
+    try:
+        return frame_budget(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a number of bytes" % text)
+
+
+def over_budget(stats, limit):
+    """--max-frame=limit: an error per async function whose frame is
+    bigger, naming its biggest parts."""
+    if limit is None:
+        return []
+    out = []
+    for st in stats:
+        if st.frame_bytes <= limit:
+            continue
+        path, line, col = st.where or ("", 0, 0)
+        biggest = sorted((p for p in st.variables if not p[0].startswith("(header")),
+                         key=lambda p: -p[1])[:3]
+        out.append(Diagnostic(path, line, col, "the frame of '%s' is %d bytes, more than "
+                              "--max-frame=%d" % (st.name, st.frame_bytes, limit),
+                              "most of it: " + "; ".join(
+                                  "%s, %d bytes (%s)" % p for p in biggest) +
+                              " (ripper --stats shows it all)"))
+    return out
 
 
 def rip_source_reporting(path, source, clang_args, all_async=False, stats=None, notes=None,

@@ -29,7 +29,7 @@ from . import tree as T
 from .analysis import function_values, is_async_call, variably_modified
 from .emit import ENCODING
 from .evaluation import callee_name, unevaluated_calls, walk_evaluated
-from .liveness import frame_variables
+from .liveness import frame_reasons, frame_variables
 from .normalize import normalize
 from .printer import Printer, intrinsic, store
 from .scan import matching_paren, params_open
@@ -38,14 +38,56 @@ RESERVED_FIELDS = (abi.HEADER, abi.RESULT, abi.WAIT)
 
 
 class FrameStats:
-    """What ripper --stats prints for one async function."""
+    """What ripper --stats prints for one async function (and --max-frame
+    checks): plain data, sent from the ripping child."""
 
-    def __init__(self, name, frame_bytes, suspensions, in_frame, c_locals):
+    def __init__(self, name, frame_bytes, suspensions, in_frame, c_locals, where=None,
+                 variables=(), callees=(), pointer_calls=0):
         self.name = name                # the function
         self.frame_bytes = frame_bytes  # sizeof its frame struct
         self.suspensions = suspensions  # resume points
         self.in_frame = in_frame        # variables in the frame (parameters included)
         self.c_locals = c_locals        # locals left as C locals of the resume entry
+        self.where = where              # (file, line, column) of its name
+        self.variables = list(variables)    # (name, bytes, why) of each part of the frame
+        self.callees = list(callees)    # async functions it calls by name (not the runtime's)
+        self.pointer_calls = pointer_calls  # its async calls through pointers
+
+
+def deepest_chains(stats):
+    """{name: (bytes, chain)} for each FrameStats of `stats` (one file's
+    async functions): the most frame bytes one task holds at once below a
+    call of it, along the calls between them, and the chain of functions
+    that holds them; bytes is None where recursion makes it unbounded (the
+    chain then ends at the function called again).  Callees of other
+    files, the runtime's and calls through pointers are not counted.
+
+        f (40) calls g (72), g calls nothing  ->  {"f": (112, ["f", "g"]), "g": (72, ["g"])}
+        f calls f                             ->  {"f": (None, ["f", "f"])}
+    """
+    by_name = {st.name: st for st in stats}
+    done = {}
+
+    def chain(name, path):
+        if name in path:
+            return None, path[path.index(name):] + [name]
+        if name in done:
+            return done[name]
+        st = by_name[name]
+        best = (st.frame_bytes, [name])
+        for callee in st.callees:
+            if callee not in by_name:
+                continue
+            size, below = chain(callee, path + [name])
+            if size is None:        # every function on a path to a cycle is unbounded
+                best = (None, below if name in below else [name] + below)
+                break
+            if size + st.frame_bytes > best[0]:
+                best = (size + st.frame_bytes, [name] + below)
+        done[name] = best
+        return best
+
+    return {st.name: chain(st.name, []) for st in stats}
 
 
 class AsyncFunction:
@@ -74,7 +116,8 @@ class AsyncFunction:
         candidates.update({t.key: t.ctype for t in norm.temps})
         for p in f.params:
             candidates[p.key] = p.ctype
-        in_frame = frame_variables(norm.body, candidates)
+        self.reasons = frame_reasons(norm.body, candidates)    # key -> why (liveness.py)
+        in_frame = set(self.reasons)
         self.check_variably_modified(in_frame)
         restarted, unkept = self.check_va_lists(locals_)
         in_frame -= unkept
@@ -305,6 +348,71 @@ class AsyncFunction:
             spelling = ctype.unqualified if ctype is not None else "int"
         self.field_types.append((field, ctype, spelling, align))
 
+    def place(self, offset):
+        """(file, line, column) of byte `offset` of the text."""
+        lines = self.lw.unit.lines
+        path, line, _ = lines.where(max(offset, 0))
+        return path, line, lines.column(max(offset, 0))
+
+    def frame_parts(self, void):
+        """(name, bytes, why) of each part of the frame, for ripper --stats:
+        the runtime's header, the result, each variable (why liveness.py
+        keeps it there), the wait state.
+
+            int sum(int n) { int t = 0; ... rip_yield(); ... t += i; ... }
+            -> [("(header)", 24, "the runtime's: caller, resume point"), ("(result)", 4, ...),
+                ("n", 4, "parameter"), ("t", 4, "held across rip_yield() at s.c:5"), ...]
+        """
+        parts = [("(header)", abi.FRAME_HEADER, "the runtime's: caller, resume entry, state")]
+        if not void:
+            parts.append(("(result)", self.f.result.size, "the value it returns"))
+        names = {p.key: p.name for p in self.f.params if p.name}
+        names.update((n.key, n.name) for n in self.f.body.nodes()
+                     if isinstance(n, T.VarDecl) and n.name)
+        params = {p.key for p in self.f.params}
+        sizes = {field: (ctype.size if ctype is not None else 0)
+                 for field, ctype, _, _ in self.field_types}
+        for key, field in self.fields.items():
+            size = self.opaque[key][0] if key in self.opaque else sizes.get(field, 0)
+            if key.startswith("lit:"):
+                parts.append(("(compound literal)", size, "its address is kept"))
+                continue
+            why = self.reasons.get(key)
+            held = self.held_across(why) if isinstance(why, list) else \
+                {"address": "its address is taken", "array": "an array, or holds one",
+                 None: ""}[why]
+            if key in params:
+                held = "parameter" + (", " + held if held else "")
+            parts.append((names.get(key, "(temporary)") if not key.startswith("tmp:")
+                          else "(temporary)", size, held))
+        if self.waits:
+            parts.append(("(wait)", abi.WAIT_BYTES, "what it waits on, for the runtime"))
+        return parts
+
+    def held_across(self, awaits):
+        """"held across g() at f.c:12, rip_yield() at f.c:14": the
+        suspensions a variable's value must outlive."""
+        out = []
+        for a in awaits[:3]:
+            name = callee_name(a.call) if a.call is not None else None
+            path, line, _ = self.place(a.call.start if a.call is not None else a.start)
+            out.append("%s at %s:%d" % ("%s()" % name if name else "a call through a pointer",
+                                        path, line))
+        more = len(awaits) - 3
+        return "held across " + ", ".join(out) + (" and %d more" % more if more > 0 else "")
+
+    def async_callees(self):
+        """(names, count through pointers) of the async functions it calls
+        whose frames sit under its own (the runtime's primitives aside)."""
+        names, pointers = [], 0
+        for a in self.norm.awaits:
+            name = callee_name(a.call) if a.call is not None else None
+            if name is None:
+                pointers += 1
+            elif intrinsic(a, self.lw) is None and name not in names:
+                names.append(name)
+        return names, pointers
+
     def normalized_text(self):
         """The body after normalize.py, every async call a statement of its
         own, before liveness chooses the frame (ripper --stage normalize)."""
@@ -393,7 +501,8 @@ class AsyncFunction:
         lw.stats.append(FrameStats(f.name, abi.frame_size(layout), points + lw.all_async,
                                    len(self.field_types) - len([1 for k in self.fields
                                                                if k.startswith("tmp:")]),
-                                   self.c_local_count))
+                                   self.c_local_count, self.place(f.name_at),
+                                   self.frame_parts(void), *self.async_callees()))
         stores = []
         for p in f.params:
             if not p.name:

@@ -25,19 +25,39 @@ from .cfg import CFG
 def frame_variables(body, candidates):
     """Keys among `candidates` ({key: CType or None}) that must live in
     the frame of the function whose normalized body is `body`."""
+    return set(frame_reasons(body, candidates))
+
+
+def frame_reasons(body, candidates):
+    """frame_variables, with why each must live in the frame: {key: why},
+    why "address" (its address may be kept), "array" (an array, or a
+    struct or union holding one) or the list of Awaits across which its
+    value is live (read after the suspension, not written first), in the
+    body's order.
+
+        int total = 0; ... Await(rip_yield()); ... total += i;  ->  {total: [<Await rip_yield>]}
+    """
     cfg = CFG(body, set(candidates))
     live_in = _solve(cfg.steps)
-    needed = set(cfg.escaping)
+    why = {}
     for key, ctype in candidates.items():
-        if ctype is not None and _holds_array(ctype):
-            needed.add(key)         # arrays decay to pointers, inside structs too
+        if key in cfg.escaping:
+            why[key] = "address"
+        elif ctype is not None and _holds_array(ctype):
+            why[key] = "array"      # arrays decay to pointers, inside structs too
     for s in cfg.steps:
         if s.await_ is not None:
             out = set()
             for j in s.succs + s.exits:
                 out |= live_in[j]
-            needed |= s.uses_after | (out - s.kills)
-    return needed & set(candidates)
+            for key in (s.uses_after | (out - s.kills)) & candidates.keys():
+                held = why.setdefault(key, [])
+                if isinstance(held, list) and all(a is not s.await_ for a in held):
+                    held.append(s.await_)
+    for held in why.values():
+        if isinstance(held, list):
+            held.sort(key=lambda a: a.call.start if a.call is not None else a.start)
+    return why
 
 
 def _solve(steps):

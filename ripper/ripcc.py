@@ -33,13 +33,13 @@ import sys
 
 from . import __version__, abi, blocking, ccmessages, children, runtime, wholeprogram
 from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
-                  print_warnings, rip_source_reporting,
+                  frame_budget, over_budget, print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import CompilerRejects, Diagnostic, report, wants_color
 from .preprocess import FRAME_HEADER, compiler
 
 USAGE = """usage: ripcc [--backend=rip|ucontext|threads] [--all-async] [--posix]
-             [--timeout=SECONDS] [cc flags and files...]
+             [--timeout=SECONDS] [--max-frame=N] [cc flags and files...]
        ripcc --equiv [--posix] [cc flags] files... [-- program args]
        ripcc --print-include-dir | --cflags | --libs [--backend=...]
 
@@ -59,6 +59,9 @@ ripcc's own options (never passed to cc):
                        suspend only the calling task (below)
   --equiv              build for every backend, run each, compare (below)
   --timeout=SECONDS    time limit for ripping one file (below)
+  --max-frame=N        rip: fail the compile (exit 1, no object) when an
+                       async function's frame is more than N bytes; no
+                       frames on ucontext and threads
   -Wblocking           a plain blocking call in an async function is a
                        warning (the default)
   -Wno-blocking        it is nothing
@@ -170,7 +173,7 @@ DEPENDENCY_FLAGS = ("-MD", "-MMD", "-MP", "-MG")
 DEPENDENCY_VALUE_FLAGS = ("-MF", "-MT", "-MQ")
 # ripcc's own options (a misspelling of one is an error, not a flag for cc).
 RIPCC_OPTIONS = ("--backend", "--all-async", "--posix", "--equiv", "--print-include-dir",
-                 "--cflags", "--libs", "--help-ripcc", "--timeout")
+                 "--cflags", "--libs", "--help-ripcc", "--timeout", "--max-frame")
 # Questions for the compiler, not a compilation: asked of cc as they are.
 QUERIES = ("-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs", "-print-",
            "--print-", "--help", "--target-help")
@@ -183,6 +186,7 @@ class Command:
         self.backend, self.all_async = "rip", False
         self.posix = False          # --posix: its blocking POSIX calls suspend (blocking.POSIX_CALLS)
         self.timeout = None         # --timeout's value (text), None if not given
+        self.max_frame = None       # --max-frame's value (text), None if not given
         self.args = []              # cc's arguments in order, inputs included, -o not
         self.output = None          # -o's value
         self.sources = []           # indices in args of the C sources
@@ -210,6 +214,10 @@ class Command:
                 self.timeout = a.split("=", 1)[1]
             elif a == "--timeout":
                 self.timeout = self.value(it, a)
+            elif a.startswith("--max-frame="):
+                self.max_frame = a.split("=", 1)[1]
+            elif a == "--max-frame":
+                self.max_frame = self.value(it, a)
             elif a == "-o":
                 self.output = self.value(it, a)
             elif a.startswith("-o") and len(a) > 2:
@@ -394,6 +402,8 @@ def main(argv=None):
         return _run_cc(cmd.args)
     try:
         cmd.seconds = time_limit_option(cmd.timeout)
+        if cmd.max_frame is not None:
+            cmd.max_frame = frame_budget(cmd.max_frame)
     except ValueError as e:
         return _usage_error(str(e))
     for out in outputs(cmd):
@@ -839,12 +849,16 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
             [f for f in [blocking.flag_of(cmd.blocking)] if f] +
             (["--posix"] if cmd.posix else [])),
             name), file=sys.stderr)
-    warnings, files = [], []
+    warnings, files, stats = [], [], []
     ripped = rip_source_reporting(name, text, lib_flags + compile_flags(cmd.args),
-                                  cmd.all_async, notes=notes, depend=depend,
+                                  cmd.all_async, stats, notes=notes, depend=depend,
                                   seconds=getattr(cmd, "seconds", None),
                                   blocking_mode=cmd.blocking, warnings=warnings,
                                   posix=cmd.posix, files=files, preprocessed=preprocessed)
+    over = over_budget(stats, cmd.max_frame)
+    if over:
+        report(warnings + over, cmd.args)
+        return 1
     print_warnings(warnings, cmd.args)
     if cmd.posix:                       # how to rip it again at the link (wholeprogram.py)
         ripped += wholeprogram.record_asm(wholeprogram.make_record(

@@ -4,6 +4,8 @@ import os
 import re
 import shutil
 
+import pytest
+
 from conftest import CFLAGS, RIPCC, RIPPER, ROOT, run
 
 GOOD = b"""#include <stdio.h>
@@ -222,6 +224,13 @@ def test_compile_commands_written_for_ripcc_are_read_as_ripcc_reads_them(tmp_pat
     r = run([RIPPER, "-p", str(tmp_path), blocks, "-o", str(tmp_path / "b.rip.c")])
     assert r.returncode == 1 and b"[-Werror=blocking]" in r.stderr, r.stderr
     assert b"unrecognized" not in r.stderr and b"backend" not in r.stderr
+    # a frame budget in the flags is the rip's too
+    src = write(tmp_path, "cc.c", GOOD)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": "cc.c",
+         "arguments": ["ripcc", "--max-frame=16", "-c", "cc.c"]}]))
+    r = run([RIPPER, "-p", str(tmp_path), src, "-o", str(tmp_path / "m.rip.c")])
+    assert r.returncode == 1 and b"more than --max-frame=16" in r.stderr, r.stderr
 
 
 def test_ripcc_unknown_backend_is_a_usage_error(tmp_path):
@@ -273,9 +282,118 @@ def test_stats_prints_frame_size_and_suspension_points(tmp_path):
     assert r.returncode == 0
     lines = r.stderr.decode().splitlines()
     assert lines[0].split()[:2] == ["async", "function"]
-    name, frame_bytes, suspensions, in_frame, c_locals = lines[1].split()
+    name, frame_bytes, suspensions, in_frame, c_locals, chain = lines[1].split()
     # task: arg (a parameter) and n (read after rip_yield) after a 24-byte header
-    assert (name, frame_bytes, suspensions, in_frame, c_locals) == ("task", "40", "1", "2", "0")
+    assert (name, frame_bytes, suspensions, in_frame, c_locals, chain) == \
+        ("task", "40", "1", "2", "0", "40")
+
+
+# Frames of every kind of part, a chain of calls and a recursion.
+BUDGET = b"""#include <stdio.h>
+#include "rip.h"
+RIP_ASYNC static int depth(int n) {
+    char pad[200];
+    pad[0] = (char)n;
+    rip_yield();
+    return n ? depth(n - 1) + pad[0] : 0;
+}
+RIP_ASYNC static long sum(int n) {
+    long total = 0;
+    for (int i = 0; i < n; i++) { long sq = (long)i * i; rip_yield(); total += sq; }
+    return total;
+}
+RIP_ASYNC static long twice(int n) { int kept = n; int *p = &kept; rip_yield(); return sum(*p) * 2; }
+static void task(void *arg) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%ld %d", twice(*(int *)arg), depth(3));
+    rip_sleep_ms(1);
+    puts(buf);
+}
+int main(void) { int n = 4; return rip_run(task, &n); }
+"""
+
+
+def stats_of(tmp_path, *flags):
+    write(tmp_path, "b.c", BUDGET)
+    r = run([RIPPER, "--stats", "b.c", "-o", "b.rip.c"] + list(flags), cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    return r.stderr.decode()
+
+
+def frame_parts(said):
+    """{function: {part: (bytes, why)}} from --stats' text."""
+    out, function = {}, None
+    for line in said.splitlines()[1:]:
+        if line.startswith("chains"):
+            break
+        if not line.startswith(" "):
+            function = out.setdefault(line.split()[0], {})
+        else:
+            name, size, why = line.split(None, 2)
+            function[name] = (int(size), why)
+    return out
+
+
+def test_stats_say_why_each_variable_is_in_the_frame(tmp_path):
+    parts = frame_parts(stats_of(tmp_path))
+    assert parts["depth"]["pad"] == (200, "an array, or holds one")
+    assert parts["depth"]["n"] == (4, "parameter, held across rip_yield() at b.c:6")
+    assert parts["sum"]["total"] == (8, "held across rip_yield() at b.c:11")
+    # sq is written before the suspension and read after it; i is read after it too
+    assert parts["sum"]["sq"] == (8, "held across rip_yield() at b.c:11")
+    assert parts["sum"]["i"] == (4, "held across rip_yield() at b.c:11")
+    assert parts["twice"]["kept"] == (4, "its address is taken")
+    assert parts["twice"]["n"] == (4, "parameter")      # read before the suspension only
+    assert parts["twice"]["(header)"][0] == 24
+    assert parts["task"]["(temporary)"][1] == "held across twice() at b.c:17, depth() at b.c:17"
+
+
+def test_stats_add_frames_along_the_calls_and_call_recursion_unbounded(tmp_path):
+    said = stats_of(tmp_path)
+    rows = {line.split()[0]: line.split() for line in said.splitlines()[1:]
+            if not line.startswith(" ") and len(line.split()) == 6}
+    sizes = {name: int(row[1]) for name, row in rows.items()}
+    assert rows["sum"][5] == str(sizes["sum"])
+    assert rows["twice"][5] == str(sizes["twice"] + sizes["sum"])
+    assert rows["depth"][5] == rows["task"][5] == "unbounded"
+    assert "    twice: %d bytes: twice -> sum" % (sizes["twice"] + sizes["sum"]) in said
+    assert "    task: unbounded (recursion): task -> depth -> depth" in said
+
+
+def test_stats_json_holds_what_stats_prints(tmp_path):
+    said = stats_of(tmp_path, "--stats-json", str(tmp_path / "b.json"))
+    data = json.loads((tmp_path / "b.json").read_text())
+    functions = {f["name"]: f for f in data["functions"]}
+    for line in said.splitlines()[1:]:
+        row = line.split()
+        if len(row) == 6 and row[0] in functions:
+            f = functions[row[0]]
+            assert [str(f["frame_bytes"]), str(f["suspensions"]), str(f["in_frame"]),
+                    str(f["c_locals"])] == row[1:5]
+    assert functions["depth"]["chain_bytes"] is None
+    assert functions["twice"]["chain"] == ["twice", "sum"] and functions["twice"]["calls"] == \
+        ["sum"]
+    assert {"name": "pad", "bytes": 200, "why": "an array, or holds one"} in \
+        functions["depth"]["parts"]
+    assert functions["depth"]["line"] == 3 and functions["depth"]["file"] == "b.c"
+
+
+@pytest.mark.parametrize("tool", ["ripper", "ripcc"])
+def test_max_frame_fails_the_build_naming_the_function_and_its_biggest_part(tmp_path, tool):
+    src = write(tmp_path, "b.c", BUDGET)
+    out = str(tmp_path / ("b.rip.c" if tool == "ripper" else "b.o"))
+    cmd = [RIPPER, src, "-o", out] if tool == "ripper" else [RIPCC, "-c", src, "-o", out]
+    r = run(cmd + ["--max-frame=128"])
+    assert r.returncode == 1 and not os.path.exists(out)
+    err = r.stderr.decode()
+    assert "b.c:3:22: error: the frame of 'depth' is 232 bytes, more than --max-frame=128" \
+        in err, err
+    assert "note: most of it: pad, 200 bytes (an array, or holds one)" in err, err
+    assert err.count("error:") == 1         # the others fit
+    assert run(cmd + ["--max-frame", "232"]).returncode == 0    # at the limit: fits
+    assert os.path.exists(out)
+    r = run(cmd + ["--max-frame=lots"])
+    assert r.returncode == 2 and b"'lots' is not a number of bytes" in r.stderr
 
 
 LAYOUTS = b"""#include "rip.h"
@@ -296,7 +414,8 @@ def test_stats_frame_sizes_are_the_compilers(tmp_path):
     out = str(tmp_path / "l.rip.c")
     r = run([RIPPER, "--stats", src, "-o", out])
     assert r.returncode == 0, r.stderr.decode()
-    sizes = {line.split()[0]: int(line.split()[1]) for line in r.stderr.decode().splitlines()[1:]}
+    sizes = {line.split()[0]: int(line.split()[1]) for line in r.stderr.decode().splitlines()[1:]
+             if not line.startswith(" ") and len(line.split()) == 6}   # a row per function
     assert set(sizes) == {"ld", "small", "w", "waits", "task"}
     with open(out, "a") as f:
         for name, size in sizes.items():
@@ -318,7 +437,8 @@ int main(void) { return rip_run(task, 0); }
 """)
     r = run([RIPPER, "--stats", src, "-o", str(tmp_path / "p.rip.c")])
     assert r.returncode == 0, r.stderr.decode()
-    rows = {line.split()[0]: line.split()[1:] for line in r.stderr.decode().splitlines()[1:]}
+    rows = {line.split()[0]: line.split()[1:5] for line in r.stderr.decode().splitlines()[1:]
+            if not line.startswith(" ") and len(line.split()) == 6}     # a row per function
     assert rows["f"] == ["32", "1", "1", "0"]    # header, result, `used`
     assert rows["task"] == ["24", "1", "0", "1"]    # v: a C local
     assert run([RIPCC] + CFLAGS + [src, "-o", str(tmp_path / "p")]).returncode == 0
