@@ -28,6 +28,7 @@ import io
 import os
 import re
 import shlex
+import stat
 import subprocess
 import sys
 
@@ -711,6 +712,8 @@ def _stuck_members_taken(link_map, again):
 
 
 def _remove_output(path):
+    if path is None:                # -fsyntax-only: nothing written
+        return
     try:
         os.remove(path)
     except OSError:
@@ -923,9 +926,10 @@ def _compile_listing_headers(cmd, front, back, src, out, said=None):
         _compile_listing_headers(cmd, cc, ["-c", "zlib.c"], "zlib.c", "zlib.o") -> (0, False)
     """
     memfd = None
-    if cmd.depend:
+    if cmd.depend:                  # the user's, as they are (-MF alone: cc's error)
         depend = _depend_flags(cmd, src, out)
-        listing = depend[depend.index("-MF") + 1]
+        listing = depend[depend.index("-MF") + 1] if "-MD" in depend or "-MMD" in depend \
+            else None               # (cc writes no list then: none to read)
     else:
         memfd = os.memfd_create("ripcc-headers")
         listing = "/proc/self/fd/%d" % memfd     # the compiler's own: cc1 inherits the fd
@@ -941,14 +945,15 @@ def _compile_listing_headers(cmd, front, back, src, out, said=None):
                          stderr=None if said is None else subprocess.PIPE)
         if said is not None:
             said.write(r.stderr)
-        try:
-            if memfd is None:
+        listed = b""                # (nothing to read: as if marked)
+        if memfd is not None:
+            listed = os.pread(memfd, os.fstat(memfd).st_size, 0)
+        elif listing is not None and _regular_file(listing):    # (not -MF /dev/stdout)
+            try:
                 with open(listing, "rb") as f:
                     listed = f.read()
-            else:
-                listed = os.pread(memfd, os.fstat(memfd).st_size, 0)
-        except OSError:
-            listed = b""
+            except OSError:
+                pass
     finally:
         if memfd is not None:
             os.close(memfd)
@@ -974,6 +979,8 @@ def _may_hold_async(listed, args):
             return True
         if os.fsdecode(path) == FRAME_HEADER:
             continue
+        if not _regular_file(path):     # a FIFO would never end a read: ripped, which
+            return True                 # knows what to do with one
         try:
             with open(path, "rb") as f:
                 if b"rip_async" in f.read():
@@ -981,6 +988,13 @@ def _may_hold_async(listed, args):
         except OSError:
             return True
     return False
+
+
+def _regular_file(path):
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _quietly(cmd, args):

@@ -366,3 +366,19 @@ int main(void) {
     r = ripcc(tmp_path, "nested.c", "-o", "nested")
     assert r.returncode == 0, r.stderr.decode()
     assert run([str(tmp_path / "nested")]).stdout == b"42\n"
+
+
+def test_a_stale_dependency_file_cc_does_not_write_decides_nothing(tmp_path):
+    """-MF without -MD or -MMD: cc writes no list (it refuses the command),
+    so what the file holds from an older build must not pass for the
+    headers this compile read: ripcc fails as cc does, on every backend."""
+    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C)):
+        (tmp_path / name).write_bytes(text)
+    (tmp_path / "worker.d").write_text("worker.o: worker.c /usr/include/stdio.h\n")
+    plain = run(["cc", "-I", os.path.join(ROOT, "runtime", "include"), "-MF", "worker.d", "-c",
+                 "worker.c"], cwd=str(tmp_path))
+    assert plain.returncode != 0
+    for backend in BACKENDS:
+        r = ripcc(tmp_path, "--backend=" + backend, "-MF", "worker.d", "-c", "worker.c")
+        assert r.returncode != 0 and b"-MM" in r.stderr, r.stderr.decode()
+        assert not (tmp_path / "worker.o").exists()
