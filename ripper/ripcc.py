@@ -32,7 +32,7 @@ import stat
 import subprocess
 import sys
 
-from . import __version__, abi, blocking, ccmessages, children, runtime, wholeprogram
+from . import __version__, abi, blocking, children, runtime
 from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
                   frame_budget, over_budget, print_warnings, rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
@@ -536,6 +536,7 @@ def build(cmd):
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "
                              "every object with the same --backend" % (cmd.backend, ", ".join(
                                  "%s was built for %s" % fb for fb in wrong)))
+        from . import wholeprogram  # here, at the link: a compile needs none of it
         if cmd.backend == "rip" and not cmd.posix:
             posix = [names.get(f, f) for f in inputs if wholeprogram.has_record(f)]
             if posix:
@@ -725,6 +726,7 @@ def _explain_link_errors(text, symbols, names, files, posix=False):
     is a plain call of a symbol the ripped definition does not have: say so,
     and where that declaration is (objects compiled with --posix: that the
     link needs --posix too, which rips them again)."""
+    from . import wholeprogram
     seen, declared = set(), None
     for m in re.finditer(r"(?:(\S+?):(\d+): )?undefined reference to `([^']+)'", text):
         name = m.group(3)
@@ -864,6 +866,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
         return 1
     print_warnings(warnings, cmd.args)
     if cmd.posix:                       # how to rip it again at the link (wholeprogram.py)
+        from . import wholeprogram
         ripped += wholeprogram.record_asm(wholeprogram.make_record(
             None if src == "-" else src, compiler(), recorded_flags(flags), cmd.all_async,
             cmd.blocking, getattr(cmd, "seconds", None), files,
@@ -1089,6 +1092,7 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
     the folder it was compiled in, with the functions `also_async` ({name:
     the object it is async in}) async, and compile it into `out`.  Prints
     the warnings the compile did not; raises Diagnostic if it fails."""
+    from . import wholeprogram
     here = os.getcwd()
     try:
         os.chdir(record["cwd"])
@@ -1242,6 +1246,7 @@ def _run_ripped(cmd, args, ripped, flags, said=None):
     in the user's columns and names (ccmessages.py), in colour as cc would
     have written them to this standard error (`flags`: the user's), or
     into `said` (a binary file) when one is given."""
+    from . import ccmessages
     if wants_color(flags, sys.stderr):
         args = args + ["-fdiagnostics-color=always"]    # its standard error is a pipe now
     if cmd.verbose:
@@ -1264,6 +1269,7 @@ def _columns(flags):
     """How cc counts columns, by its flags (ccmessages.Columns):
     -ftabstop=N, -fdiagnostics-column-unit=byte|display,
     -fdiagnostics-column-origin=N (the last of each wins)."""
+    from . import ccmessages
     stop, display, origin = 8, True, 1
     for f in flags:
         name, _, value = f.partition("=")
