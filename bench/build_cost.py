@@ -14,13 +14,16 @@ Projects (where one cannot be had offline it is skipped, and said so):
     zlib-cmake      the zlib in Debian's gcc-12-source (fuzz/torture.py's
                     zlib_folder): its own CMakeLists.txt, Unix Makefiles
                     (static and shared libraries, example, minigzip)
+    cjson-cmake     cJSON 1.7.15 by its own CMakeLists.txt with Ninja (the
+                    tarball fetched once, as make test-thirdparty does)
     zlib-configure  the same zlib by gcc's autoconf configure and automake
                     Makefile (--configure; the configure is not timed)
 Then (--compile) one `-c` of a small file, the cost every compile pays.
 
     python bench/build_cost.py [--runs N] [--configure] [--compile] [--only SETTING,...]
                                [--ripcc LABEL=PATH]
-                               (make bench-ripper: zlib-cmake and --compile, 3 runs)
+                               (make bench-ripper: zlib-cmake, cjson-cmake and
+                                --compile, 3 runs)
 """
 import argparse
 import ctypes
@@ -143,6 +146,44 @@ class ZlibConfigure:
         quiet(["make", "clean"], build)
 
 
+class CjsonCmake:
+    """cJSON 1.7.15 (Debian's tarball, tests/downloads.py: fetched once into
+    ~/.cache/ripper) by its own CMakeLists.txt with Ninja, as the issue
+    measured it: the library and its unity tests, -std=c89 -pedantic
+    -Werror and the rest of its own flags."""
+    name = "cjson-cmake"
+
+    def __init__(self, top):
+        self.top, self.source, self.why = top, None, None
+
+    def missing(self):
+        for tool in ("cmake", "ninja"):
+            if shutil.which(tool) is None:
+                return "%s is not installed" % tool
+        sys.path.insert(0, os.path.join(ROOT, "tests"))
+        from downloads import download, unpack
+        from test_thirdparty_upstream import TARBALLS
+        url, sha, folder = TARBALLS["cjson"]
+        try:
+            unpack(download("cjson", url, sha), self.top)
+        except BaseException as e:      # pytest's skip: no network, no cached copy
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            return "its tarball cannot be had: %s" % e
+        self.source = os.path.join(self.top, folder)
+        return None
+
+    def configure(self, build, cc):
+        quiet(["cmake", "-S", self.source, "-B", build, "-G", "Ninja",
+               "-DCMAKE_C_COMPILER=" + cc[0], "-DCMAKE_C_FLAGS=" + " ".join(cc[1:])], build)
+
+    def clean(self, build):
+        quiet(["ninja", "clean"], build)
+
+    def build(self):
+        return ["ninja", "-j2"]
+
+
 def bench_project(project, settings, runs, top):
     """{setting: [(wall, cpu)...]} of `project`'s build, runs interleaved."""
     builds = {}
@@ -154,7 +195,8 @@ def bench_project(project, settings, runs, top):
     for r in range(runs):
         for name, _ in settings:
             project.clean(builds[name])
-            times[name].append(timed(["make", "-j2"], builds[name]))
+            times[name].append(timed(getattr(project, "build", lambda: ["make", "-j2"])(),
+                                     builds[name]))
             print("  %s run %d %-10s %6.2f s wall %6.2f s cpu" % (
                 project.name, r + 1, name, *times[name][-1]), file=sys.stderr)
     return times
@@ -223,10 +265,10 @@ def main():
         settings = [s for s in settings if s[0].split()[0] in wanted]
     become_subreaper()
     env_load = os.getloadavg()
-    projects = ([] if args.no_cmake else [ZlibCmake()]) + \
-        ([ZlibConfigure()] if args.configure else [])
     rows = []
     top = tempfile.mkdtemp(prefix="build-cost-")
+    projects = ([] if args.no_cmake else [ZlibCmake(), CjsonCmake(top)]) + \
+        ([ZlibConfigure()] if args.configure else [])
     try:
         for project in projects:
             why = project.missing()
@@ -238,8 +280,8 @@ def main():
             rows.append(("-c small.c (each)", bench_compile(settings, args.runs, top)))
     finally:
         shutil.rmtree(top, ignore_errors=True)
-    print("cJSON, libyaml: skipped (no copy of their sources offline; the zlib builds "
-          "stand for them)")
+    print("libyaml: skipped (no copy of its sources here; the zlib and cJSON builds "
+          "stand for it)")
     print("load average %.1f at the start, %.1f at the end, %d cores; medians of %d runs, "
           "interleaved\n" % (env_load[0], os.getloadavg()[0], os.cpu_count(), args.runs))
     print(table(rows, settings))
