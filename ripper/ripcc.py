@@ -847,6 +847,13 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
                              "rip the C source itself, or preprocess it with ripcc -E (or cc "
                              "-E -D__RIPPER__), which keeps the marks")
     depend = _depend_flags(cmd, src, out) if cmd.depend and not preprocessed else []
+    shown_depend = None             # -MF /dev/stdout and the like: written there after
+    if "-MF" in depend:
+        i = depend.index("-MF") + 1
+        # (/dev/stdout in the preprocessor is its own standard output: ripper's pipe)
+        if depend[i].startswith(("/dev/", "/proc/")) or \
+                os.path.exists(depend[i]) and not _regular_file(depend[i]):
+            shown_depend, depend[i] = depend[i], os.path.join(tmp, "%d.d" % n)
     name = "<stdin>" if src == "-" else src
     if cmd.verbose:
         print("ripcc: ripper %s %s -o (ripped text)" % (" ".join(
@@ -864,6 +871,8 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
     if over:
         report(warnings + over, cmd.args)
         return 1
+    if shown_depend is not None:    # (the preprocessor's standard output is ripper's)
+        _copy_into(depend[depend.index("-MF") + 1], shown_depend)
     print_warnings(warnings, cmd.args)
     if cmd.posix:                       # how to rip it again at the link (wholeprogram.py)
         from . import wholeprogram
@@ -911,7 +920,9 @@ def _headers_can_be_listed(cmd):
     _compile_listing_headers) without clashing with a dependency output the
     user set up where ripcc does not follow it (-Wp,-MD, the environment's
     DEPENDENCIES_OUTPUT)."""
-    return hasattr(os, "memfd_create") and \
+    shown = [v for f, v in zip(cmd.depend, cmd.depend[1:]) if f == "-MF" and
+             v.startswith(("/dev/", "/proc/"))]     # -MF /dev/stdout: no list to read back
+    return hasattr(os, "memfd_create") and not shown and \
         not any(a.startswith(("-Wp,", "-Xpreprocessor")) for a in cmd.args) and \
         not os.environ.get("DEPENDENCIES_OUTPUT") and \
         not os.environ.get("SUNPRO_DEPENDENCIES")
@@ -951,7 +962,7 @@ def _compile_listing_headers(cmd, front, back, src, out, said=None):
         listed = b""                # (nothing to read: as if marked)
         if memfd is not None:
             listed = os.pread(memfd, os.fstat(memfd).st_size, 0)
-        elif listing is not None and _regular_file(listing):    # (not -MF /dev/stdout)
+        elif listing is not None and _regular_file(listing):
             try:
                 with open(listing, "rb") as f:
                     listed = f.read()
@@ -991,6 +1002,16 @@ def _may_hold_async(listed, args):
         except OSError:
             return True
     return False
+
+
+def _copy_into(path, device):
+    """The bytes of file `path` written to `device` (a -MF /dev/stdout)."""
+    try:
+        with open(path, "rb") as f, open(device, "wb") as out:
+            out.write(f.read())
+    except OSError as e:
+        raise Diagnostic("", 0, 0, "cannot write the dependency list to %s: %s"
+                         % (device, e.strerror))
 
 
 def _regular_file(path):

@@ -382,3 +382,19 @@ def test_a_stale_dependency_file_cc_does_not_write_decides_nothing(tmp_path):
         r = ripcc(tmp_path, "--backend=" + backend, "-MF", "worker.d", "-c", "worker.c")
         assert r.returncode != 0 and b"-MM" in r.stderr, r.stderr.decode()
         assert not (tmp_path / "worker.o").exists()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("source", ["counter.c", "plain.c"])
+def test_a_dependency_list_written_to_standard_output_is_written_there_once(project, backend,
+                                                                            source):
+    """-MF /dev/stdout, as with cc: the list on ripcc's standard output (on
+    rip the preprocessor's own standard output is ripper's pipe: the list
+    went into the text ripper parsed)."""
+    (project / "plain.c").write_text("#include <stdio.h>\nint two(void) { return 2; }\n")
+    r = ripcc(project, "--backend=" + backend, "-MD", "-MF", "/dev/stdout", "-c", source,
+              "-o", "x.o")
+    assert r.returncode == 0, r.stderr.decode()
+    out = r.stdout.decode()
+    assert out.startswith("x.o: %s " % source) and out.count("x.o:") == 1, out
+    assert (project / "x.o").exists()
