@@ -402,7 +402,7 @@ def write_atomically(path, data):
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = _new_file_beside(path)
+    fd, tmp = new_file_beside(path)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -415,7 +415,7 @@ def write_atomically(path, data):
         children.forget_file(tmp)
 
 
-def _new_file_beside(path):
+def new_file_beside(path):
     """(fd, name) of a new file, only ours, in the folder of `path`, which
     a signal removes (children.py)."""
     while True:

@@ -34,7 +34,8 @@ import sys
 
 from . import __version__, abi, blocking, children, runtime
 from .cli import (BACKENDS, PATH_FLAGS, TLS_ONLY, check_blocking_reporting, compile_flags,
-                  frame_budget, over_budget, print_warnings, rip_source_reporting,
+                  frame_budget, new_file_beside, over_budget, print_warnings,
+                  rip_source_reporting,
                   same_file, special_kind, time_limit_option, without_preprocessor_flags)
 from .diag import CompilerRejects, Diagnostic, report, wants_color
 from .preprocess import FRAME_HEADER, compiler
@@ -922,7 +923,7 @@ def _headers_can_be_listed(cmd):
     DEPENDENCIES_OUTPUT)."""
     shown = [v for f, v in zip(cmd.depend, cmd.depend[1:]) if f == "-MF" and
              v.startswith(("/dev/", "/proc/"))]     # -MF /dev/stdout: no list to read back
-    return hasattr(os, "memfd_create") and not shown and \
+    return not shown and \
         not any(a.startswith(("-Wp,", "-Xpreprocessor")) for a in cmd.args) and \
         not os.environ.get("DEPENDENCIES_OUTPUT") and \
         not os.environ.get("SUNPRO_DEPENDENCIES")
@@ -931,23 +932,28 @@ def _headers_can_be_listed(cmd):
 def _compile_listing_headers(cmd, front, back, src, out, said=None):
     """Run the compile `front` + dependency flags + `back` of `src` into
     `out`, and tell from the files it read (its dependency list: the
-    user's -MD file, else one in memory) whether `src` could hold an async
-    function: RIP_ASYNC's mark comes from rip.h, or from a file or flag
-    that spells it.  `said`: a binary file that takes cc's standard error.
-    Returns (status, marked); marked is True too when the list is not to
-    be had.
+    user's -MD file, else one of ripcc's in $TMPDIR, read and removed)
+    whether `src` could hold an async function: RIP_ASYNC's mark comes
+    from rip.h, or from a file or flag that spells it.  `said`: a binary
+    file that takes cc's standard error.  Returns (status, marked); marked
+    is True too when the list is not to be had.
 
         _compile_listing_headers(cmd, cc, ["-c", "zlib.c"], "zlib.c", "zlib.o") -> (0, False)
     """
-    memfd = None
+    own = None                      # ripcc's own list, removed after
     if cmd.depend:                  # the user's, as they are (-MF alone: cc's error)
         depend = _depend_flags(cmd, src, out)
         listing = depend[depend.index("-MF") + 1] if "-MD" in depend or "-MMD" in depend \
             else None               # (cc writes no list then: none to read)
     else:
-        memfd = os.memfd_create("ripcc-headers")
-        listing = "/proc/self/fd/%d" % memfd     # the compiler's own: cc1 inherits the fd
-        depend = ["-MD", "-MF", listing]
+        # a path, not a descriptor: a wrapper as RIPCC_CC may compile in
+        # another process (sccache's server), where the path still means it
+        try:
+            fd, own = new_file_beside(os.path.join(os.environ.get("TMPDIR") or "/tmp", "d"))
+            os.close(fd)
+            listing, depend = own, ["-MD", "-MF", own]
+        except OSError:
+            listing, depend = None, []     # no list: as if marked
     args = front + depend + back
     if said is not None and wants_color(cmd.args, sys.stderr):
         args.append("-fdiagnostics-color=always")   # its standard error is a pipe now
@@ -955,22 +961,20 @@ def _compile_listing_headers(cmd, front, back, src, out, said=None):
         print("ripcc: " + " ".join(args), file=sys.stderr)
     try:
         r = children.run(args, own_group=_not_reading_the_terminal(args),
-                         pass_fds=() if memfd is None else (memfd,),
                          stderr=None if said is None else subprocess.PIPE)
         if said is not None:
             said.write(r.stderr)
         listed = b""                # (nothing to read: as if marked)
-        if memfd is not None:
-            listed = os.pread(memfd, os.fstat(memfd).st_size, 0)
-        elif listing is not None and _regular_file(listing):
+        if listing is not None and _regular_file(listing):
             try:
                 with open(listing, "rb") as f:
                     listed = f.read()
             except OSError:
                 pass
     finally:
-        if memfd is not None:
-            os.close(memfd)
+        if own is not None:
+            _remove_output(own)
+            children.forget_file(own)
     return r.returncode, _may_hold_async(listed, cmd.args)
 
 

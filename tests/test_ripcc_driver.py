@@ -398,3 +398,19 @@ def test_a_dependency_list_written_to_standard_output_is_written_there_once(proj
     out = r.stdout.decode()
     assert out.startswith("x.o: %s " % source) and out.count("x.o:") == 1, out
     assert (project / "x.o").exists()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_compiler_wrapper_that_keeps_no_descriptor_of_ripccs_builds(tmp_path, backend):
+    """RIPCC_CC may compile in another process (sccache's server) or close
+    what it inherits: the header list ripcc asks for is a path, which
+    means the same there."""
+    wrapper = tmp_path / "closing-cc"
+    wrapper.write_text("#!/bin/sh\nfor fd in 3 4 5 6 7 8 9; do eval \"exec $fd>&-\"; done\n"
+                       "exec cc \"$@\"\n")
+    wrapper.chmod(0o755)
+    (tmp_path / "plain.c").write_text("int two(void) { return 2; }\n")
+    r = ripcc(tmp_path, "--backend=" + backend, "-c", "plain.c",
+              env=dict(os.environ, RIPCC_CC=str(wrapper)))
+    assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+    assert (tmp_path / "plain.o").exists()
