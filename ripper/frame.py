@@ -87,7 +87,13 @@ def deepest_chains(stats):
         done[name] = best
         return best
 
-    return {st.name: chain(st.name, []) for st in stats}
+    import sys
+    limit = sys.getrecursionlimit()     # a chain as long as the file has functions
+    sys.setrecursionlimit(max(limit, 3 * len(stats) + 200))
+    try:
+        return {st.name: chain(st.name, []) for st in stats}
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 class AsyncFunction:
