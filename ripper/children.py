@@ -11,7 +11,7 @@ signal, as a killed cc does (the shell says 130, 143 or 129):
 
     install()
     with temporary_folder("ripcc-") as tmp:      # removed whatever happens
-        run(["cc", "-c", "a.c", "-o", tmp + "/a.o"])
+        run(["cc", "-c", "a.c", "-o", os.path.join(tmp, "a.o")])
 
 The ripping child (cli.py) leads the group its preprocessor runs in
 (lead_own_group()); its parent ends that whole group when the child is

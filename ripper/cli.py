@@ -623,6 +623,16 @@ def ripper_main(argv=None):
         print("ripper: error: input file '%s' is the same as output file" % args.input,
               file=sys.stderr)
         return 2
+    if args.stats_json is not None:     # what it names must be a third file
+        if args.stats_json == "-" and args.output == "-":
+            ap.error("--stats-json=- writes standard output, where -o - puts the ripped text")
+        for other, what in ((args.input, "input file"), (args.output, "output file")):
+            if args.stats_json != "-" and other != "-" and (
+                    os.path.abspath(args.stats_json) == os.path.abspath(other) or
+                    same_file(args.stats_json, other)):
+                print("ripper: error: --stats-json file '%s' is the same as the %s"
+                      % (args.stats_json, what), file=sys.stderr)
+                return 2
     path = "<stdin>" if args.input == "-" else args.input
     kind = None if args.input == "-" else special_kind(args.input)
     if kind:
@@ -675,13 +685,18 @@ def ripper_main(argv=None):
             report(warnings + over, flags + clang_args)
             return 1
         report(warnings, flags + clang_args, empty_too=True)   # (JSON: "[]", as cc1 prints)
+        if args.stats_json:             # first: if it cannot be written, no output is
+            try:
+                write_atomically(args.stats_json, stats_json(path, stats))
+            except OSError as e:
+                print("ripper: error: cannot write %s: %s" % (args.stats_json, e.strerror),
+                      file=sys.stderr)
+                return 1
         write_atomically(args.output, out)
         if args.stats:                  # --all-async's report too: quiet unless asked
             for line in notes:
                 print(line, file=sys.stderr)
             print_stats(stats)
-        if args.stats_json:
-            write_atomically(args.stats_json, stats_json(path, stats))
     except Diagnostic as d:
         report(d, flags + clang_args)
         return 1

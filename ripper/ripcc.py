@@ -714,10 +714,13 @@ def _stuck_members_taken(link_map, again):
 
 
 def _remove_output(path):
+    """Remove output `path` if it is an ordinary file (as gcc removes its
+    outputs): never /dev/null, a symlink such as /dev/stdout, a FIFO."""
     if path is None:                # -fsyntax-only: nothing written
         return
     try:
-        os.remove(path)
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            os.remove(path)
     except OSError:
         pass
 
@@ -776,20 +779,26 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
         if cmd.backend == "ucontext" and not cmd.all_async and src != "-" and \
                 cmd.blocking != "off" and not preprocessed:
             # (threads: a blocking call blocks only its task's thread)
-            if not cmd.posix and _headers_can_be_listed(cmd):
+            if not cmd.posix and _headers_can_be_listed(cmd, out):
                 # most files of a build have no async function: the compile
                 # itself lists the headers that could give them one
-                status, marked = _compile_listing_headers(
-                    cmd, cc + include + flags, stop + lang + [src] + to, src, out)
-                if status or not marked:
+                said = io.BytesIO()
+                status, marked, listed = _compile_listing_headers(
+                    cmd, cc + include + flags, stop + lang + [src] + to, src, out, said)
+                # (failed with no list of ripcc's: a compiler that takes no
+                # -MD, a full $TMPDIR: checked and compiled as before, below)
+                if not (status and not listed and not cmd.depend):
+                    sys.stderr.buffer.write(said.getvalue())
+                    sys.stderr.flush()
+                    if status or not marked:
+                        return status
+                    found = _blocking_calls_of(cmd, src)
+                    if found and cmd.blocking == "error":
+                        _remove_output(out)
+                        report(found, cmd.args)
+                        return 1
+                    print_warnings(found, cmd.args)
                     return status
-                found = _blocking_calls_of(cmd, src)
-                if found and cmd.blocking == "error":
-                    _remove_output(out)
-                    report(found, cmd.args)
-                    return 1
-                print_warnings(found, cmd.args)
-                return status
             found = _blocking_calls_of(cmd, src)
             if found and cmd.blocking == "error":
                 report(found, cmd.args)
@@ -818,12 +827,12 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
     except OSError as e:
         raise Diagnostic("", 0, 0, "cannot read %s: %s" % (src, e.strerror))
     if not (cmd.posix or cmd.all_async or preprocessed or src == "-" or cmd.save_temps) and \
-            not _NAMES_THE_RUNTIME.search(text) and _headers_can_be_listed(cmd):
+            not _NAMES_THE_RUNTIME.search(text) and _headers_can_be_listed(cmd, out):
         # A file that names nothing of rip.h is compiled as it is (what
         # ripper would give back, parsed for nothing), unless the headers
         # the compile read could give it an async function after all.
         said = io.BytesIO()
-        status, marked = _compile_listing_headers(
+        status, marked, _ = _compile_listing_headers(
             cmd, cc + ["-D__RIPPER__=1", "-include", FRAME_HEADER] + flags +
             ["-I", runtime.INCLUDE], stop + lang + [src] + to, src, out, said)
         if not marked:
@@ -852,8 +861,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
     if "-MF" in depend:
         i = depend.index("-MF") + 1
         # (/dev/stdout in the preprocessor is its own standard output: ripper's pipe)
-        if depend[i].startswith(("/dev/", "/proc/")) or \
-                os.path.exists(depend[i]) and not _regular_file(depend[i]):
+        if _special_path(depend[i]):
             shown_depend, depend[i] = depend[i], os.path.join(tmp, "%d.d" % n)
     name = "<stdin>" if src == "-" else src
     if cmd.verbose:
@@ -880,7 +888,7 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
         ripped += wholeprogram.record_asm(wholeprogram.make_record(
             None if src == "-" else src, compiler(), recorded_flags(flags), cmd.all_async,
             cmd.blocking, getattr(cmd, "seconds", None), files,
-            [_place(w) for w in warnings])).encode()
+            [_place(w) for w in warnings], cmd.max_frame)).encode()
     if cmd.verbose:                     # --all-async's report: quiet unless asked, as cc is
         for line in notes:
             print(line, file=sys.stderr)
@@ -916,17 +924,38 @@ def _blocking_calls_of(cmd, src):
 _NAMES_THE_RUNTIME = re.compile(rb"\brip_|\bRIP_|rip\.h")
 
 
-def _headers_can_be_listed(cmd):
-    """Whether the compile can list the headers it reads (a dependency file,
-    _compile_listing_headers) without clashing with a dependency output the
-    user set up where ripcc does not follow it (-Wp,-MD, the environment's
-    DEPENDENCIES_OUTPUT)."""
-    shown = [v for f, v in zip(cmd.depend, cmd.depend[1:]) if f == "-MF" and
-             v.startswith(("/dev/", "/proc/"))]     # -MF /dev/stdout: no list to read back
-    return not shown and \
+def _headers_can_be_listed(cmd, out):
+    """Whether a compile of one file into `out` can tell, by the list of
+    the headers it read (_compile_listing_headers), that the file has no
+    async function, and be the build's compile then.  Not when the list
+    leaves headers out (-MMD drops system headers: rip.h installed in one,
+    or after `#pragma GCC system_header`), when the user's dependency
+    output is one ripcc cannot read back or follow (-MF /dev/stdout or a
+    FIFO, -Wp,-MD, the environment's DEPENDENCIES_OUTPUT), or when the
+    output is no ordinary file (-o -, /dev/null: written once, by the
+    compile that stays)."""
+    lists = [v for f, v in zip(cmd.depend, cmd.depend[1:]) if f == "-MF"]
+    return "-MMD" not in cmd.depend and \
+        not any(_special_path(v) for v in lists) and \
+        (out is None or (out != "-" and not _special_path(out))) and \
         not any(a.startswith(("-Wp,", "-Xpreprocessor")) for a in cmd.args) and \
         not os.environ.get("DEPENDENCIES_OUTPUT") and \
         not os.environ.get("SUNPRO_DEPENDENCIES")
+
+
+def _special_path(path):
+    """A path that is no ordinary file to write and read back: under /dev
+    or /proc (in a child, /dev/stdout is the child's own), or there and
+    not a regular file (a FIFO, a symlink: a first compile would write its
+    target, which the compile that stays may not)."""
+    if path.startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True
 
 
 def _compile_listing_headers(cmd, front, back, src, out, said=None):
@@ -936,9 +965,10 @@ def _compile_listing_headers(cmd, front, back, src, out, said=None):
     whether `src` could hold an async function: RIP_ASYNC's mark comes
     from rip.h, or from a file or flag that spells it.  `said`: a binary
     file that takes cc's standard error.  Returns (status, marked); marked
-    is True too when the list is not to be had.
+    is True too when the list is not to be had; listed: whether it was.
 
-        _compile_listing_headers(cmd, cc, ["-c", "zlib.c"], "zlib.c", "zlib.o") -> (0, False)
+        _compile_listing_headers(cmd, cc, ["-c", "zlib.c"], "zlib.c", "zlib.o")
+        -> (0, False, True)
     """
     own = None                      # ripcc's own list, removed after
     if cmd.depend:                  # the user's, as they are (-MF alone: cc's error)
@@ -975,7 +1005,7 @@ def _compile_listing_headers(cmd, front, back, src, out, said=None):
         if own is not None:
             _remove_output(own)
             children.forget_file(own)
-    return r.returncode, _may_hold_async(listed, cmd.args)
+    return r.returncode, _may_hold_async(listed, cmd.args), bool(listed)
 
 
 def _may_hold_async(listed, args):
@@ -1135,13 +1165,19 @@ def rip_again_one(cmd, record, also_async, out, lib_flags):
             print("ripcc: ripper %s --posix --also-async=%s %s -o (ripped text)" % (
                 " ".join(lib_flags + compile_flags(flags)), ",".join(sorted(also_async)),
                 source), file=sys.stderr)
-        warnings, files = [], []
+        warnings, files, stats = [], [], []
+        budget = record.get("max_frame")
+        if budget is None:
+            budget = cmd.max_frame      # (the link's own, for objects compiled without)
         try:
             ripped = rip_source_reporting(source, text, lib_flags + compile_flags(flags),
-                                          record["all_async"], seconds=record["seconds"],
+                                          record["all_async"], stats, seconds=record["seconds"],
                                           blocking_mode=record["blocking"], warnings=warnings,
                                           posix=True, also_async=also_async, files=files,
                                           preprocessed=source.endswith(".i"))
+            over = over_budget(stats, budget)
+            if over:                    # a function async now may need more frame
+                raise over[0].with_others(over[1:])
         except Diagnostic as d:         # printed here, where its file's path means it
             report(d, flags)
             raise Diagnostic("", 0, 0, "ripping %s again for the link, with %s async, failed "

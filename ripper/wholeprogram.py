@@ -57,15 +57,17 @@ def record_asm(record):
                           for i, piece in enumerate(pieces))
 
 
-def make_record(source, cc, flags, all_async, blocking_mode, seconds, files, warned):
+def make_record(source, cc, flags, all_async, blocking_mode, seconds, files, warned,
+                max_frame=None):
     """The record of one compile: `source` as named (relative to the
     folder), the compiler's words and flags, and the hash of each of the
     user's `files` the preprocessor read; `warned`: the places of the
-    warnings it printed (a rip again prints only new ones)."""
+    warnings it printed (a rip again prints only new ones); `max_frame`:
+    its --max-frame (a rip again keeps to it too)."""
     return {"v": RECORD_VERSION, "cwd": os.getcwd(), "source": source, "cc": list(cc),
             "flags": list(flags), "all_async": all_async, "blocking": blocking_mode,
             "seconds": seconds, "files": [[f, file_hash(f)] for f in files],
-            "warned": sorted(set(warned))}
+            "warned": sorted(set(warned)), "max_frame": max_frame}
 
 
 def file_hash(path):

@@ -897,3 +897,36 @@ def test_ripped_code_declares_each_constructor_once(tmp_path):
     complaints = [l for l in r.stderr.decode().splitlines() if "warning" in l]
     assert all("'ticks'" in l or "‘ticks’" in l for l in complaints), complaints  # the user's own
     assert run([exe]).stdout == b"6\n"
+
+
+def test_stats_json_never_overwrites_the_input_or_the_output(tmp_path):
+    src = write(tmp_path, "b.c", BUDGET)
+    out = tmp_path / "b.rip.c"
+    for target in (src, str(out)):
+        r = run([RIPPER, src, "-o", str(out), "--stats-json", target])
+        assert r.returncode == 2 and b"--stats-json file" in r.stderr, r.stderr
+    assert (tmp_path / "b.c").read_bytes() == BUDGET and not out.exists()
+    r = run([RIPPER, src, "-o", "-", "--stats-json=-"])
+    assert r.returncode == 2 and b"standard output" in r.stderr
+    r = run([RIPPER, src, "-o", str(out), "--stats-json", str(tmp_path / "no" / "s.json")])
+    assert r.returncode == 1 and b"cannot write %s" % str(tmp_path / "no" / "s.json").encode() \
+        in r.stderr and not out.exists()
+
+
+def test_max_frame_holds_when_the_posix_link_rips_an_object_again(tmp_path):
+    """--posix: b.c's g calls a.c's f plainly, compiled apart; at the link
+    f is async, g is ripped again with a 4,000-byte array in its frame."""
+    write(tmp_path, "a.c", b"#include <unistd.h>\n"
+                           b"int f(void) { char c; return (int)read(0, &c, 1); }\n")
+    write(tmp_path, "b.c", b"#include <string.h>\nint f(void);\n"
+                           b"int g(void) { char big[4000]; memset(big, 1, sizeof big); "
+                           b"int r = f(); return big[r + 5]; }\n"
+                           b"int main(void) { return g(); }\n")
+    for name in ("a.c", "b.c"):
+        r = run([RIPCC, "--posix", "--max-frame=100", "-c", name], cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr.decode()
+    r = run([RIPCC, "--posix", "a.o", "b.o", "-o", "prog"], cwd=str(tmp_path))
+    assert r.returncode == 1, r.stderr.decode()
+    assert b"b.c:3:5: error: the frame of 'g' is" in r.stderr and \
+        b"more than --max-frame=100" in r.stderr, r.stderr.decode()
+    assert not (tmp_path / "prog").exists()

@@ -3,6 +3,7 @@ order, -E, -S, dependency files, stdin, questions for the compiler; its
 own options misspelt are errors, not flags for cc."""
 import os
 import shutil
+import subprocess
 
 import pytest
 
@@ -413,4 +414,74 @@ def test_a_compiler_wrapper_that_keeps_no_descriptor_of_ripccs_builds(tmp_path, 
     r = ripcc(tmp_path, "--backend=" + backend, "-c", "plain.c",
               env=dict(os.environ, RIPCC_CC=str(wrapper)))
     assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
+    assert (tmp_path / "plain.o").exists()
+
+
+def async_through_a_header(tmp_path):
+    """worker.c names nothing of the runtime; server.h gives it RIP_ASYNC."""
+    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C), ("main.c", MAIN_C)):
+        (tmp_path / name).write_bytes(text)
+
+
+@pytest.mark.parametrize("backend", ["rip", "ucontext"])
+def test_an_output_that_is_no_ordinary_file_is_written_once_and_kept(tmp_path, backend):
+    """A file ripped after all (its header gives it an async function) is
+    not compiled first into an output that cannot be taken back: standard
+    output gets the assembly once."""
+    async_through_a_header(tmp_path)
+    r = ripcc(tmp_path, "--backend=" + backend, "-S", "worker.c", "-o", "-")
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.count(b".file\t") == 1, r.stdout.decode()
+    # a symlink: the first compile would write its target, a plain object
+    (tmp_path / "real.o").write_bytes(b"")
+    (tmp_path / "link.o").symlink_to("real.o")
+    r = ripcc(tmp_path, "--backend=" + backend, "-c", "worker.c", "-o", "link.o")
+    assert r.returncode == 0, r.stderr.decode()
+    if backend == "rip":                # (the ripped object is compiled into place)
+        assert b"rip__new_worker" in (tmp_path / "link.o").read_bytes()
+    for o in ("real.o", "link.o"):      # no plain object anywhere
+        data = (tmp_path / o).read_bytes()
+        assert backend != "rip" or not data or b"rip__new_worker" in data, o
+
+
+@pytest.mark.parametrize("backend", ["rip", "ucontext"])
+def test_a_dependency_list_without_system_headers_decides_nothing(tmp_path, backend):
+    """-MMD leaves system headers out of the list: a header after `#pragma
+    GCC system_header` that includes rip.h is one, so the list cannot say
+    the file has no async function."""
+    async_through_a_header(tmp_path)
+    (tmp_path / "server.h").write_bytes(b"#pragma GCC system_header\n" + SERVER_H)
+    r = ripcc(tmp_path, "--backend=" + backend, "-MMD", "-c", "worker.c")
+    assert r.returncode == 0, r.stderr.decode()
+    assert ("'usleep' blocks the whole scheduler" in r.stderr.decode()), r.stderr.decode()
+    r = ripcc(tmp_path, "--backend=" + backend, "main.c", "worker.o", "-o", "prog")
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([str(tmp_path / "prog")], timeout=30).stdout == b"a 0\nb 0\na 1\nb 1\na 2\nb 2\n"
+
+
+def test_a_dependency_list_into_a_fifo_is_written_once_and_ends(tmp_path):
+    (tmp_path / "plain.c").write_text("int two(void) { return 2; }\n")
+    os.mkfifo(str(tmp_path / "deps.fifo"))
+    reader = subprocess.Popen(["cat", str(tmp_path / "deps.fifo")], stdout=subprocess.PIPE)
+    try:
+        r = ripcc(tmp_path, "-MD", "-MF", "deps.fifo", "-c", "plain.c", timeout=60)
+        assert r.returncode == 0, r.stderr.decode()
+        out = reader.communicate(timeout=30)[0].decode()
+    finally:
+        reader.kill()
+    assert out.startswith("plain.o: plain.c") and out.count("plain.o:") == 1, out
+
+
+@pytest.mark.parametrize("backend", ["rip", "ucontext"])
+def test_a_compiler_that_takes_no_dash_md_still_compiles(tmp_path, backend):
+    """ripcc's own header list needs -MD; a RIPCC_CC that refuses it (a
+    wrapper, an old compiler) compiles as before, its error unseen."""
+    wrapper = tmp_path / "no-md-cc"
+    wrapper.write_text("#!/bin/sh\nfor a; do [ \"$a\" = -MD ] && { echo 'no-md-cc: -MD?' >&2; "
+                       "exit 1; }; done\nexec cc \"$@\"\n")
+    wrapper.chmod(0o755)
+    (tmp_path / "plain.c").write_text("int two(void) { return 2; }\n")
+    r = ripcc(tmp_path, "--backend=" + backend, "-c", "plain.c",
+              env=dict(os.environ, RIPCC_CC=str(wrapper)))
+    assert r.returncode == 0 and b"-MD?" not in r.stderr, r.stderr.decode()
     assert (tmp_path / "plain.o").exists()
