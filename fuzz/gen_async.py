@@ -286,7 +286,7 @@ static int io_open(void)
     return selfr && selfw ? 0 : -1;
 }
 
-static void pyield(void)
+static void __attribute__((unused)) pyield(void)  /* likewise */
 {
     char c = 'y';
     struct pollfd p = {selfp[0], POLLIN, 0};
@@ -302,7 +302,7 @@ static unsigned __attribute__((unused)) sy(unsigned v)  /* no call of it, in som
     return (unsigned)strtoul(line, NULL, 10);
 }
 
-static void psleep(void)
+static void __attribute__((unused)) psleep(void)  /* no call of it, in some seeds */
 {
     if (nanosleep(&zero_ts, NULL) != 0)
         abort();
