@@ -118,8 +118,8 @@ CLASSES = {
                     "alloc(sizeof *p)), with and without an outer variable of the same name"),
     "declsplit": (1, "declarators whose initializers wait under a cast or in a larger "
                      "expression (declared before the calls, stored after them: C89), several "
-                     "in one declaration, one naming an outer variable a later declarator "
-                     "shadows, const and double ones"),
+                     "in one declaration, one naming an outer variable or a typedef (sizeof, "
+                     "cast) a later declarator shadows, const and double ones"),
     "elvis": (1, "the conditional without a middle operand: ay(x) ?: y"),
     "commaop": (1, "a comma expression as an operand moved by ripper: the middle operand of "
                    "?: (c ? (v = a), b : f(x)), a statement expression's value"),
@@ -286,7 +286,7 @@ static int io_open(void)
     return selfr && selfw ? 0 : -1;
 }
 
-static void pyield(void)
+static void __attribute__((unused)) pyield(void)  /* likewise */
 {
     char c = 'y';
     struct pollfd p = {selfp[0], POLLIN, 0};
@@ -302,7 +302,7 @@ static unsigned __attribute__((unused)) sy(unsigned v)  /* no call of it, in som
     return (unsigned)strtoul(line, NULL, 10);
 }
 
-static void psleep(void)
+static void __attribute__((unused)) psleep(void)  /* no call of it, in some seeds */
 {
     if (nanosleep(&zero_ts, NULL) != 0)
         abort();
@@ -2148,11 +2148,12 @@ class Gen:
         inside a larger expression: ripper declares them before the calls
         and stores them after (no statement ahead of a declaration, C89),
         except one whose move would put it above an earlier initializer's
-        use of an outer variable of its name, or a const."""
+        use of an outer variable of its name or of a typedef of its name
+        (sizeof(dtN), (dtN)v), or a const."""
         i2, i3 = ind + "    ", ind + "        "
         n = self.fresh("")
         out.append(ind + "{")
-        c = self.r.randrange(3)
+        c = self.r.randrange(4)
         if c == 0:
             out.append(i2 + "unsigned long da%s = (unsigned long)%s, db%s = (unsigned long)%s * 3u;"
                        % (n, self.async_of(ctx), n, self.async_of(ctx)))
@@ -2164,6 +2165,15 @@ class Gen:
             out.append(i3 + "unsigned dw%s = (unsigned)%s(dv%s), dv%s = (unsigned)%s + 1u;" % (
                 n, self.r.choice(self.trips(ctx, ["ay", "zz", "rt"])), n, n, self.async_of(ctx)))
             out.append(i3 + "mix(dw%s * 7u + dv%s);" % (n, n))
+            out.append(i2 + "}")
+        elif c == 3:    # dx's initializer names the typedef dt that a later declarator shadows
+            out.append(i2 + "typedef unsigned char dt%s;" % n)
+            out.append(i2 + "{")
+            out.append(i3 + "unsigned long dx%s = (unsigned long)%s((unsigned)sizeof(dt%s) + "
+                       "(dt%s)%s), dt%s;" % (n, self.r.choice(self.trips(ctx, ["ay", "zz", "rt"])),
+                                             n, n, self.pure(ctx), n))
+            out.append(i3 + "dt%s = %s;" % (n, self.pure(ctx)))
+            out.append(i3 + "mix((unsigned)(dx%s * 5u + dt%s));" % (n, n))
             out.append(i2 + "}")
         else:
             out.append(i2 + "const unsigned dc%s = %s + 1u;" % (n, self.async_of(ctx)))

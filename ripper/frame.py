@@ -111,7 +111,7 @@ class AsyncFunction:
 
     def lower(self):
         f = self.f
-        norm = normalize(f, self.names, self.lw.functions, self.error)
+        norm = normalize(f, self.names, self.lw.functions, self.error, self.text)
         self.norm = norm
         locals_ = [n for n in f.body.nodes() if isinstance(n, T.VarDecl)
                    and n.storage not in ("static", "extern") and n.name]

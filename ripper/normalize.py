@@ -20,6 +20,8 @@ printer.py read.
     ->  for (;;) { Await(recv(c, &v) -> t1); if (!t1) break; use(v); }
 """
 
+import re
+
 from . import abi, tree as T
 from .analysis import is_async_call
 from .evaluation import callee_name, evaluated, walk_evaluated
@@ -41,10 +43,11 @@ class Normalized:
         self.labels = 0             # continue labels made (abi.continue_label)
 
 
-def normalize(f, async_names, functions, error):
+def normalize(f, async_names, functions, error, text=b""):
     """Normalized form of async function `f`.  error(node, message, hint)
-    makes the Diagnostic for what cannot be ripped."""
-    n = _Normalizer(f, async_names, functions, error)
+    makes the Diagnostic for what cannot be ripped; `text`: the
+    preprocessed bytes its nodes' offsets point into."""
+    n = _Normalizer(f, async_names, functions, error, text)
     n.out.body = n.stmt(f.body)
     return n.out
 
@@ -56,9 +59,10 @@ def _rebuilt(node, pairs):
 
 
 class _Normalizer:
-    def __init__(self, f, async_names, functions, error):
+    def __init__(self, f, async_names, functions, error, text=b""):
         self.out = Normalized(f)
         self.f = f
+        self.text = text
         self.async_names = async_names
         self.functions = functions
         self.error = error
@@ -310,7 +314,7 @@ class _Normalizer:
                 items += [T.Declare(None, d)] + pre + [T.Store(target, v, d.ctype)]
             else:
                 items += pre + [T.Declare(v, d)]
-        return T.Declaration(_declarations_first(items), s)
+        return T.Declaration(_declarations_first(items, self.text), s)
 
     # -- expressions ----------------------------------------------------------
 
@@ -541,23 +545,47 @@ def _not(value):
 
 
 
-def _declarations_first(items):
+def _declarations_first(items, text):
     """A Declaration's items with each declarator that has no initializer
     moved up to the declarations before the first statement, where the
     user's own declaration stood (C89: `int a = (int)f(), b = (int)g();`
     is declare a, declare b, then the calls and stores).  One stays where
     it is behind a declarator that has to (an initializer after the
-    calls), or when a statement it would move above names another
-    variable of its name (`int b = (int)f(y), y = (int)g();`: f's y is
-    the outer one)."""
-    head, rest = [], []
+    calls), or when a statement it would move above names anything of its
+    name: another variable (`int b = (int)f(y), y = (int)g();`: f's y is
+    the outer one) or a typedef (`long a = (long)f(sizeof(T)), T;`), which
+    the source's words of those statements (`text`) tell."""
+    head, rest, words = [], [], None
     for item in items:
-        movable = isinstance(item, T.Declare) and (not rest or (
-            item.init is None and not any(isinstance(r, T.Declare) for r in rest) and
-            not any(isinstance(n, T.Ref) and n.name == getattr(item.var, "name", None)
-                    for r in rest for n in r.walk())))
+        movable = isinstance(item, T.Declare) and not rest
+        if not movable and isinstance(item, T.Declare) and item.init is None and \
+                not any(isinstance(r, T.Declare) for r in rest):
+            if words is None:
+                words = _words(rest, text)
+            movable = getattr(item.var, "name", None) not in words
         (head if movable else rest).append(item)
     return head + rest
+
+
+def _words(stmts, text):
+    """The identifiers statements `stmts` print: the names of their
+    references and every word of the source text they copy (a typedef's
+    name in a cast or sizeof is no reference).
+
+        _words([Store(a, Cast((T)f()))], b"(T)f()") == {"a", "T", "f"}"""
+    words, stack = set(), list(stmts)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, T.Ref):
+            words.add(node.name)
+        if node.start >= 0 and node.end > node.start:
+            words.update(w.decode("latin-1") for w in _WORD.findall(text[node.start:node.end]))
+            continue        # the text holds its children's words
+        stack.extend(node.children())
+    return words
+
+
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def _unless(value, stmts):
