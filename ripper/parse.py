@@ -1308,7 +1308,10 @@ class _Unit:
 
     def function(self, c):
         s, e = _range(c)
-        system = self.lines.in_system_header(s)
+        # a system header's by where its name is: a definition may begin
+        # with a system header's macro (`noreturn`, RIP_ASYNC from a rip.h
+        # found through -isystem), and is the user's all the same
+        system = self.lines.in_system_header(_offset(c.location))
         if system and not self.annotated(s, e):
             return _SystemFunction(self, c, s, e)
         return self.full_function(c, s, e, system)
