@@ -120,6 +120,8 @@ CLASSES = {
                      "expression (declared before the calls, stored after them: C89), several "
                      "in one declaration, one naming an outer variable or a typedef (sizeof, "
                      "cast) a later declarator shadows, const and double ones"),
+    "sysmacro": (1, "function definitions that begin with a system header's macro (glibc's "
+                    "__attribute_noinline__ from <sys/cdefs.h>): the user's functions all the same"),
     "elvis": (1, "the conditional without a middle operand: ay(x) ?: y"),
     "commaop": (1, "a comma expression as an operand moved by ripper: the middle operand of "
                    "?: (c ? (v = a), b : f(x)), a statement expression's value"),
@@ -2181,6 +2183,10 @@ class Gen:
             out.append(i2 + "mix(dc%s + (unsigned)(dd%s * 4.0));" % (n, n))
         out.append(ind + "}")
 
+    def s_c_sysmacro(self, ctx, out, ind, depth):
+        # (the class is in function(): its statements are an async call's)
+        self.sink(ctx, out, ind, self.async_of(ctx))
+
     def s_c_elvis(self, ctx, out, ind, depth):
         a = self.async_of(ctx) if self.chance(0.5) else "ay(%s)" % self.effect(ctx, 2)[0]
         self.sink(ctx, out, ind, "%s ?: %s" % (a, self.expr(ctx, 2, True)[0]))
@@ -2355,7 +2361,8 @@ class Gen:
     def function(self, f, out):
         ctx = Ctx(f)
         self.budget = self.r.randint(8, 30)
-        out.append(f.proto())
+        sysmacro = self.on("sysmacro") and self.chance(0.5)
+        out.append(("__attribute_noinline__ " if sysmacro else "") + f.proto())
         out.append("{")
         ind = "    "
         if f.name in self.statics_of:
