@@ -63,6 +63,11 @@ struct rip_timer {
  * below with its own run function, which inlines into the loop. */
 int rip__backend_run_queue(unsigned budget);
 
+/* Backend hook, called by the core when the loop goes idle after many
+ * tasks ended (at most once a second, beside malloc_trim): give back what
+ * a spike left held that the next tasks do not need warm. */
+void rip__backend_trim(void);
+
 /* Scheduler: one per thread (rip_run_workers runs several, sharing
  * nothing).  Its run queue is rip__runq (rip_frame.h), on its own so that
  * ripped code reaches it: the hot calls (the running task, making a task

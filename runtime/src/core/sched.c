@@ -240,6 +240,7 @@ static int64_t give_back_memory(void) {
 #ifdef __GLIBC__
     malloc_trim(0);
 #endif
+    rip__backend_trim();
     return INT64_MAX;
 }
 

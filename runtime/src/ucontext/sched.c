@@ -46,6 +46,7 @@
 
 #define DEFAULT_STACK (64 * 1024)
 #define STACK_CACHE 1024            /* freed stacks kept with their pages */
+#define STACK_WARM_IDLE 64          /* of those, kept warm once the loop idles after a spike */
 #define CHUNK_BYTES (16u << 20)     /* a chunk maps about this much, */
 #define CHUNK_STACKS 256            /*   and at most this many stacks */
 #define ALT_STACK (64 * 1024)       /* the signal stack on which a guard page hit is reported */
@@ -231,6 +232,20 @@ static void task_free(uc_task *t) {
     madvise((char *)t->map + page_size, t->size, MADV_DONTNEED); /* a hint: on failure the pages stay */
     t->next_free = cold;
     cold = t;
+}
+
+/* Core hook: the loop idles after many tasks ended (a spike of
+ * connections): past STACK_WARM_IDLE warm stacks, give their pages back,
+ * some MiB after a thousand tasks. */
+void rip__backend_trim(void) {
+    while (cached > STACK_WARM_IDLE) {
+        uc_task *t = cache;
+        cache = t->next_free;
+        cached--;
+        madvise((char *)t->map + page_size, t->size, MADV_DONTNEED); /* a hint, as in task_free */
+        t->next_free = cold;
+        cold = t;
+    }
 }
 
 /* Append the string s to buf (n bytes used of cap): the new n.  For the
