@@ -788,22 +788,10 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
                 # (failed with no list of ripcc's: a compiler that takes no
                 # -MD, a full $TMPDIR: checked and compiled as before, below)
                 if not (status and not listed and not cmd.depend):
-                    sys.stderr.buffer.write(said.getvalue())
-                    sys.stderr.flush()
-                    if status or not marked:
-                        return status
-                    found = _blocking_calls_of(cmd, src)
-                    if found and cmd.blocking == "error":
-                        _remove_output(out)
-                        report(found, cmd.args)
-                        return 1
-                    print_warnings(found, cmd.args)
-                    return status
-            found = _blocking_calls_of(cmd, src)
-            if found and cmd.blocking == "error":
-                report(found, cmd.args)
+                    _say(said)
+                    return status or (_check_blocking(cmd, src, out) if marked else 0)
+            if _check_blocking(cmd, src, None):
                 return 1
-            print_warnings(found, cmd.args)
         depend = _depend_flags(cmd, src, out) if cmd.depend else []
         marked = ["-include", POSIX_MARK] if cmd.posix and cmd.backend == "ucontext" else []
         status = _run(cmd, cc + include + flags + depend + marked + stop + lang + [src] + to)
@@ -836,11 +824,9 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
             cmd, cc + ["-D__RIPPER__=1", "-include", FRAME_HEADER] + flags +
             ["-I", runtime.INCLUDE], stop + lang + [src] + to, src, out, said)
         if not marked:
-            sys.stderr.buffer.write(said.getvalue())
-            sys.stderr.flush()
+            _say(said)
             return status
-        if out is not None:
-            _remove_output(out)         # ripped below, or no object at all
+        _remove_output(out)             # ripped below, or no object at all
     if preprocessed:
         how = _preprocessed_kind(text)
         if how == "ripped":         # ripcc's own output (-save-temps' NAME.rip.i): compiled
@@ -909,14 +895,28 @@ def compile_one(cmd, src, out, cc, include, lib_flags, tmp, n, preprocessed=Fals
     return _as_cc_says(cmd, status, said.getvalue(), args, src, lang, stop, out, tmp, n)
 
 
-def _blocking_calls_of(cmd, src):
-    """-Wblocking's findings in `src` on ucontext (check_blocking_reporting)."""
+def _check_blocking(cmd, src, out):
+    """-Wblocking on ucontext (check_blocking_reporting): its warnings
+    printed -> 0, or its errors (-Werror=blocking) reported and `out`, if
+    compiled already, removed -> 1."""
     try:
         text = open(src, "rb").read()
     except OSError:
         text = b""                  # the compiler says why
-    return check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
-                                    cmd.posix, getattr(cmd, "seconds", None))
+    found = check_blocking_reporting(src, text, compile_flags(cmd.args), cmd.blocking,
+                                     cmd.posix, getattr(cmd, "seconds", None))
+    if found and cmd.blocking == "error":
+        _remove_output(out)
+        report(found, cmd.args)
+        return 1
+    print_warnings(found, cmd.args)
+    return 0
+
+
+def _say(said):
+    """cc's standard error, kept in `said` (a BytesIO), written out now."""
+    sys.stderr.buffer.write(said.getvalue())
+    sys.stderr.flush()
 
 
 # What a source file names when it uses the runtime itself: its header,

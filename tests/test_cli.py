@@ -827,6 +827,10 @@ def test_ripcc_ucontext_checks_blocking_calls_as_rip_does(tmp_path):
     r = run([RIPCC, "--backend=ucontext", "-Werror=blocking", src, "-o", str(tmp_path / "e")])
     assert r.returncode == 1 and not (tmp_path / "e").exists()
     assert b"error: 'read' blocks the whole scheduler" in r.stderr
+    # -c: the file is compiled before it is checked; the error takes the object back
+    r = run([RIPCC, "--backend=ucontext", "-Werror=blocking", "-c", src, "-o",
+             str(tmp_path / "e.o")])
+    assert r.returncode == 1 and not (tmp_path / "e.o").exists(), r.stderr.decode()
     plain = write(tmp_path, "plain.c", b"#include <unistd.h>\nint main(void) { return sleep(0); }\n")
     r = run([RIPCC, "--backend=ucontext", plain, "-o", str(tmp_path / "p")])
     assert r.returncode == 0 and r.stderr == b""

@@ -335,13 +335,18 @@ int main(void) { return rip_run(both, 0); }
 """
 
 
+def async_through_a_header(tmp_path):
+    """worker.c names nothing of the runtime; server.h gives it RIP_ASYNC."""
+    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C), ("main.c", MAIN_C)):
+        (tmp_path / name).write_bytes(text)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_file_whose_header_alone_names_the_runtime_is_ripped(tmp_path, backend):
     """Files that name nothing of rip.h are compiled as they are, unless
     the headers the compile read could give them an async function: then
     they are ripped (and checked on ucontext) as any other."""
-    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C), ("main.c", MAIN_C)):
-        (tmp_path / name).write_bytes(text)
+    async_through_a_header(tmp_path)
     r = ripcc(tmp_path, "--backend=" + backend, "-c", "worker.c")
     assert r.returncode == 0, r.stderr.decode()
     warned = "worker.c:8:21: warning: 'usleep' blocks the whole scheduler" in r.stderr.decode()
@@ -373,8 +378,7 @@ def test_a_stale_dependency_file_cc_does_not_write_decides_nothing(tmp_path):
     """-MF without -MD or -MMD: cc writes no list (it refuses the command),
     so what the file holds from an older build must not pass for the
     headers this compile read: ripcc fails as cc does, on every backend."""
-    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C)):
-        (tmp_path / name).write_bytes(text)
+    async_through_a_header(tmp_path)
     (tmp_path / "worker.d").write_text("worker.o: worker.c /usr/include/stdio.h\n")
     plain = run(["cc", "-I", os.path.join(ROOT, "runtime", "include"), "-MF", "worker.d", "-c",
                  "worker.c"], cwd=str(tmp_path))
@@ -401,26 +405,28 @@ def test_a_dependency_list_written_to_standard_output_is_written_there_once(proj
     assert (project / "x.o").exists()
 
 
+def plain_compile_through(tmp_path, backend, wrapper_body):
+    """ripcc -c of a plain file with RIPCC_CC a shell script that does
+    `wrapper_body`, then runs cc."""
+    wrapper = tmp_path / "wrapper-cc"
+    wrapper.write_text("#!/bin/sh\n%s\nexec cc \"$@\"\n" % wrapper_body)
+    wrapper.chmod(0o755)
+    (tmp_path / "plain.c").write_text("int two(void) { return 2; }\n")
+    r = ripcc(tmp_path, "--backend=" + backend, "-c", "plain.c",
+              env=dict(os.environ, RIPCC_CC=str(wrapper)))
+    assert r.returncode == 0, r.stderr.decode()
+    assert (tmp_path / "plain.o").exists()
+    return r
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_compiler_wrapper_that_keeps_no_descriptor_of_ripccs_builds(tmp_path, backend):
     """RIPCC_CC may compile in another process (sccache's server) or close
     what it inherits: the header list ripcc asks for is a path, which
     means the same there."""
-    wrapper = tmp_path / "closing-cc"
-    wrapper.write_text("#!/bin/sh\nfor fd in 3 4 5 6 7 8 9; do eval \"exec $fd>&-\"; done\n"
-                       "exec cc \"$@\"\n")
-    wrapper.chmod(0o755)
-    (tmp_path / "plain.c").write_text("int two(void) { return 2; }\n")
-    r = ripcc(tmp_path, "--backend=" + backend, "-c", "plain.c",
-              env=dict(os.environ, RIPCC_CC=str(wrapper)))
-    assert r.returncode == 0 and r.stderr == b"", r.stderr.decode()
-    assert (tmp_path / "plain.o").exists()
-
-
-def async_through_a_header(tmp_path):
-    """worker.c names nothing of the runtime; server.h gives it RIP_ASYNC."""
-    for name, text in (("server.h", SERVER_H), ("worker.c", WORKER_C), ("main.c", MAIN_C)):
-        (tmp_path / name).write_bytes(text)
+    r = plain_compile_through(tmp_path, backend,
+                              "for fd in 3 4 5 6 7 8 9; do eval \"exec $fd>&-\"; done")
+    assert r.stderr == b"", r.stderr.decode()
 
 
 @pytest.mark.parametrize("backend", ["rip", "ucontext"])
@@ -476,12 +482,6 @@ def test_a_dependency_list_into_a_fifo_is_written_once_and_ends(tmp_path):
 def test_a_compiler_that_takes_no_dash_md_still_compiles(tmp_path, backend):
     """ripcc's own header list needs -MD; a RIPCC_CC that refuses it (a
     wrapper, an old compiler) compiles as before, its error unseen."""
-    wrapper = tmp_path / "no-md-cc"
-    wrapper.write_text("#!/bin/sh\nfor a; do [ \"$a\" = -MD ] && { echo 'no-md-cc: -MD?' >&2; "
-                       "exit 1; }; done\nexec cc \"$@\"\n")
-    wrapper.chmod(0o755)
-    (tmp_path / "plain.c").write_text("int two(void) { return 2; }\n")
-    r = ripcc(tmp_path, "--backend=" + backend, "-c", "plain.c",
-              env=dict(os.environ, RIPCC_CC=str(wrapper)))
-    assert r.returncode == 0 and b"-MD?" not in r.stderr, r.stderr.decode()
-    assert (tmp_path / "plain.o").exists()
+    r = plain_compile_through(tmp_path, backend, "for a; do [ \"$a\" = -MD ] && "
+                              "{ echo 'no-md-cc: -MD?' >&2; exit 1; }; done")
+    assert b"-MD?" not in r.stderr, r.stderr.decode()
