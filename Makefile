@@ -34,7 +34,7 @@ RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*
 .PHONY: all venv runtime install examples test test-outside test-thirdparty test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
-venv: $(VENV)/.installed $(VENV)/.bytecode
+venv: $(VENV)/.installed $(VENV)/.bytecode $(VENV)/.native
 $(VENV)/.installed: setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
@@ -46,6 +46,19 @@ $(VENV)/.installed: setup.py pyproject.toml
 # again (a quarter of a second each, half of a small file's ripcc -c).
 $(VENV)/.bytecode: $(VENV)/.installed $(wildcard ripper/*.py)
 	$(VENV)/bin/python -m compileall -q ripper
+	touch $@
+
+# ripcc's native front (launcher/ripcc.c) over pip's ripcc script, the
+# Python driver beside it as ripcc-py: a compile that needs no ripping
+# starts no Python.  The runtime's folder is compiled in, as ripper.runtime
+# names it.  If it cannot be built, ripcc stays the Python driver.
+$(VENV)/.native: launcher/ripcc.c $(VENV)/.installed
+	@rt=$$($(VENV)/bin/python -c "from ripper import runtime; print(runtime.DIR)") && \
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -DRIPCC_RUNTIME="\"$$rt\"" \
+		-DRIPCC_CFLAGS_FILE="\"$$(dirname $$rt)/build/lib/cflags\"" \
+		launcher/ripcc.c -o $(VENV)/bin/ripcc.native && \
+	mv -f $(VENV)/bin/ripcc.native $(VENV)/bin/ripcc || \
+	{ rm -f $(VENV)/bin/ripcc.native; echo "note: ripcc's native front did not build: ripcc is the Python driver"; }
 	touch $@
 
 runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)

@@ -103,8 +103,11 @@ def run_group(cmd, cwd, env, timeout):
 
 
 def environment(tree):
-    """This checkout's Python, importing ripper from the copy `tree`."""
-    env = dict(os.environ, PYTHONPATH=tree, PYTHONDONTWRITEBYTECODE="1")
+    """This checkout's Python, importing ripper from the copy `tree`.
+    ripcc is its Python driver: the installed native front has this
+    checkout's runtime compiled in, not the copy's (tests/test_ripcc_native.py
+    builds the copy's own)."""
+    env = dict(os.environ, PYTHONPATH=tree, PYTHONDONTWRITEBYTECODE="1", RIPCC_NATIVE="0")
     env.pop("RIP_SAN", None)
     return env
 

@@ -183,6 +183,31 @@ def test_an_installed_ripper_rips_from_any_folder(installed):
     assert str(ROOT).encode() not in (work / "hello.rip.c").read_bytes()
 
 
+def test_an_installed_ripcc_compiles_a_file_without_async_functions_without_python(installed):
+    """The wheel's ripcc is the native front (launcher/ripcc.c), which finds
+    the runtime the wheel installed beside it: a plain -c starts no
+    Python, a file with rip.h goes to ripcc-py and is ripped."""
+    bin_dir, env, top = installed
+    with open(str(bin_dir / "ripcc"), "rb") as f:
+        assert f.read(4) == b"\x7fELF"
+    work = top / "native"
+    (work / "site").mkdir(parents=True)
+    marker = work / "python-started"
+    (work / "site" / "sitecustomize.py").write_text("open(%r, 'a').write('x')\n" % str(marker))
+    env = dict(env, PYTHONPATH=str(work / "site"))
+    (work / "plain.c").write_text("#include <stdio.h>\nvoid hi(void) { puts(\"hi\"); }\n")
+    (work / "hello.c").write_bytes(PROGRAM)
+    for backend in BACKENDS:
+        r = run([str(bin_dir / "ripcc"), "--backend=" + backend, "-O2", "-c", "plain.c", "-o",
+                 "plain.o"], cwd=str(work), env=env)
+        assert r.returncode == 0, r.stderr.decode()
+        assert not marker.exists(), backend
+    r = run([str(bin_dir / "ripcc"), "-c", "hello.c", "-o", "hello.o"], cwd=str(work), env=env)
+    assert r.returncode == 0, r.stderr.decode()
+    assert marker.exists()
+    assert b"rip__resume_producer" in run(["nm", str(work / "hello.o")]).stdout
+
+
 def one_error_line(result):
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1, result.stderr.decode()
