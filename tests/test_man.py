@@ -118,7 +118,10 @@ def test_man_page_has_an_entry_for_every_option(name, options):
 @pytest.mark.parametrize("name", ["ripper", "ripcc"])
 def test_man_page_has_the_usual_sections_and_this_version(name):
     text = open(PAGES[name]).read()
-    assert re.findall(r'^\.SH "?([A-Z ]+?)"?$', text, re.M) == list(SECTIONS)
+    # (ripcc's FILES: its native front and the Python driver, ripcc-py)
+    sections = [s for s in re.findall(r'^\.SH "?([A-Z ]+?)"?$', text, re.M)
+                if not (s == "FILES" and name == "ripcc")]
+    assert sections == list(SECTIONS)
     th = re.search(r"^\.TH (\S+) 1 \S+ \"ripper (\S+)\"", text, re.M)
     assert th and th.groups() == (name.upper(), __version__)
     environment = roff_text(section(PAGES[name], "ENVIRONMENT"))
