@@ -516,24 +516,38 @@ static void write_all(int fd, const char *p, size_t n)
 static volatile sig_atomic_t signalled;     /* SIGINT, SIGTERM or SIGHUP that came */
 static pid_t child;                          /* cc, leading its own process group */
 
+static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
 static void on_signal(int sig)
 {
-    if (!signalled)
+    if (sig == SIGALRM) {                   /* a second after: what is left is killed */
+        if (child > 0)
+            kill(-child, SIGKILL);
+        return;
+    }
+    if (!signalled) {
         signalled = sig;
+        alarm(1);
+    }
     if (child > 0)
         kill(-child, sig);                  /* gcc removes its half-written output */
 }
 
-static void catch_signals(void)
+/* Catch `ending_signals` (one ignored stays ignored), or, in the child
+ * about to run cc, set back to their defaults what was caught. */
+static void catch_signals(int catch)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-        struct sigaction old, sa = {.sa_handler = on_signal};
+    for (size_t i = 0; i < sizeof ending_signals / sizeof *ending_signals; i++) {
+        struct sigaction old, sa = {.sa_handler = catch ? on_signal : SIG_DFL};
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_RESTART;
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-            sigaction(sigs[i], &sa, NULL);
+        if (sigaction(ending_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(ending_signals[i], &sa, NULL);
     }
+    struct sigaction alarm_sa = {.sa_handler = catch ? on_signal : SIG_DFL};
+    sigemptyset(&alarm_sa.sa_mask);
+    alarm_sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &alarm_sa, NULL);
 }
 
 /* After a signal: give cc's group a second, SIGKILL what is left, remove
@@ -541,14 +555,11 @@ static void catch_signals(void)
 static void die_of_signal(const char *temporary)
 {
     int sig = signalled;
-    if (child > 0) {
+    if (child > 0) {                        /* cc's own children, if any are left */
         struct timespec pause = {0, 10 * 1000 * 1000};
-        for (int i = 0; i < 100 && kill(-child, 0) == 0; i++) {
-            waitpid(child, NULL, WNOHANG);
+        for (int i = 0; i < 100 && kill(-child, 0) == 0; i++)
             nanosleep(&pause, NULL);
-        }
         kill(-child, SIGKILL);
-        waitpid(child, NULL, 0);
     }
     if (temporary)
         unlink(temporary);
@@ -565,12 +576,13 @@ static int run_holding_messages(char **cmd, char **said, size_t *said_len,
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return -1;
-    catch_signals();
+    catch_signals(1);
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);     /* `child` is set before a handler reads it */
     child = fork();
     if (child == 0) {
+        catch_signals(0);               /* a signal that came after the fork ends it */
         sigprocmask(SIG_SETMASK, &old, NULL);
         setpgid(0, 0);
         dup2(pipefd[1], 2);

@@ -280,9 +280,12 @@ def test_a_compiler_that_calls_ripcc_back_is_refused_at_once(front, project, bac
     assert b"ripcc was run as the C compiler of ripcc" in r.stderr
 
 
-def test_a_signal_ends_the_compile_and_leaves_no_temporary(front, project):
+@pytest.mark.parametrize("compiler", ["exec sleep 60", "trap '' TERM; exec sleep 60"],
+                         ids=["ends", "ignores_sigterm"])
+def test_a_signal_ends_the_compile_and_leaves_no_temporary(front, project, compiler):
+    """cc is sent the signal; one that outlives it a second is killed."""
     slow = project / "slowcc"
-    slow.write_text("#!/bin/sh\nexec sleep 60\n")
+    slow.write_text("#!/bin/sh\n%s\n" % compiler)
     slow.chmod(0o755)
     env = _env(project, RIPCC_CC=str(slow))
     p = subprocess.Popen([front, "--backend=ucontext", "-c", "plain.c", "-o", "p.o"],
