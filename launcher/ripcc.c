@@ -221,6 +221,20 @@ static int known_flag(const char *a)
     return 0;
 }
 
+/* Is `name` a shared library's: NAME.so, or NAME.so.1.7.15 and the like? */
+static int shared_library(const char *name)
+{
+    const char *so = strstr(name, ".so");
+    while (so && so[3] != '\0' && so[3] != '.')
+        so = strstr(so + 1, ".so");
+    if (!so || so == name)
+        return 0;
+    for (const char *p = so + 3; *p; p++)
+        if (!(*p == '.' && p[1] >= '0' && p[1] <= '9') && !(*p >= '0' && *p <= '9'))
+            return 0;
+    return 1;
+}
+
 /* Fill `c` from argv; 0 if this front can do the command, else -1. */
 static int read_command(int argc, char **argv, struct command *c)
 {
@@ -305,7 +319,7 @@ static int read_command(int argc, char **argv, struct command *c)
             c->source = in;
         else if (c->compile_only || c->depend.n ||
                  (!(n > 2 && (strcmp(in + n - 2, ".o") == 0 || strcmp(in + n - 2, ".a") == 0)) &&
-                  !(n > 3 && strcmp(in + n - 3, ".so") == 0)))
+                  !shared_library(in)))
             return -1;                  /* sources to link, .s, .i...: the driver's */
     }
     if (!c->inputs.n || (c->compile_only && !c->source))

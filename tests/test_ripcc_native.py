@@ -164,6 +164,7 @@ def _objects(front, project, backend):
             cwd=str(project), env=env)
     assert r.returncode == 0, r.stderr.decode()
     assert run(["ar", "rcs", "libplain.a", "plain.o"], cwd=str(project)).returncode == 0
+    assert run(["cc", "-shared", "pic.o", "-o", "libp.so.1.2"], cwd=str(project)).returncode == 0
     assert run(["ar", "rcs", "libmixed.a", "plain.o", "other.o"],
                cwd=str(project)).returncode == 0
 
@@ -178,6 +179,7 @@ LINKS = [
     ["prog.o", "libmixed.a", "-o", "prog"],
     ["caller.o", "callee.o", "-o", "prog"],
     ["prog.o", "-o", "prog"],
+    ["prog.o", "libp.so.1.2", "-Wl,-rpath,.", "-o", "prog"],
 ]
 
 
@@ -200,10 +202,11 @@ def test_native_front_links_as_the_python_driver_links(front, project, backend):
 def test_a_link_of_plain_objects_starts_no_python_and_others_go_to_the_driver(front, project):
     _objects(front, project, "ucontext")
     env, marker = _python_marker(project)
-    r = run([front, "--backend=ucontext", "prog.o", "libplain.a", "-o", "prog"],
-            cwd=str(project), env=env)
-    assert r.returncode == 0, r.stderr.decode()
-    assert not marker.exists()
+    for library in ("libplain.a", "libp.so.1.2"):  # (CMake links a library by its versioned name)
+        r = run([front, "--backend=ucontext", "prog.o", library, "-o", "prog"],
+                cwd=str(project), env=env)
+        assert r.returncode == 0, r.stderr.decode()
+        assert not marker.exists(), library
     r = run([front, "--backend=ucontext", "prog.o", "libmixed.a", "-o", "prog"],
             cwd=str(project), env=env)
     assert r.returncode != 0 and b"built for threads" in r.stderr, r.stderr
