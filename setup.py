@@ -45,8 +45,10 @@ class BuildNativeRipcc(build_scripts):
         out = os.path.join(self.build_dir, "ripcc")
         cc = os.environ.get("CC", "cc").split()
         try:
-            r = subprocess.run(cc + ["-std=gnu11", "-O2", os.path.join(HERE, "launcher", "ripcc.c"),
-                                     "-o", out], stderr=subprocess.PIPE)
+            version = self.distribution.get_version()     # (its runtime library's name)
+            r = subprocess.run(cc + ["-std=gnu11", "-O2", '-DRIPCC_VERSION="%s"' % version,
+                                     os.path.join(HERE, "launcher", "ripcc.c"), "-o", out],
+                               stderr=subprocess.PIPE)
             built = r.returncode == 0
         except OSError:
             built = False

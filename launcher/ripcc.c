@@ -52,6 +52,11 @@
 
 #include <elf.h>
 #include <glob.h>
+#include <stdint.h>
+
+#ifndef RIPCC_VERSION                   /* ripper's, for the name of a wheel's library */
+#define RIPCC_VERSION ""
+#endif
 
 static char **argv_given;               /* this command's arguments, for ripcc-py */
 static const char *runtime_dir;         /* the runtime: include/, src/ */
@@ -643,6 +648,162 @@ static int run_holding_messages(char **cmd, char **said, size_t *said_len,
 }
 
 
+/* ---- a wheel's runtime library: where the driver builds it ------------- */
+
+/* SHA-256 (FIPS 180-4), for the name of the driver's cached library. */
+struct sha256 {
+    uint32_t h[8];                      /* the hash so far */
+    unsigned char block[64];            /* input not yet hashed */
+    size_t used;                        /* bytes of it in block */
+    uint64_t total;                     /* bytes given in all */
+};
+
+static const uint32_t sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2,
+};
+
+static uint32_t rotr(uint32_t x, int n)
+{
+    return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(struct sha256 *s, const unsigned char *p)
+{
+    uint32_t w[64], v[8];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++)
+        w[i] = w[i - 16] + (rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)) +
+               w[i - 7] + (rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10));
+    memcpy(v, s->h, sizeof v);
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = v[7] + (rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)) +
+                      ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha256_k[i] + w[i];
+        uint32_t t2 = (rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22)) +
+                      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+        memmove(v + 1, v, 7 * sizeof *v);
+        v[4] += t1;
+        v[0] = t1 + t2;
+    }
+    for (int i = 0; i < 8; i++)
+        s->h[i] += v[i];
+}
+
+static void sha256_init(struct sha256 *s)
+{
+    static const uint32_t start[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, start, sizeof start);
+    s->used = 0;
+    s->total = 0;
+}
+
+static void sha256_add(struct sha256 *s, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    s->total += n;
+    while (n) {
+        size_t take = 64 - s->used < n ? 64 - s->used : n;
+        memcpy(s->block + s->used, p, take);
+        s->used += take;
+        p += take;
+        n -= take;
+        if (s->used == 64) {
+            sha256_block(s, s->block);
+            s->used = 0;
+        }
+    }
+}
+
+/* The hash as 64 hex digits into `hex` (65 bytes). */
+static void sha256_hex(struct sha256 *s, char *hex)
+{
+    uint64_t bits = s->total * 8;
+    unsigned char pad = 0x80, zero = 0, length[8];
+    sha256_add(s, &pad, 1);
+    while (s->used != 56)
+        sha256_add(s, &zero, 1);
+    for (int i = 0; i < 8; i++)
+        length[i] = (unsigned char)(bits >> (56 - 8 * i));
+    sha256_add(s, length, 8);
+    for (int i = 0; i < 8; i++)
+        sprintf(hex + 8 * i, "%08x", s->h[i]);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The runtime library of `backend` an installed ripcc-py builds for
+ * compiler `cc` (the driver's runtime._cached_library names it after a
+ * hash of ripper's version, the compiler, the flags and every runtime
+ * source), or NULL if it has not been built yet. */
+static char *cached_library(const char *backend, const struct words *cc)
+{
+    static const char *const cflags[] = {"-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-fPIC",
+                                         "-pthread", NULL};    /* runtime.CFLAGS */
+    struct sha256 key;
+    struct stat st;
+    char *path = find_program(cc->at[0]), hex[65], *lib, mtime[32], size[32];
+    if (!*RIPCC_VERSION || !path || stat(path, &st) != 0)
+        return NULL;                    /* (a front built without ripper's version) */
+    snprintf(mtime, sizeof mtime, "%lld",
+             (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
+    snprintf(size, sizeof size, "%lld", (long long)st.st_size);
+    sha256_init(&key);
+    /* each part and a NUL, as the driver feeds its hash */
+    const char *parts[] = {RIPCC_VERSION, path, mtime, size};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        sha256_add(&key, parts[i], strlen(parts[i]) + 1);
+    for (size_t i = 0; i < cc->n; i++)
+        sha256_add(&key, cc->at[i], strlen(cc->at[i]) + 1);
+    for (int i = 0; cflags[i]; i++)
+        sha256_add(&key, cflags[i], strlen(cflags[i]) + 1);
+    char *pattern;
+    glob_t found;
+    if (asprintf(&pattern, "%s/src/*/*.[ch]", runtime_dir) < 0 ||
+        glob(pattern, GLOB_NOSORT, NULL, &found) != 0)
+        return NULL;
+    qsort(found.gl_pathv, found.gl_pathc, sizeof *found.gl_pathv, by_name);
+    char *headers[2];
+    if (asprintf(&headers[0], "%s/rip.h", include_dir) < 0 ||
+        asprintf(&headers[1], "%s/rip_posix.h", include_dir) < 0)
+        return NULL;
+    for (size_t i = 0; i < found.gl_pathc + 2; i++) {
+        const char *f = i < found.gl_pathc ? found.gl_pathv[i] : headers[i - found.gl_pathc];
+        size_t n;
+        char *text = read_file(f, &n);
+        if (!text)
+            return NULL;
+        const char *relative = f + strlen(runtime_dir) + 1;
+        sha256_add(&key, relative, strlen(relative) + 1);
+        sha256_add(&key, text, n);
+        free(text);
+    }
+    globfree(&found);
+    sha256_hex(&key, hex);
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') {
+        if (asprintf(&lib, "%s/ripper/%.20s/librip-%s.a", xdg, hex, backend) < 0)
+            return NULL;
+    } else if (!home || !*home ||
+               asprintf(&lib, "%s/.cache/ripper/%.20s/librip-%s.a", home, hex, backend) < 0) {
+        return NULL;
+    }
+    return regular_file(lib) ? lib : NULL;
+}
+
 /* ---- a link: what the driver's reading of the objects would find ------- */
 
 /* Section `i` of ELF object `d` (`n` bytes, header `eh`) into `out`; -1 if
@@ -778,16 +939,20 @@ static int library_fresh(const char *lib, const char *backend)
  * its messages held: on success they are the build's; on failure the
  * driver links again, to explain an undefined async function.  Does not
  * return. */
-static void link_program(const struct command *c, const struct words *cc, const struct words *lib)
+static void link_program(const struct command *c, const struct words *cc,
+                         const struct words *lib)
 {
     struct words run = {0};
     const char *out = c->output ? c->output : "a.out";
     char *library;
-    if (!cflags_file)
-        python_driver();                /* a wheel's runtime: built on first use, by the driver */
-    if (asprintf(&library, "%.*s/librip-%s.a", (int)(strrchr(cflags_file, '/') - cflags_file),
-                 cflags_file, c->backend) < 0 || !library_fresh(library, c->backend))
+    if (!cflags_file) {                 /* a wheel's: built on first use, by the driver */
+        library = cached_library(c->backend, cc);
+        if (!library)
+            python_driver();
+    } else if (asprintf(&library, "%.*s/librip-%s.a", (int)(strrchr(cflags_file, '/') - cflags_file),
+                        cflags_file, c->backend) < 0 || !library_fresh(library, c->backend)) {
         python_driver();                /* to be built first */
+    }
     if (special_path(out))
         python_driver();
     int shared = 0;

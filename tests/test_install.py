@@ -195,6 +195,7 @@ def test_an_installed_ripcc_compiles_a_file_without_async_functions_without_pyth
     marker = work / "python-started"
     (work / "site" / "sitecustomize.py").write_text("open(%r, 'a').write('x')\n" % str(marker))
     env = dict(env, PYTHONPATH=str(work / "site"))
+    env.pop("RIPCC_NATIVE", None)       # (make mutate sets it for the clone's ripcc)
     (work / "plain.c").write_text("#include <stdio.h>\nvoid hi(void) { puts(\"hi\"); }\n")
     (work / "hello.c").write_bytes(PROGRAM)
     for backend in BACKENDS:
@@ -206,6 +207,32 @@ def test_an_installed_ripcc_compiles_a_file_without_async_functions_without_pyth
     assert r.returncode == 0, r.stderr.decode()
     assert marker.exists()
     assert b"rip__resume_producer" in run(["nm", str(work / "hello.o")]).stdout
+
+
+def test_an_installed_ripcc_links_without_python_once_its_runtime_is_built(installed):
+    """The front finds the runtime library the driver built into the cache
+    (named by the same hash of ripper's version, the compiler and the
+    runtime's sources) and links against it itself."""
+    bin_dir, env, top = installed
+    work = top / "native-link"
+    (work / "site").mkdir(parents=True)
+    marker = work / "python-started"
+    (work / "site" / "sitecustomize.py").write_text("open(%r, 'a').write('x')\n" % str(marker))
+    env = dict(env, PYTHONPATH=str(work / "site"))
+    env.pop("RIPCC_NATIVE", None)       # (make mutate sets it for the clone's ripcc)
+    (work / "hello.c").write_bytes(PROGRAM)
+    ripcc = str(bin_dir / "ripcc")
+    for backend in BACKENDS:
+        compile_ = [ripcc, "--backend=" + backend, "-c", "hello.c", "-o", "hello.o"]
+        assert run(compile_, cwd=str(work), env=env).returncode == 0
+        link = [ripcc, "--backend=" + backend, "hello.o", "-o", "hello"]
+        assert run(link, cwd=str(work), env=env).returncode == 0    # (builds it, if need be)
+        if marker.exists():
+            marker.unlink()
+        r = run(link, cwd=str(work), env=env)
+        assert r.returncode == 0, r.stderr.decode()
+        assert not marker.exists(), backend
+        assert run([str(work / "hello")]).stdout == b"consumer: sum 6\n"
 
 
 def one_error_line(result):
