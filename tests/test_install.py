@@ -183,6 +183,17 @@ def test_an_installed_ripper_rips_from_any_folder(installed):
     assert str(ROOT).encode() not in (work / "hello.rip.c").read_bytes()
 
 
+def _noting_python(work, env):
+    """(`env` in which any Python started writes a file, that file): a
+    sitecustomize in folder `work` runs at every interpreter's start."""
+    (work / "site").mkdir(parents=True)
+    marker = work / "python-started"
+    (work / "site" / "sitecustomize.py").write_text("open(%r, 'a').write('x')\n" % str(marker))
+    env = dict(env, PYTHONPATH=str(work / "site"))
+    env.pop("RIPCC_NATIVE", None)       # (make mutate sets it for the clone's ripcc)
+    return env, marker
+
+
 def test_an_installed_ripcc_compiles_a_file_without_async_functions_without_python(installed):
     """The wheel's ripcc is the native front (launcher/ripcc.c), which finds
     the runtime the wheel installed beside it: a plain -c starts no
@@ -191,11 +202,7 @@ def test_an_installed_ripcc_compiles_a_file_without_async_functions_without_pyth
     with open(str(bin_dir / "ripcc"), "rb") as f:
         assert f.read(4) == b"\x7fELF"
     work = top / "native"
-    (work / "site").mkdir(parents=True)
-    marker = work / "python-started"
-    (work / "site" / "sitecustomize.py").write_text("open(%r, 'a').write('x')\n" % str(marker))
-    env = dict(env, PYTHONPATH=str(work / "site"))
-    env.pop("RIPCC_NATIVE", None)       # (make mutate sets it for the clone's ripcc)
+    env, marker = _noting_python(work, env)
     (work / "plain.c").write_text("#include <stdio.h>\nvoid hi(void) { puts(\"hi\"); }\n")
     (work / "hello.c").write_bytes(PROGRAM)
     for backend in BACKENDS:
@@ -215,11 +222,7 @@ def test_an_installed_ripcc_links_without_python_once_its_runtime_is_built(insta
     runtime's sources) and links against it itself."""
     bin_dir, env, top = installed
     work = top / "native-link"
-    (work / "site").mkdir(parents=True)
-    marker = work / "python-started"
-    (work / "site" / "sitecustomize.py").write_text("open(%r, 'a').write('x')\n" % str(marker))
-    env = dict(env, PYTHONPATH=str(work / "site"))
-    env.pop("RIPCC_NATIVE", None)       # (make mutate sets it for the clone's ripcc)
+    env, marker = _noting_python(work, env)
     (work / "hello.c").write_bytes(PROGRAM)
     ripcc = str(bin_dir / "ripcc")
     for backend in BACKENDS:
