@@ -1,0 +1,338 @@
+/* dump.c -- rip_dump_tasks and rip_stats for the rip and ucontext
+ * backends: what every task of this scheduler is doing, found only when
+ * asked, by walking what the scheduler keeps anyway (the run queue, the
+ * timers, the fds' wait lists, the channels and wait groups made on this
+ * thread, the offload jobs in flight); the hot paths keep no record for it.
+ * A task is listed once, with every wait it is on (a select waits on
+ * several channels, a deadline limits a wait), in the order found: the
+ * running task, the run queue's, then the waits.  A task on none of those
+ * (a mutex, a condition variable, a POSIX mode call parked in plain code)
+ * is counted, not listed.
+ *
+ * RIP_DUMP_SIGNAL: its handler counts the request, bumps the signal count
+ * the loop already reads every turn (rip__signals_check), and writes an
+ * eventfd the loop watches (a loop asleep in epoll_wait wakes); the loop
+ * then dumps from its own thread, never from the handler. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include "core.h"
+#include "../shared/sys.h"
+
+enum { RUNNING, RUNNABLE, FD, SEND, RECV, WG, SLEEP, DEADLINE, TIMEOUT, OFFLOAD };
+
+typedef struct {
+    rip_task *task;                 /* the task */
+    size_t order;                   /* when it was found: the dump's order */
+    int kind;                       /* RUNNING .. OFFLOAD */
+    int select;                     /* SEND, RECV: one case of a select */
+    const void *on;                 /* SEND, RECV: the channel; WG: the wait group */
+    long num;                       /* FD: the fd; WG: its count */
+    int dir;                        /* FD: RIP_FD_READ or RIP_FD_WRITE */
+    int64_t due;                    /* SLEEP, DEADLINE, TIMEOUT: rip_now_ms() time */
+} entry;
+
+typedef struct {
+    entry *v;                       /* the entries found */
+    size_t n, cap;                  /* their number, the array's size */
+    int failed;                     /* out of memory: the dump says so */
+} found;
+
+static entry *add(found *f, rip_task *t, int kind) {
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        entry *grown = realloc(f->v, cap * sizeof *grown);
+        if (!grown) {
+            f->failed = 1;
+            return NULL;
+        }
+        f->v = grown;
+        f->cap = cap;
+    }
+    entry *e = &f->v[f->n];
+    memset(e, 0, sizeof *e);
+    e->task = t;
+    e->order = f->n++;
+    e->kind = kind;
+    return e;
+}
+
+static void add_list(found *f, rip_waitlist *l, int kind, const void *on, long num) {
+    for (rip_waiter *w = l->head; w; w = w->next) {
+        entry *e = add(f, w->task, kind);
+        if (!e)
+            return;
+        e->on = on;
+        e->num = num;
+        e->select = w->mark != 0;   /* a channel waiter's mark: 1 + its case in a select */
+    }
+}
+
+static void found_chan(rip_chan *c, void *ctx) {
+    add_list(ctx, &c->senders, SEND, c, 0);
+    add_list(ctx, &c->receivers, RECV, c, 0);
+}
+
+static void found_wg(rip_wg *wg, long count, rip_waitlist *waiters, void *ctx) {
+    add_list(ctx, waiters, WG, wg, count);
+}
+
+static void found_fd(int fd, int dir, rip_waiter *w, void *ctx) {
+    entry *e = add(ctx, w->task, FD);
+    if (e) {
+        e->num = fd;
+        e->dir = dir;
+    }
+}
+
+static void found_timer(rip_timer *tm, void *ctx) {
+    int kind = !tm->w ? SLEEP : rip__deadline_timer(tm) ? DEADLINE : TIMEOUT;
+    entry *e = add(ctx, tm->task, kind);
+    if (e)
+        e->due = tm->deadline_ms;
+}
+
+static void found_job(rip_job *job, void *ctx) {
+    add(ctx, job->task, OFFLOAD);
+}
+
+static int by_task(const void *a, const void *b) {
+    const entry *x = a, *y = b;
+    if (x->task != y->task)
+        return (uintptr_t)x->task < (uintptr_t)y->task ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+typedef struct {
+    size_t at, n;                   /* its entries in the sorted array */
+    size_t order;                   /* the first one's order */
+    int state;                      /* RUNNING, RUNNABLE, or -1: waiting */
+} group;
+
+static int by_order(const void *a, const void *b) {
+    const group *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void print_wait(FILE *out, const entry *e, int64_t now) {
+    const rip_chan *c = e->on;
+    switch (e->kind) {
+    case FD:
+        rip__sys_fprintf(out, "fd %ld for %s", e->num, e->dir == RIP_FD_READ ? "read" : "write");
+        break;
+    case SEND:
+    case RECV: {
+        long senders = 0, receivers = 0;
+        for (rip_waiter *w = c->senders.head; w; w = w->next)
+            senders++;
+        for (rip_waiter *w = c->receivers.head; w; w = w->next)
+            receivers++;
+        rip__sys_fprintf(out, "channel %p to %s%s (elem %zu bytes, capacity %zu, %zu buffered, "
+                         "%ld senders, %ld receivers waiting%s)", (void *)c,
+                         e->kind == SEND ? "send" : "receive", e->select ? " in a select" : "",
+                         c->elem_size, c->capacity, c->count, senders, receivers,
+                         c->closed ? ", closed" : "");
+        break;
+    }
+    case WG:
+        rip__sys_fprintf(out, "wait group %p (count %ld)", e->on, e->num);
+        break;
+    case SLEEP:
+        rip__sys_fprintf(out, "sleep, due in %lld ms", (long long)(e->due - now));
+        break;
+    case DEADLINE:
+        rip__sys_fprintf(out, "deadline in %lld ms", (long long)(e->due - now));
+        break;
+    case TIMEOUT:
+        rip__sys_fprintf(out, "timeout in %lld ms", (long long)(e->due - now));
+        break;
+    case OFFLOAD:
+        rip__sys_fprintf(out, "offload");
+        break;
+    }
+}
+
+/* rip_stats' counters, with the run queue's length walked (not kept). */
+static void stats(struct rip_stats *st) {
+    memset(st, 0, sizeof *st);
+    st->worker = rip__sched.worker;
+    st->tasks = rip__sched.live;
+    st->running = rip__runq.current != NULL;
+    for (rip_task *t = rip__runq.head; t; t = t->next)
+        st->runnable++;
+    st->waiting = st->tasks - st->running - st->runnable;
+    st->fd_waits = rip__fd_waits();
+    st->timers = rip__timers_armed();
+    rip__offload_counts(&st->offload_queued, &st->offload_busy, &st->offload_threads);
+    rip__backend_stats(st);
+}
+
+int rip_stats(struct rip_stats *out) {
+    stats(out);
+    return 0;
+}
+
+static void print_stats(FILE *out, const struct rip_stats *st) {
+    rip__sys_fprintf(out, "rip: stats: tasks %ld (running %ld, runnable %ld, waiting %ld), "
+                     "run queue %ld, fd waits %ld, timers %ld, offload queued %ld, "
+                     "offload threads busy %ld of %ld, frames %zu bytes, pooled %zu bytes\n",
+                     st->tasks, st->running, st->runnable, st->waiting, st->runnable,
+                     st->fd_waits, st->timers, st->offload_queued, st->offload_busy,
+                     st->offload_threads, st->frame_bytes, st->pooled_bytes);
+}
+
+void rip__dump(FILE *out, const char *why) {
+    found f = { 0 };
+    struct rip_stats st;
+    stats(&st);
+    if (rip__runq.current)
+        add(&f, rip__runq.current, RUNNING);
+    for (rip_task *t = rip__runq.head; t; t = t->next)
+        add(&f, t, RUNNABLE);
+    rip__fd_each(found_fd, &f);
+    rip__chan_each(found_chan, &f);
+    rip__wg_each(found_wg, &f);
+    rip__offload_each(found_job, &f);
+    rip__timers_each(found_timer, &f);
+    qsort(f.v, f.n, sizeof *f.v, by_task);
+    group *groups = malloc((f.n ? f.n : 1) * sizeof *groups);
+    size_t ngroups = 0;
+    if (!groups)
+        f.failed = 1;
+    for (size_t i = 0; groups && i < f.n; ngroups++) {
+        group *g = &groups[ngroups];
+        g->at = i;
+        g->order = f.v[i].order;
+        g->state = -1;
+        for (; i < f.n && f.v[i].task == f.v[g->at].task; i++) {
+            if (f.v[i].order < g->order)
+                g->order = f.v[i].order;
+            if (f.v[i].kind == RUNNING || (f.v[i].kind == RUNNABLE && g->state == -1))
+                g->state = f.v[i].kind;
+        }
+        g->n = i - g->at;
+    }
+    qsort(groups, ngroups, sizeof *groups, by_order);
+    rip__sys_fprintf(out, "rip: tasks of worker %d%s%s: %ld live\n", rip__sched.worker,
+                     why ? ", " : "", why ? why : "", rip__sched.live);
+    print_stats(out, &st);
+    int64_t now = rip_now_ms();
+    for (size_t k = 0; k < ngroups; k++) {
+        group *g = &groups[k];
+        rip_task *t = f.v[g->at].task;
+        rip__sys_fprintf(out, "task %p: %s", (void *)t,
+                         g->state == RUNNING ? "running" : g->state == RUNNABLE ? "runnable" : "waiting");
+        const char *sep = " on ";
+        for (size_t i = g->at; i < g->at + g->n; i++) {
+            if (f.v[i].kind == RUNNING || f.v[i].kind == RUNNABLE)
+                continue;
+            rip__sys_fprintf(out, "%s", sep);
+            print_wait(out, &f.v[i], now);
+            sep = "; ";
+        }
+        rip__sys_fprintf(out, "\n");
+        rip__backend_chain(out, t, g->state == RUNNING);
+    }
+    if (f.failed)
+        rip__sys_fprintf(out, "rip: out of memory: the dump lists only some tasks\n");
+    else if ((long)ngroups < rip__sched.live)
+        rip__sys_fprintf(out, "rip: %ld more tasks wait on what the dump does not list "
+                         "(a mutex, a condition variable, a call in a plain function)\n",
+                         rip__sched.live - (long)ngroups);
+    rip__sys_fflush(out);
+    free(groups);
+    free(f.v);
+}
+
+void rip_dump_tasks(FILE *out) {
+    rip__dump(out, NULL);
+}
+
+/* ---- RIP_DUMP_SIGNAL ------------------------------------------------ */
+
+static const struct { const char *name; int sig; } signal_names[] = {
+    { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
+    { "INT", SIGINT }, { "TERM", SIGTERM }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR },
+    { "URG", SIGURG }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+};
+
+/* RIP_DUMP_SIGNAL's number: SIGQUIT, QUIT or 3; 0 when unset. */
+static int dump_signal(void) {
+    const char *v = getenv("RIP_DUMP_SIGNAL");
+    char *end;
+    if (!v || !*v)
+        return 0;
+    long n = strtol(v, &end, 10);
+    if (!*end && n > 0 && n < NSIG && n != SIGKILL && n != SIGSTOP)
+        return (int)n;
+    const char *name = strncmp(v, "SIG", 3) == 0 ? v + 3 : v;
+    for (size_t i = 0; i < sizeof signal_names / sizeof *signal_names; i++)
+        if (strcmp(name, signal_names[i].name) == 0)
+            return signal_names[i].sig;
+    rip__fatal("RIP_DUMP_SIGNAL=%s: not a signal this runtime can dump on (a name such as "
+               "SIGQUIT or SIGUSR1, or a number)", v);
+}
+
+static uint64_t dump_requests;      /* RIP_DUMP_SIGNAL's deliveries so far (atomic) */
+static int dump_fd = -1;            /* the eventfd a delivery writes, for loops asleep in epoll_wait */
+static __thread uint64_t dump_seen; /* dump_requests when this scheduler last dumped */
+static __thread int dump_watching;  /* dump_fd is in this scheduler's loop */
+
+static void on_dump_signal(int sig) {
+    int saved = errno;
+    uint64_t one = 1;
+    (void)sig;
+    __atomic_add_fetch(&dump_requests, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&rip__sig_delivered, 1, __ATOMIC_SEQ_CST); /* the loop's one load per turn */
+    if (dump_fd >= 0 && rip__sys_write(dump_fd, &one, sizeof one) < 0) {
+        /* full (2^64 - 2 unread): the loop wakes anyway */
+    }
+    errno = saved;
+}
+
+static void install(void) {
+    int sig = dump_signal();
+    if (!sig)
+        return;
+    dump_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);  /* none: a loop in epoll_wait wakes at its next event */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_dump_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (rip__sys_sigaction(sig, &sa, NULL) == -1)
+        rip__fatal("RIP_DUMP_SIGNAL: sigaction: %s", strerror(errno));
+}
+
+static void drain(int fd, unsigned events, void *data) {
+    uint64_t count;
+    (void)events, (void)data;
+    while (rip__sys_read(fd, &count, sizeof count) > 0)
+        ;                           /* the count of requests says the rest */
+}
+
+void rip__dump_setup(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    rip__sys_pthread_once(&once, install);
+    dump_seen = __atomic_load_n(&dump_requests, __ATOMIC_SEQ_CST);
+    if (dump_fd >= 0 && !dump_watching && rip__loop_watch(dump_fd, RIP_EV_READ, drain, NULL) == 0)
+        dump_watching = 1;
+}
+
+void rip__dump_end(void) {
+    if (dump_watching)
+        rip__loop_unwatch(dump_fd);
+    dump_watching = 0;
+}
+
+void rip__dump_asked(void) {
+    uint64_t now = __atomic_load_n(&dump_requests, __ATOMIC_SEQ_CST);
+    if (now == dump_seen)
+        return;
+    dump_seen = now;
+    rip__dump(stderr, "on RIP_DUMP_SIGNAL");
+}
