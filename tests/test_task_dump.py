@@ -320,3 +320,21 @@ def test_deadlock_report_lists_the_blocked_tasks(tmp_path, ripcc, backend):
     else:
         chain = ["    (call chain not available on this backend)"]
     assert lines[3:] == ([task] + chain) * 2
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_deadlock_report_names_each_mutex_its_holder_and_the_condition_variable(ripcc, backend):
+    """Two tasks that each hold the mutex the other locks: each entry names
+    the mutex it waits on and the task holding it, which is the other
+    entry's task; the task on a condition variable nobody signals names it."""
+    exe = ripcc(os.path.join(ROOT, "tests", "programs", "mutex_deadlock_reported.c"), backend)
+    r = run([exe], timeout=20)
+    assert r.returncode == 3
+    waits = re.findall(r"^task (0x[0-9a-f]+): waiting on mutex (0x[0-9a-f]+) \(held by task "
+                       r"(0x[0-9a-f]+)\)$", r.stderr.decode(), re.M)
+    assert len(waits) == 3
+    holders = {task: holder for task, _, holder in waits}
+    crossed = [task for task, holder in holders.items() if holders.get(holder) == task]
+    assert len(crossed) == 2
+    assert len(re.findall(r"^task 0x[0-9a-f]+: waiting on condition variable 0x[0-9a-f]+$",
+                          r.stderr.decode(), re.M)) == 1

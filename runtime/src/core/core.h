@@ -201,6 +201,8 @@ void rip__timers_each(void (*fn)(rip_timer *tm, void *ctx), void *ctx); /* sched
 long rip__timers_armed(void);                 /* sched.c: their number */
 void rip__chan_each(void (*fn)(rip_chan *c, void *ctx), void *ctx);     /* chan.c: every channel made on this thread and not freed */
 void rip__wg_each(void (*fn)(rip_wg *wg, long count, rip_waitlist *waiters, void *ctx), void *ctx); /* wg.c: every wait group made on this thread */
+void rip__mutex_each(void (*fn)(rip_mutex *m, rip_task *holder, rip_waitlist *waiters, void *ctx), void *ctx); /* mutex.c: every mutex made on this thread */
+void rip__cond_each(void (*fn)(rip_cond *c, rip_waitlist *waiters, void *ctx), void *ctx); /* mutex.c: every condition variable */
 void rip__fd_each(void (*fn)(int fd, int dir, rip_waiter *w, void *ctx), void *ctx); /* poll.c: every fd wait */
 long rip__fd_waits(void);                     /* poll.c: their number */
 void rip__offload_each(void (*fn)(struct rip_job *job, void *ctx), void *ctx); /* offload.c: every job of this scheduler not yet drained */

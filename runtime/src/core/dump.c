@@ -6,8 +6,8 @@
  * A task is listed once, with every wait it is on (a select waits on
  * several channels, a deadline limits a wait), in the order found: the
  * running task, the run queue's, then the waits.  A task on none of those
- * (a mutex, a condition variable, a POSIX mode call parked in plain code)
- * is counted, not listed.
+ * (a POSIX mode call parked in plain code, an fd call's wait on a pipe of
+ * stdio) is counted, not listed.
  *
  * RIP_DUMP_SIGNAL: its handler counts the request, bumps the signal count
  * the loop already reads every turn (rip__signals_check), and writes an
@@ -23,14 +23,15 @@
 #include "core.h"
 #include "../shared/sys.h"
 
-enum { RUNNING, RUNNABLE, FD, SEND, RECV, WG, SLEEP, DEADLINE, TIMEOUT, OFFLOAD };
+enum { RUNNING, RUNNABLE, FD, SEND, RECV, WG, MUTEX, COND, SLEEP, DEADLINE, TIMEOUT, OFFLOAD };
 
 typedef struct {
     rip_task *task;                 /* the task */
     size_t order;                   /* when it was found: the dump's order */
     int kind;                       /* RUNNING .. OFFLOAD */
     int select;                     /* SEND, RECV: one case of a select */
-    const void *on;                 /* SEND, RECV: the channel; WG: the wait group */
+    const void *on;                 /* SEND, RECV: the channel; WG: the wait group; MUTEX, COND: it */
+    const void *holder;             /* MUTEX: the task holding it */
     long num;                       /* FD: the fd; WG: its count */
     int dir;                        /* FD: RIP_FD_READ or RIP_FD_WRITE */
     int64_t due;                    /* SLEEP, DEADLINE, TIMEOUT: rip_now_ms() time */
@@ -79,6 +80,18 @@ static void found_chan(rip_chan *c, void *ctx) {
 
 static void found_wg(rip_wg *wg, long count, rip_waitlist *waiters, void *ctx) {
     add_list(ctx, waiters, WG, wg, count);
+}
+
+static void found_mutex(rip_mutex *m, rip_task *holder, rip_waitlist *waiters, void *ctx) {
+    found *f = ctx;
+    size_t from = f->n;
+    add_list(f, waiters, MUTEX, m, 0);
+    for (size_t i = from; i < f->n; i++)
+        f->v[i].holder = holder;
+}
+
+static void found_cond(rip_cond *c, rip_waitlist *waiters, void *ctx) {
+    add_list(ctx, waiters, COND, c, 0);
 }
 
 static void found_fd(int fd, int dir, rip_waiter *w, void *ctx) {
@@ -141,6 +154,12 @@ static void print_wait(FILE *out, const entry *e, int64_t now) {
     case WG:
         rip__sys_fprintf(out, "wait group %p (count %ld)", e->on, e->num);
         break;
+    case MUTEX:
+        rip__sys_fprintf(out, "mutex %p (held by task %p)", e->on, e->holder);
+        break;
+    case COND:
+        rip__sys_fprintf(out, "condition variable %p", e->on);
+        break;
     case SLEEP:
         rip__sys_fprintf(out, "sleep, due in %lld ms", (long long)(e->due - now));
         break;
@@ -196,6 +215,8 @@ void rip__dump(FILE *out, const char *why) {
     rip__fd_each(found_fd, &f);
     rip__chan_each(found_chan, &f);
     rip__wg_each(found_wg, &f);
+    rip__mutex_each(found_mutex, &f);
+    rip__cond_each(found_cond, &f);
     rip__offload_each(found_job, &f);
     rip__timers_each(found_timer, &f);
     qsort(f.v, f.n, sizeof *f.v, by_task);
@@ -241,7 +262,7 @@ void rip__dump(FILE *out, const char *why) {
         rip__sys_fprintf(out, "rip: out of memory: the dump lists only some tasks\n");
     else if ((long)ngroups < rip__sched.live)
         rip__sys_fprintf(out, "rip: %ld more tasks wait on what the dump does not list "
-                         "(a mutex, a condition variable, a call in a plain function)\n",
+                         "(a call in a plain function)\n",
                          rip__sched.live - (long)ngroups);
     rip__sys_fflush(out);
     free(groups);
