@@ -3,8 +3,10 @@ every task waits on, and on rip its call chain from the frames, read with
 the line table ripper emits for each async function (issue 24)."""
 import os
 import re
+import select
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -77,6 +79,20 @@ static void main_task(void *arg) {
 int main(void) { return rip_run(main_task, NULL) == 0 ? 0 : 1; }
 """
 SLEEP_CUT = "rip_sleep_ms(60000)"      # the sleeper must end for the program to: 60 s -> 1.5 s
+
+
+def lines_within(stream, n, seconds=20):
+    """Up to n lines of a pipe, as they come within `seconds` (a dump that
+    never comes fails the test instead of hanging it)."""
+    fd, buf, end = stream.fileno(), b"", time.monotonic() + seconds
+    while buf.count(b"\n") < n and time.monotonic() < end:
+        if not select.select([fd], [], [], max(0, end - time.monotonic()))[0]:
+            break
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        buf += chunk
+    return buf.decode().splitlines(True)[:n]
 
 
 def line_of(source, mark):
@@ -244,7 +260,7 @@ def test_dump_signal_prints_the_dump_and_the_program_goes_on(tmp_path, ripcc, ba
     try:
         assert p.stdout.readline() == b"ready\n"
         p.send_signal(signal.SIGQUIT)
-        dump = [p.stderr.readline().decode() for _ in range(6)]   # 2 tasks of 2 lines
+        dump = lines_within(p.stderr, 6)  # heading, stats, 2 tasks of 2 lines
         out, err = p.communicate(b"x", timeout=30)
     finally:
         if p.poll() is None:
@@ -269,7 +285,7 @@ def test_dump_signal_takes_a_number(tmp_path, ripcc):
     try:
         assert p.stdout.readline() == b"ready\n"
         p.send_signal(signal.SIGUSR1)
-        assert p.stderr.readline().startswith(b"rip: tasks of worker 0, on RIP_DUMP_SIGNAL")
+        assert lines_within(p.stderr, 1)[0].startswith("rip: tasks of worker 0, on RIP_DUMP_SIGNAL")
         p.communicate(b"x", timeout=30)
     finally:
         if p.poll() is None:
@@ -338,3 +354,24 @@ def test_deadlock_report_names_each_mutex_its_holder_and_the_condition_variable(
     assert len(crossed) == 2
     assert len(re.findall(r"^task 0x[0-9a-f]+: waiting on condition variable 0x[0-9a-f]+$",
                           r.stderr.decode(), re.M)) == 1
+
+
+def test_readme_dump_is_what_the_readme_program_prints(tmp_path):
+    """README's stuck.c, built as README says (`ripcc stuck.c -o stuck`),
+    prints README's dump (addresses and the pool's bytes aside)."""
+    from conftest import RIPCC
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    source = next(block for block in re.findall(r"```c\n(.*?)```", readme, re.S)
+                  if block.startswith("/* stuck.c"))
+    shown = re.search(r"`ripcc stuck.c -o stuck && ./stuck` deadlocks.*?```\n(.*?)```",
+                      readme, re.S).group(1)
+    (tmp_path / "stuck.c").write_text(source)
+    assert run([RIPCC, "stuck.c", "-o", "stuck"], cwd=str(tmp_path)).returncode == 0
+    r = run([str(tmp_path / "stuck")], timeout=20)
+    assert r.returncode == 1
+
+    def same(text):
+        text = re.sub(r"0x[0-9a-f]+", "ADDR", text)
+        return re.sub(r"frames \d+ bytes, pooled \d+ bytes", "frames F", text).splitlines()
+    assert same(r.stderr.decode()) == same(shown)

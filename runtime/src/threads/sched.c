@@ -203,12 +203,12 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     pthread_mutex_unlock(&sched.mu);
     free(spare);
 
+    int dumps = rip_thr_dump_setup();   /* before the first task: its signal finds the handler */
+    long dumped = rip_thr_dump_requests();
     for (int i = 0; i < n; i++)
         task_start(fn, arg, runs[i]);
 
     int rc = 0;
-    int dumps = rip_thr_dump_setup();
-    long dumped = rip_thr_dump_requests();
     pthread_mutex_lock(&sched.mu);
     for (;;) {
         int waiting = 0;
