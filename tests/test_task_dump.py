@@ -51,6 +51,7 @@ static void spinner(void *arg) {
 }
 static void main_task(void *arg) {
     struct rip_stats st;
+    int64_t t0 = rip_now_ms();
     (void)arg;
     if (pipe(pipefd))
         return;
@@ -65,7 +66,7 @@ static void main_task(void *arg) {
     do {
         rip_yield();
         rip_stats(&st);
-    } while (st.waiting < 5 || st.tasks < 7);  /* threads: each thread lists itself once it starts */
+    } while ((st.waiting < 5 || st.tasks < 7) && rip_now_ms() < t0 + 10000); /* threads: a thread lists itself once it starts */
     rip_dump_tasks(stdout);
     printf("stats: worker %d tasks %ld running %ld runnable %ld waiting %ld fd_waits %ld timers %ld\n",
            st.worker, st.tasks, st.running, st.runnable, st.waiting, st.fd_waits, st.timers);
