@@ -21,6 +21,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include "core.h"
+#include "../shared/dumpsig.h"
 #include "../shared/sys.h"
 
 enum { RUNNING, RUNNABLE, FD, SEND, RECV, WG, MUTEX, COND, SLEEP, DEADLINE, TIMEOUT, OFFLOAD };
@@ -275,29 +276,6 @@ void rip_dump_tasks(FILE *out) {
 
 /* ---- RIP_DUMP_SIGNAL ------------------------------------------------ */
 
-static const struct { const char *name; int sig; } signal_names[] = {
-    { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
-    { "INT", SIGINT }, { "TERM", SIGTERM }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR },
-    { "URG", SIGURG }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
-};
-
-/* RIP_DUMP_SIGNAL's number: SIGQUIT, QUIT or 3; 0 when unset. */
-static int dump_signal(void) {
-    const char *v = getenv("RIP_DUMP_SIGNAL");
-    char *end;
-    if (!v || !*v)
-        return 0;
-    long n = strtol(v, &end, 10);
-    if (!*end && n > 0 && n < NSIG && n != SIGKILL && n != SIGSTOP)
-        return (int)n;
-    const char *name = strncmp(v, "SIG", 3) == 0 ? v + 3 : v;
-    for (size_t i = 0; i < sizeof signal_names / sizeof *signal_names; i++)
-        if (strcmp(name, signal_names[i].name) == 0)
-            return signal_names[i].sig;
-    rip__fatal("RIP_DUMP_SIGNAL=%s: not a signal this runtime can dump on (a name such as "
-               "SIGQUIT or SIGUSR1, or a number)", v);
-}
-
 static uint64_t dump_requests;      /* RIP_DUMP_SIGNAL's deliveries so far (atomic) */
 static int dump_fd = -1;            /* the eventfd a delivery writes, for loops asleep in epoll_wait */
 static __thread uint64_t dump_seen; /* dump_requests when this scheduler last dumped */
@@ -316,17 +294,8 @@ static void on_dump_signal(int sig) {
 }
 
 static void install(void) {
-    int sig = dump_signal();
-    if (!sig)
-        return;
-    dump_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);  /* none: a loop in epoll_wait wakes at its next event */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_dump_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    if (rip__sys_sigaction(sig, &sa, NULL) == -1)
-        rip__fatal("RIP_DUMP_SIGNAL: sigaction: %s", strerror(errno));
+    if (rip__dump_signal_install(on_dump_signal, rip__sys_sigaction)) /* one before the fd: seen at the loop's next turn */
+        dump_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);  /* none: a loop in epoll_wait wakes at its next event */
 }
 
 static void drain(int fd, unsigned events, void *data) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "threads.h"
+#include "../shared/dumpsig.h"
 
 static pthread_mutex_t tasks_mu = PTHREAD_MUTEX_INITIALIZER; /* guards the list */
 static rip_thr_task *tasks;         /* every live task, newest first */
@@ -168,34 +169,7 @@ static void on_dump_signal(int sig) {
 }
 
 int rip_thr_dump_setup(void) {
-    const char *v = getenv("RIP_DUMP_SIGNAL");
-    static const struct { const char *name; int sig; } names[] = {
-        { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
-        { "INT", SIGINT }, { "TERM", SIGTERM }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR },
-        { "URG", SIGURG }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
-    };
-    char *end;
-    int sig = 0;
-    if (!v || !*v)
-        return 0;
-    long n = strtol(v, &end, 10);
-    if (!*end && n > 0 && n < NSIG && n != SIGKILL && n != SIGSTOP)
-        sig = (int)n;
-    const char *name = strncmp(v, "SIG", 3) == 0 ? v + 3 : v;
-    for (size_t i = 0; !sig && i < sizeof names / sizeof *names; i++)
-        if (strcmp(name, names[i].name) == 0)
-            sig = names[i].sig;
-    if (!sig)
-        rip__fatal("RIP_DUMP_SIGNAL=%s: not a signal this runtime can dump on (a name such as "
-                   "SIGQUIT or SIGUSR1, or a number)", v);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_dump_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sig, &sa, NULL) == -1)
-        rip__fatal("RIP_DUMP_SIGNAL: sigaction: %s", strerror(errno));
-    return 1;
+    return rip__dump_signal_install(on_dump_signal, sigaction) != 0;
 }
 
 long rip_thr_dump_requests(void) {
