@@ -376,3 +376,57 @@ def test_readme_dump_is_what_the_readme_program_prints(tmp_path):
         text = re.sub(r"0x[0-9a-f]+", "ADDR", text)
         return re.sub(r"frames \d+ bytes, pooled \d+ bytes", "frames F", text).splitlines()
     assert same(r.stderr.decode()) == same(shown)
+
+
+LIMITS = r"""#include <stdio.h>
+#include <unistd.h>
+#include "rip.h"
+
+static rip_chan *c;
+static void *slow(void *arg) { (void)arg; usleep(300000); return NULL; }
+static void limited(void *arg) {
+    int x;
+    (void)arg;
+    rip_set_deadline(rip_now_ms() + 5000);
+    rip_chan_recv(c, &x);
+}
+static void selector(void *arg) {
+    int x;
+    rip_chan_case k[1] = {{ NULL, 0, NULL, 0 }};
+    (void)arg;
+    k[0].chan = c;
+    k[0].elem = &x;
+    rip_chan_select(k, 1, 4000);
+}
+static void offloader(void *arg) { (void)arg; rip_offload(slow, NULL); }
+static void main_task(void *arg) {
+    (void)arg;
+    c = rip_chan_new(sizeof(int), 1);
+    rip_spawn(limited, NULL);
+    rip_spawn(selector, NULL);
+    rip_spawn(offloader, NULL);
+    rip_yield();
+    rip_dump_tasks(stdout);
+    rip_chan_close(c);
+}
+int main(void) { return rip_run(main_task, NULL); }
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_dump_shows_a_deadline_a_select_and_an_offload(tmp_path, ripcc, backend):
+    """A wait under rip_set_deadline says when the deadline comes, a
+    select's case says so with its timeout, and a task in rip_offload
+    waits on the offload."""
+    src = tmp_path / "limits.c"
+    src.write_text(LIMITS)
+    r = run([ripcc(str(src), backend)], timeout=30)
+    assert r.returncode == 0, r.stderr.decode()
+    tasks = [re.sub(r"0x[0-9a-f]+", "ADDR", re.sub(r" \(elem [^)]*\)", "", line))
+             for line in r.stdout.decode().splitlines() if line.startswith("task ")]
+    assert len(tasks) == 4
+    assert re.fullmatch(r"task ADDR: waiting on channel ADDR to receive; deadline in "
+                        r"(4\d\d\d|5000) ms", tasks[1]), tasks
+    assert re.fullmatch(r"task ADDR: waiting on channel ADDR to receive in a select; timeout in "
+                        r"(3\d\d\d|4000) ms", tasks[2]), tasks
+    assert tasks[3] == "task ADDR: waiting on offload"

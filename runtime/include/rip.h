@@ -184,11 +184,11 @@ void rip_cond_free(rip_cond *c);               /* free a condition variable no t
 struct rip_stats {
     int worker;                     /* the scheduler's rip_worker_id() */
     long tasks;                     /* live tasks: started, not ended */
-    long running;                   /* of them, running now: 1 in a task (the caller), else 0; threads: not parked */
-    long runnable;                  /* in the run queue, its length (threads: -1, the kernel's) */
+    long running;                   /* of them, running now: 1 when the caller is a task, else 0 */
+    long runnable;                  /* in the run queue, its length (threads: in no runtime wait, the kernel's to run) */
     long waiting;                   /* waiting on something: tasks - running - runnable */
     long fd_waits;                  /* waits queued on fds */
-    long timers;                    /* timers armed: sleeps, timeouts, deadlines (threads: sleeping tasks) */
+    long timers;                    /* timers armed: sleeps, timeouts, deadlines (threads: tasks in rip_sleep_ms) */
     long offload_queued;            /* offload jobs no pool thread has taken yet, all schedulers (threads: 0, no pool) */
     long offload_busy;              /* pool threads running a job */
     long offload_threads;           /* pool threads started */
