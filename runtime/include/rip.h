@@ -17,9 +17,13 @@
 #include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 26))
+#include <bits/types/FILE.h>        /* FILE alone (rip_dump_tasks): no other name of <stdio.h> in the program's */
+#else
+#include <stdio.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
