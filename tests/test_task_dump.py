@@ -430,3 +430,48 @@ def test_dump_shows_a_deadline_a_select_and_an_offload(tmp_path, ripcc, backend)
     assert re.fullmatch(r"task ADDR: waiting on channel ADDR to receive in a select; timeout in "
                         r"(3\d\d\d|4000) ms", tasks[2]), tasks
     assert tasks[3] == "task ADDR: waiting on offload"
+
+
+POSIX = r"""#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "rip.h"
+
+static int p[2];
+static void *reader(void *arg) {
+    char b;
+    (void)arg;
+    return (void *)(long)read(p[0], &b, 1); /* L_read */
+}
+int main(void) {
+    pthread_t t;
+    if (pipe(p) || pthread_create(&t, NULL, reader, NULL))
+        return 1;
+    while (1) {             /* until the reader waits */
+        struct rip_stats st;
+        rip_stats(&st);
+        if (st.fd_waits)
+            break;
+        usleep(1000);
+    }
+    rip_dump_tasks(stdout);
+    if (write(p[1], "x", 1) != 1)
+        return 1;
+    return pthread_join(t, NULL);
+}
+"""
+
+
+def test_posix_mode_chain_shows_the_users_functions_not_the_runtimes(tmp_path, ripcc):
+    """Under --posix the frames of the runtime's calls (read's, a thread's
+    start, the first task running main) have tables that say they are
+    the runtime's: the chain lists the user's functions only."""
+    src = tmp_path / "posix.c"
+    src.write_text(POSIX)
+    r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=30)
+    assert r.returncode == 0, r.stderr.decode()
+    lines = [re.sub(r"0x[0-9a-f]+", "ADDR", line) for line in r.stdout.decode().splitlines()]
+    assert lines[2:] == ["task ADDR: running", "    main (%s, running)" % src,
+                         "task ADDR: waiting on fd %s for read" % re.search(
+                             r"fd (\d+)", lines[4]).group(1),
+                         "    reader (%s:%d)" % (src, line_of(POSIX, "L_read"))]
