@@ -21,6 +21,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include "core.h"
+#include "dumpline.h"
 #include "../shared/dumpsig.h"
 #include "../shared/sys.h"
 
@@ -33,7 +34,8 @@ typedef struct {
     int select;                     /* SEND, RECV: one case of a select */
     const void *on;                 /* SEND, RECV: the channel; WG: the wait group; MUTEX, COND: it */
     const void *holder;             /* MUTEX: the task holding it */
-    long num;                       /* FD: the fd; WG: its count */
+    long num;                       /* FD: the fd; WG: its count; SEND, RECV: the channel's senders */
+    long num2;                      /* SEND, RECV: the channel's receivers */
     int dir;                        /* FD: RIP_FD_READ or RIP_FD_WRITE */
     int64_t due;                    /* SLEEP, DEADLINE, TIMEOUT: rip_now_ms() time */
 } entry;
@@ -63,36 +65,45 @@ static entry *add(found *f, rip_task *t, int kind) {
     return e;
 }
 
-static void add_list(found *f, rip_waitlist *l, int kind, const void *on, long num) {
+static void add_list(found *f, rip_waitlist *l, int kind, const void *on, long num, long num2) {
     for (rip_waiter *w = l->head; w; w = w->next) {
         entry *e = add(f, w->task, kind);
         if (!e)
             return;
         e->on = on;
         e->num = num;
+        e->num2 = num2;
         e->select = w->mark != 0;   /* a channel waiter's mark: 1 + its case in a select */
     }
 }
 
+static long length(const rip_waitlist *l) {
+    long n = 0;
+    for (const rip_waiter *w = l->head; w; w = w->next)
+        n++;
+    return n;
+}
+
 static void found_chan(rip_chan *c, void *ctx) {
-    add_list(ctx, &c->senders, SEND, c, 0);
-    add_list(ctx, &c->receivers, RECV, c, 0);
+    long senders = length(&c->senders), receivers = length(&c->receivers);
+    add_list(ctx, &c->senders, SEND, c, senders, receivers);
+    add_list(ctx, &c->receivers, RECV, c, senders, receivers);
 }
 
 static void found_wg(rip_wg *wg, long count, rip_waitlist *waiters, void *ctx) {
-    add_list(ctx, waiters, WG, wg, count);
+    add_list(ctx, waiters, WG, wg, count, 0);
 }
 
 static void found_mutex(rip_mutex *m, rip_task *holder, rip_waitlist *waiters, void *ctx) {
     found *f = ctx;
     size_t from = f->n;
-    add_list(f, waiters, MUTEX, m, 0);
+    add_list(f, waiters, MUTEX, m, 0, 0);
     for (size_t i = from; i < f->n; i++)
         f->v[i].holder = holder;
 }
 
 static void found_cond(rip_cond *c, rip_waitlist *waiters, void *ctx) {
-    add_list(ctx, waiters, COND, c, 0);
+    add_list(ctx, waiters, COND, c, 0, 0);
 }
 
 static void found_fd(int fd, int dir, rip_waiter *w, void *ctx) {
@@ -132,46 +143,59 @@ static int by_order(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void print_wait(FILE *out, const entry *e, int64_t now) {
+static void put_wait(rip_line *l, const entry *e, int64_t now) {
     const rip_chan *c = e->on;
     switch (e->kind) {
     case FD:
-        rip__sys_fprintf(out, "fd %ld for %s", e->num, e->dir == RIP_FD_READ ? "read" : "write");
+        rip__put_str(l, "fd ");
+        rip__put_dec(l, e->num);
+        rip__put_str(l, e->dir == RIP_FD_READ ? " for read" : " for write");
         break;
     case SEND:
-    case RECV: {
-        long senders = 0, receivers = 0;
-        for (rip_waiter *w = c->senders.head; w; w = w->next)
-            senders++;
-        for (rip_waiter *w = c->receivers.head; w; w = w->next)
-            receivers++;
-        rip__sys_fprintf(out, "channel %p to %s%s (elem %zu bytes, capacity %zu, %zu buffered, "
-                         "%ld senders, %ld receivers waiting%s)", (void *)c,
-                         e->kind == SEND ? "send" : "receive", e->select ? " in a select" : "",
-                         c->elem_size, c->capacity, c->count, senders, receivers,
-                         c->closed ? ", closed" : "");
+    case RECV:
+        rip__put_str(l, "channel ");
+        rip__put_ptr(l, c);
+        rip__put_str(l, e->kind == SEND ? " to send" : " to receive");
+        rip__put_str(l, e->select ? " in a select (elem " : " (elem ");
+        rip__put_dec(l, (long long)c->elem_size);
+        rip__put_str(l, " bytes, capacity ");
+        rip__put_dec(l, (long long)c->capacity);
+        rip__put_str(l, ", ");
+        rip__put_dec(l, (long long)c->count);
+        rip__put_str(l, " buffered, ");
+        rip__put_dec(l, e->num);
+        rip__put_str(l, " senders, ");
+        rip__put_dec(l, e->num2);
+        rip__put_str(l, c->closed ? " receivers waiting, closed)" : " receivers waiting)");
         break;
-    }
     case WG:
-        rip__sys_fprintf(out, "wait group %p (count %ld)", e->on, e->num);
+        rip__put_str(l, "wait group ");
+        rip__put_ptr(l, e->on);
+        rip__put_str(l, " (count ");
+        rip__put_dec(l, e->num);
+        rip__put_str(l, ")");
         break;
     case MUTEX:
-        rip__sys_fprintf(out, "mutex %p (held by task %p)", e->on, e->holder);
+        rip__put_str(l, "mutex ");
+        rip__put_ptr(l, e->on);
+        rip__put_str(l, " (held by task ");
+        rip__put_ptr(l, e->holder);
+        rip__put_str(l, ")");
         break;
     case COND:
-        rip__sys_fprintf(out, "condition variable %p", e->on);
+        rip__put_str(l, "condition variable ");
+        rip__put_ptr(l, e->on);
         break;
     case SLEEP:
-        rip__sys_fprintf(out, "sleep, due in %lld ms", (long long)(e->due - now));
-        break;
     case DEADLINE:
-        rip__sys_fprintf(out, "deadline in %lld ms", (long long)(e->due - now));
-        break;
     case TIMEOUT:
-        rip__sys_fprintf(out, "timeout in %lld ms", (long long)(e->due - now));
+        rip__put_str(l, e->kind == SLEEP ? "sleep, due in " : e->kind == DEADLINE ? "deadline in "
+                   : "timeout in ");
+        rip__put_dec(l, e->due - now);
+        rip__put_str(l, " ms");
         break;
     case OFFLOAD:
-        rip__sys_fprintf(out, "offload");
+        rip__put_str(l, "offload");
         break;
     }
 }
@@ -246,17 +270,21 @@ void rip__dump(FILE *out, const char *why) {
     for (size_t k = 0; k < ngroups; k++) {
         group *g = &groups[k];
         rip_task *t = f.v[g->at].task;
-        rip__sys_fprintf(out, "task %p: %s", (void *)t,
-                         g->state == RUNNING ? "running" : g->state == RUNNABLE ? "runnable" : "waiting");
+        rip_line l = { .len = 0 };
+        rip__put_str(&l, "task ");
+        rip__put_ptr(&l, t);
+        rip__put_str(&l, g->state == RUNNING ? ": running" : g->state == RUNNABLE ? ": runnable"
+                    : ": waiting");
         const char *sep = " on ";
         for (size_t i = g->at; i < g->at + g->n; i++) {
             if (f.v[i].kind == RUNNING || f.v[i].kind == RUNNABLE)
                 continue;
-            rip__sys_fprintf(out, "%s", sep);
-            print_wait(out, &f.v[i], now);
+            rip__put_str(&l, sep);
+            put_wait(&l, &f.v[i], now);
             sep = "; ";
         }
-        rip__sys_fprintf(out, "\n");
+        rip__put_str(&l, "\n");
+        rip__sys_fputs(l.text, out);
         rip__backend_chain(out, t, g->state == RUNNING);
     }
     if (f.failed)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "rip_private.h"
 #include "core.h"
+#include "../core/dumpline.h"
 #include "../shared/sys.h"
 
 extern const struct rip__fninfo __start_rip__fninfo[] __attribute__((weak));
@@ -54,19 +55,31 @@ static const struct rip__fninfo *info_of(const rip_frame *f) {
 
 static void level(FILE *out, const rip_frame *f, int running) {
     const struct rip__fninfo *info = info_of(f);
+    rip_line l = { .len = 0 };
     if (!info) {
-        rip__sys_fprintf(out, "    ? (resume entry %p: no line table; ripped by an older "
-                         "ripper, or in a shared object)\n", (void *)(uintptr_t)f->resume);
-        return;
-    }
-    if (!info->file)
+        rip__put_str(&l, "    ? (resume entry ");
+        rip__put_ptr(&l, (const void *)(uintptr_t)f->resume);
+        rip__put_str(&l, ": no line table; ripped by an older ripper, or in a shared object)\n");
+    } else if (!info->file) {
         return;                     /* the runtime's: the wait says what it does */
-    if (running)
-        rip__sys_fprintf(out, "    %s (%s, running)\n", info->name, info->file);
-    else if (f->state >= 0 && f->state < info->points)
-        rip__sys_fprintf(out, "    %s (%s:%d)\n", info->name, info->file, info->lines[f->state]);
-    else
-        rip__sys_fprintf(out, "    %s (%s, resume point %d)\n", info->name, info->file, f->state);
+    } else {
+        rip__put_str(&l, "    ");
+        rip__put_str(&l, info->name);
+        rip__put_str(&l, " (");
+        rip__put_str(&l, info->file);
+        if (running) {
+            rip__put_str(&l, ", running)\n");
+        } else if (f->state >= 0 && f->state < info->points) {
+            rip__put_str(&l, ":");
+            rip__put_dec(&l, info->lines[f->state]);
+            rip__put_str(&l, ")\n");
+        } else {
+            rip__put_str(&l, ", resume point ");
+            rip__put_dec(&l, f->state);
+            rip__put_str(&l, ")\n");
+        }
+    }
+    rip__sys_fputs(l.text, out);
 }
 
 /* The running task (the caller of rip_dump_tasks) runs in the frame it
