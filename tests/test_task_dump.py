@@ -508,3 +508,49 @@ def test_dump_of_many_tasks_on_one_channel_takes_linear_time(tmp_path, ripcc):
     r = run([ripcc(str(src), "rip")], timeout=20)
     assert r.returncode == 0, r.stderr.decode()
     assert int(r.stdout) < 3000
+
+
+WORKERS = r"""#include <stdio.h>
+#include "rip.h"
+
+static void main_task(void *arg) {
+    char b;
+    (void)arg;
+    if (rip_worker_id() == 0) {
+        printf("ready\n");
+        fflush(stdout);
+        rip_read(0, &b, 1);
+    } else {
+        rip_sleep_ms(2500);
+    }
+}
+int main(void) { return rip_run_workers(2, main_task, NULL) == 0 ? 0 : 1; }
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dump_signal_dumps_every_worker_at_once(tmp_path, ripcc, backend):
+    """Under rip_run_workers each worker dumps its own tasks, at once: the
+    one whose loop sleeps until a timer (the signal went to another
+    thread) is woken by the dump's eventfd, not left to its timer."""
+    src = tmp_path / "workers.c"
+    src.write_text(WORKERS)
+    exe = ripcc(str(src), backend)
+    p = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=dict(os.environ, RIP_DUMP_SIGNAL="QUIT"))
+    try:
+        assert p.stdout.readline() == b"ready\n"
+        time.sleep(0.2)             # worker 1 asleep on its timer
+        p.send_signal(signal.SIGQUIT)
+        dump = lines_within(p.stderr, 8, seconds=1.5)   # 2 workers: heading, stats, 1 task of 2 lines
+        p.communicate(b"x", timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 0
+    assert sorted(line for line in dump if line.startswith("rip: tasks")) == [
+        "rip: tasks of worker 0, on RIP_DUMP_SIGNAL: 1 live\n",
+        "rip: tasks of worker 1, on RIP_DUMP_SIGNAL: 1 live\n"]
+    assert len([line for line in dump if re.match(r"task 0x[0-9a-f]+: waiting on sleep, due in "
+                                                   r"\d+ ms", line)]) == 1

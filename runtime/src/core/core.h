@@ -197,6 +197,7 @@ void rip__dump(FILE *out, const char *why);  /* the dump of this scheduler; why:
 void rip__dump_asked(void);                  /* the loop, after a signal: dump if RIP_DUMP_SIGNAL's came since the last */
 void rip__dump_setup(void);                  /* the loop starts: install RIP_DUMP_SIGNAL's handler (once) and watch its wake fd */
 void rip__dump_end(void);                    /* the scheduler is done: stop watching it */
+int  rip__dump_watching(void);               /* the loop's epoll set holds RIP_DUMP_SIGNAL's eventfd: an idle loop sleeps in epoll_wait, which a signal on another thread wakes */
 void rip__timers_each(void (*fn)(rip_timer *tm, void *ctx), void *ctx); /* sched.c: every armed timer */
 long rip__timers_armed(void);                 /* sched.c: their number */
 void rip__chan_each(void (*fn)(rip_chan *c, void *ctx), void *ctx);     /* chan.c: every channel made on this thread and not freed */

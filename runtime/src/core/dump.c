@@ -326,19 +326,25 @@ static void install(void) {
         dump_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);  /* none: a loop in epoll_wait wakes at its next event */
 }
 
-static void drain(int fd, unsigned events, void *data) {
-    uint64_t count;
-    (void)events, (void)data;
-    while (rip__sys_read(fd, &count, sizeof count) > 0)
-        ;                           /* the count of requests says the rest */
+/* The eventfd is never read: every scheduler's epoll set watches it,
+ * edge-triggered, and one that emptied it could take the event from
+ * another not yet awake (epoll checks the fd again before it reports).
+ * Each write is a new edge for every set; the count of requests says the
+ * rest, and the counter cannot fill (2^64 - 2 signals). */
+static void woken(int fd, unsigned events, void *data) {
+    (void)fd, (void)events, (void)data;
 }
 
 void rip__dump_setup(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     rip__sys_pthread_once(&once, install);
     dump_seen = __atomic_load_n(&dump_requests, __ATOMIC_SEQ_CST);
-    if (dump_fd >= 0 && !dump_watching && rip__loop_watch(dump_fd, RIP_EV_READ, drain, NULL) == 0)
+    if (dump_fd >= 0 && !dump_watching && rip__loop_watch(dump_fd, RIP_EV_READ, woken, NULL) == 0)
         dump_watching = 1;
+}
+
+int rip__dump_watching(void) {
+    return dump_watching;
 }
 
 void rip__dump_end(void) {

@@ -385,7 +385,10 @@ static int sched_loop(void) {
             continue;
         }
         if (first) {
-            sleep_until(wake);
+            if (rip__dump_watching())   /* RIP_DUMP_SIGNAL's eventfd may end the sleep */
+                rip__poll(poll_timeout(wake));
+            else
+                sleep_until(wake);
             expire_timers(rip_now_ms());
             continue;
         }
