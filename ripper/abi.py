@@ -120,6 +120,19 @@ def resume_entry(name):
     return RESUME_ENTRY + name
 
 
+def line_table(name):
+    """The static array of f's resume points' source lines (rip_dump_tasks)."""
+    return "rip__lines_" + name
+
+
+def fninfo(name):
+    """f's struct rip__fninfo, in the section rip_frame.h names."""
+    return "rip__info_" + name
+
+
+FNINFO_SECTION = "rip__fninfo"
+
+
 def frame_struct(name):
     return "struct " + FRAME_TAG + name
 

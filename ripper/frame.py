@@ -583,8 +583,33 @@ class AsyncFunction:
                    " " if cases else "", entry))
         pieces.append((head + " {", None))     # the body a block: declarations first (C89)
         pieces += body_pieces
-        pieces.append((" } return 1; }", None))
+        pieces.append((" } return 1; }" + self.line_table(points), None))
         return pieces
+
+    def line_table(self, points):
+        """The function's name, file and the source line of each resume
+        point, for rip_dump_tasks (rip_frame.h's struct rip__fninfo): read
+        only when the runtime dumps, found by the resume entry.
+
+            f at dump.c:11, awaits at 13, 14  ->
+            static const int rip__lines_f[] = {11, 13, 14}; static const struct rip__fninfo
+            rip__info_f __attribute__((__used__, __aligned__(8), __section__("rip__fninfo"))) = {rip__resume_f,
+            "f", "dump.c", rip__lines_f, 3};
+        """
+        f = self.f
+        path, line, _ = self.place(f.name_at)
+        lines = [line]
+        for a in self.norm.awaits:
+            call = a.call if a.call is not None else a
+            node = call if call.start >= 0 else call.origin
+            lines.append(self.place(node.start)[1] if node is not None and node.start >= 0
+                         else line)
+        lines += [line] * (points - len(self.norm.awaits))     # --all-async: the entry's yield
+        return (" static const int %s[] = {%s}; static const struct rip__fninfo %s "
+                "__attribute__((__used__, __aligned__(8), __section__(\"%s\"))) = {%s, %s, %s, %s, %d};"
+                % (abi.line_table(f.name), ", ".join(map(str, lines)), abi.fninfo(f.name),
+                   abi.FNINFO_SECTION, abi.resume_entry(f.name), _c_string(f.name),
+                   _c_string(path), abi.line_table(f.name), len(lines)))
 
     def header_text(self):
         """The parameter list (and old-style declarations) as the definition
@@ -596,6 +621,15 @@ class AsyncFunction:
             raise self.error(f.name_at, "cannot find the parameter list of '%s'" % f.name)
         end = f.header_end if f.knr else j + 1
         return [(self.text[i:end].decode(*ENCODING), i)]
+
+
+def _c_string(text):
+    """text as a C string literal (octal escapes for all but plain printable ASCII)."""
+    out = []
+    for b in text.encode("utf-8", "surrogateescape"):
+        c = chr(b)
+        out.append(c if 32 <= b < 127 and c not in '"\\?' else "\\%03o" % b)
+    return '"' + "".join(out) + '"'
 
 
 def _is_va_list(ctype):

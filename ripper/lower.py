@@ -1096,6 +1096,9 @@ class _Lowering:
             "    %sexit(%sstatus);" % (m, m) if self.analysis.posix else "",
             "    return 1;",
             "}",
+            # rip_dump_tasks: the first frame is ripper's, not the user's (file NULL: not shown)
+            "static const struct rip__fninfo %sinfo __attribute__((__used__, __aligned__(8), "
+            "__section__(\"%s\"))) = {%sresume, \"main\", 0, 0, 0};" % (m, abi.FNINFO_SECTION, m),
             "static %s *%stask(void *arg) {" % (frame, m),
             "    (void)arg;",
             "    return (%s *)%s(sizeof(%s), %sresume);" % (frame, abi.ALLOC, frame, m),

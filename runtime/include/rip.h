@@ -19,6 +19,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 26))
+#include <bits/types/FILE.h>        /* FILE alone (rip_dump_tasks): no other name of <stdio.h> in the program's */
+#else
+#include <stdio.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -170,6 +175,32 @@ RIP_ASYNC int rip_cond_wait(rip_cond *c, rip_mutex *m); /* unlock m, wait for a 
 void rip_cond_signal(rip_cond *c);             /* wake the longest waiter, if any */
 void rip_cond_broadcast(rip_cond *c);          /* wake every waiter, oldest first */
 void rip_cond_free(rip_cond *c);               /* free a condition variable no task waits on */
+
+/* Debugging: what every task of the caller's scheduler is doing.  One
+ * entry per task: its id, state (running, runnable, waiting), what it
+ * waits on (an fd, a channel, a wait group, a timer, an offload job, a
+ * deadline) and, on rip, its call chain innermost first, each level
+ * `function (file:line)`; ucontext and threads print the waits and say
+ * the chain is not available.  With RIP_DUMP_SIGNAL=SIGQUIT (a name or a
+ * number) in the environment, that signal prints the dump of every
+ * scheduler to stderr from its loop, and the program goes on; a deadlock
+ * (rip_run's -1) prints the dump of the tasks blocked forever. */
+struct rip_stats {
+    int worker;                     /* the scheduler's rip_worker_id() */
+    long tasks;                     /* live tasks: started, not ended */
+    long running;                   /* of them, running now: 1 when the caller is a task, else 0 */
+    long runnable;                  /* in the run queue, its length (threads: in no runtime wait, the kernel's to run) */
+    long waiting;                   /* waiting on something: tasks - running - runnable */
+    long fd_waits;                  /* waits queued on fds */
+    long timers;                    /* timers armed: sleeps, timeouts, deadlines (threads: tasks in rip_sleep_ms) */
+    long offload_queued;            /* offload jobs no pool thread has taken yet, all schedulers (threads: 0, no pool) */
+    long offload_busy;              /* pool threads running a job */
+    long offload_threads;           /* pool threads started */
+    size_t frame_bytes;             /* rip: bytes of the frame pool's slabs holding frames now (ucontext, threads: 0) */
+    size_t pooled_bytes;            /* rip: bytes of the frame pool free for new frames, on its free lists and slab (ucontext, threads: 0) */
+};
+void rip_dump_tasks(FILE *out);                /* print the caller's scheduler's stats and tasks to out (rip_run_workers: its worker's) */
+int  rip_stats(struct rip_stats *out);         /* fill *out with the caller's scheduler's counters, read, not kept: 0 */
 
 /* Which backend the including file is built for, kept in its object (a
  * local symbol, no code): ripcc refuses to link objects of another backend

@@ -14,14 +14,36 @@ static unsigned char *slot(rip_chan *c, size_t i) {
     return (unsigned char *)(c + 1) + ((c->head + i) % c->capacity) * c->elem_size;
 }
 
+/* Every channel of the thread, for rip_dump_tasks (dump.c): a link in
+ * the same block, before the channel (struct rip_chan is the frame ABI's
+ * and stays as it is); made and unmade with the channel, nothing more. */
+typedef struct chan_link chan_link;
+struct chan_link {
+    chan_link *next;                /* the thread's next channel */
+    chan_link **pprev;              /* the pointer to this link */
+};
+_Static_assert(sizeof(chan_link) % 16 == 0, "the channel after the link stays 16-aligned");
+static __thread chan_link *chans;   /* the thread's channels, newest first */
+
+void rip__chan_each(void (*fn)(rip_chan *c, void *ctx), void *ctx) {
+    for (chan_link *l = chans; l; l = l->next)
+        fn((rip_chan *)(l + 1), ctx);
+}
+
 rip_chan *rip_chan_new(size_t elem_size, size_t capacity) {
-    if (elem_size == 0 || (capacity && elem_size > (SIZE_MAX - sizeof(rip_chan)) / capacity)) {
+    if (elem_size == 0 ||
+        (capacity && elem_size > (SIZE_MAX - sizeof(rip_chan) - sizeof(chan_link)) / capacity)) {
         errno = EINVAL;
         return NULL;
     }
-    rip_chan *c = calloc(1, sizeof *c + elem_size * capacity);
-    if (!c)
+    chan_link *l = calloc(1, sizeof *l + sizeof(rip_chan) + elem_size * capacity);
+    if (!l)
         return NULL;
+    if ((l->next = chans))
+        chans->pprev = &l->next;
+    l->pprev = &chans;
+    chans = l;
+    rip_chan *c = (rip_chan *)(l + 1);
     c->elem_size = elem_size;
     c->capacity = capacity;
     c->owner = &rip__runq;
@@ -299,5 +321,8 @@ void rip_chan_free(rip_chan *c) {
         return;
     if (c->senders.head || c->receivers.head)
         rip__fatal("rip_chan_free: tasks still wait on the channel (close it, let them run, then free)");
-    free(c);
+    chan_link *l = (chan_link *)c - 1;
+    if ((*l->pprev = l->next))
+        l->next->pprev = l->pprev;
+    free(l);
 }

@@ -190,6 +190,28 @@ void rip__timer_start(rip_timer *tm, int64_t at_ms); /* wake the current task at
 void rip__sleep_begin(rip_timer *tm, int64_t ms); /* queue the current task on a timer */
 void rip__timer_cancel(rip_timer *tm);        /* take a deadline that has not expired off the heap */
 
+struct rip_job;
+/* rip_dump_tasks (dump.c) and what it reads: each walk calls fn for every
+ * item, and is done only when a dump or rip_stats asks. */
+void rip__dump(FILE *out, const char *why);  /* the dump of this scheduler; why: its heading's reason (NULL: asked) */
+void rip__dump_asked(void);                  /* the loop, after a signal: dump if RIP_DUMP_SIGNAL's came since the last */
+void rip__dump_setup(void);                  /* the loop starts: install RIP_DUMP_SIGNAL's handler (once) and watch its wake fd */
+void rip__dump_end(void);                    /* the scheduler is done: stop watching it */
+int  rip__dump_watching(void);               /* the loop's epoll set holds RIP_DUMP_SIGNAL's eventfd: an idle loop sleeps in epoll_wait, which a signal on another thread wakes */
+void rip__timers_each(void (*fn)(rip_timer *tm, void *ctx), void *ctx); /* sched.c: every armed timer */
+long rip__timers_armed(void);                 /* sched.c: their number */
+void rip__chan_each(void (*fn)(rip_chan *c, void *ctx), void *ctx);     /* chan.c: every channel made on this thread and not freed */
+void rip__wg_each(void (*fn)(rip_wg *wg, long count, rip_waitlist *waiters, void *ctx), void *ctx); /* wg.c: every wait group made on this thread */
+void rip__mutex_each(void (*fn)(rip_mutex *m, rip_task *holder, rip_waitlist *waiters, void *ctx), void *ctx); /* mutex.c: every mutex made on this thread */
+void rip__cond_each(void (*fn)(rip_cond *c, rip_waitlist *waiters, void *ctx), void *ctx); /* mutex.c: every condition variable */
+void rip__fd_each(void (*fn)(int fd, int dir, rip_waiter *w, void *ctx), void *ctx); /* poll.c: every fd wait */
+long rip__fd_waits(void);                     /* poll.c: their number */
+void rip__offload_each(void (*fn)(struct rip_job *job, void *ctx), void *ctx); /* offload.c: every job of this scheduler not yet drained */
+void rip__offload_counts(long *queued, long *busy, long *threads); /* offload.c: jobs queued (all schedulers), pool threads busy and started */
+int  rip__deadline_timer(const rip_timer *tm); /* deadline.c: is tm its task's rip_set_deadline timer? */
+void rip__backend_chain(FILE *out, rip_task *t, int running); /* the backend: print t's call chain, innermost first, a line per level */
+void rip__backend_stats(struct rip_stats *st); /* the backend: its frame_bytes and pooled_bytes */
+
 /* Channels and wait groups: RIP_WAIT means w was queued. */
 int rip__chan_send(rip_chan *c, const void *elem, rip_waiter *w); /* 0, -1 and EPIPE (closed) or ETIMEDOUT, RIP_WAIT */
 int rip__chan_recv(rip_chan *c, void *elem, rip_waiter *w);       /* 1, 0 closed, -1 and ETIMEDOUT, RIP_WAIT */
@@ -268,6 +290,7 @@ struct rip_job {
     rip_task *task;                 /* the waiting task */
     struct rip_offload_home *home;  /* its scheduler's done list */
     rip_waiter wait;                /* the task's wait: status ETIMEDOUT when its deadline took the job off the queue */
+    rip_job *fl_prev, *fl_next;     /* neighbours among the scheduler's jobs not yet drained (rip_dump_tasks) */
 };
 int  rip__offload_begin(rip_job *job);       /* queue job (fn, arg set): 0, the task must wait (under its deadline, which drops the job if no thread has taken it yet); -1: no pool, run it in place */
 void rip__offload_end(void);                  /* the scheduler is done: release its eventfd */

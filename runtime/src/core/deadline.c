@@ -172,3 +172,8 @@ void rip__deadlines_end(void) {
     D.values = NULL;
     D.cap = D.count = 0;
 }
+
+int rip__deadline_timer(const rip_timer *tm) {
+    deadline_rec *r = record(tm->task);
+    return r && &r->timer == tm;
+}

@@ -25,12 +25,30 @@ struct rip_mutex {
     long depth;                     /* locks by the holder not yet unlocked */
     rip_waitlist waiters;           /* tasks waiting to lock it (and cond waits moved here), oldest first */
     struct rip__runq *owner;        /* the run queue of the worker that made it */
+    rip_mutex *next;                /* the thread's next mutex (rip_dump_tasks) */
+    rip_mutex **pprev;              /* the pointer to this one */
 };
 
 struct rip_cond {
     rip_waitlist waiters;           /* the `w` of each rip_condop waiting, oldest first */
     struct rip__runq *owner;        /* the run queue of the worker that made it */
+    rip_cond *next;                 /* the thread's next condition variable (rip_dump_tasks) */
+    rip_cond **pprev;               /* the pointer to this one */
 };
+
+static __thread rip_mutex *mutexes; /* the thread's mutexes, newest first */
+static __thread rip_cond *conds;    /* its condition variables */
+
+void rip__mutex_each(void (*fn)(rip_mutex *m, rip_task *holder, rip_waitlist *waiters, void *ctx),
+                     void *ctx) {
+    for (rip_mutex *m = mutexes; m; m = m->next)
+        fn(m, m->holder, &m->waiters, ctx);
+}
+
+void rip__cond_each(void (*fn)(rip_cond *c, rip_waitlist *waiters, void *ctx), void *ctx) {
+    for (rip_cond *c = conds; c; c = c->next)
+        fn(c, &c->waiters, ctx);
+}
 
 rip_mutex *rip_mutex_new(int kind) {
     if (kind != RIP_MUTEX_NORMAL && kind != RIP_MUTEX_RECURSIVE && kind != RIP_MUTEX_ERRORCHECK) {
@@ -42,6 +60,10 @@ rip_mutex *rip_mutex_new(int kind) {
         return NULL;
     m->kind = kind;
     m->owner = &rip__runq;
+    if ((m->next = mutexes))
+        mutexes->pprev = &m->next;
+    m->pprev = &mutexes;
+    mutexes = m;
     return m;
 }
 
@@ -227,13 +249,20 @@ void rip_mutex_free(rip_mutex *m) {
         return;
     if (m->holder || m->waiters.head)
         rip__fatal("rip_mutex_free: the mutex is held or waited on");
+    if ((*m->pprev = m->next))
+        m->next->pprev = m->pprev;
     free(m);
 }
 
 rip_cond *rip_cond_new(void) {
     rip_cond *c = calloc(1, sizeof *c);
-    if (c)
-        c->owner = &rip__runq;
+    if (!c)
+        return NULL;
+    c->owner = &rip__runq;
+    if ((c->next = conds))
+        conds->pprev = &c->next;
+    c->pprev = &conds;
+    conds = c;
     return c;
 }
 
@@ -324,5 +353,7 @@ void rip_cond_free(rip_cond *c) {
         return;
     if (c->waiters.head)
         rip__fatal("rip_cond_free: tasks still wait on the condition variable");
+    if ((*c->pprev = c->next))
+        c->next->pprev = c->pprev;
     free(c);
 }

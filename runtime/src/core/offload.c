@@ -26,6 +26,23 @@ struct rip_offload_home {
 
 static __thread struct rip_offload_home *home; /* this scheduler's; made on its first offload */
 static __thread long in_flight;     /* this scheduler's jobs not yet drained */
+static __thread rip_job *flying;    /* those jobs, newest first (rip_dump_tasks) */
+
+static void fly(rip_job *job) {
+    job->fl_prev = NULL;
+    if ((job->fl_next = flying))
+        flying->fl_prev = job;
+    flying = job;
+}
+
+static void land(rip_job *job) {
+    if (job->fl_prev)
+        job->fl_prev->fl_next = job->fl_next;
+    else
+        flying = job->fl_next;
+    if (job->fl_next)
+        job->fl_next->fl_prev = job->fl_prev;
+}
 
 static struct {
     pthread_mutex_t mu;             /* guards every field below */
@@ -122,6 +139,7 @@ static int cancel(rip_waiter *w, void *on, int key) {
     rip__sys_pthread_mutex_unlock(&pool.mu);
     if (!x)
         return 0;
+    land(job);
     in_flight--;
     rip__loop_hold(-1);
     return 1;
@@ -155,6 +173,20 @@ void rip__offload_forked(void) {
         close(home->efd);           /* the child's copy; its lock may be a pool thread's: left alone */
     home = NULL;
     in_flight = 0;
+    flying = NULL;
+}
+
+void rip__offload_each(void (*fn)(rip_job *job, void *ctx), void *ctx) {
+    for (rip_job *j = flying; j; j = j->fl_next)
+        fn(j, ctx);
+}
+
+void rip__offload_counts(long *queued, long *busy, long *threads) {
+    rip__sys_pthread_mutex_lock(&pool.mu);
+    *queued = pool.queued;
+    *threads = pool.threads;
+    *busy = pool.threads - pool.idle;
+    rip__sys_pthread_mutex_unlock(&pool.mu);
 }
 
 /* Queue job for the pool; 0, or -1 when there is no wakeup fd. */
@@ -178,6 +210,7 @@ static int queue(rip_job *job) {
     job->task = rip__current();
     job->home = home;
     job->next = NULL;
+    fly(job);
     in_flight++;
     rip__loop_hold(1);
     rip__sys_pthread_mutex_lock(&pool.mu);
@@ -226,6 +259,7 @@ static void drain(int fd, unsigned events, void *data) {
     rip__sys_pthread_mutex_unlock(&home->mu);
     while (job) {
         rip_job *next = job->next; /* the task may free job once it runs */
+        land(job);
         in_flight--;
         rip__loop_hold(-1);
         rip__ready(job->task);      /* a nested job's task is parked: this ends its wait */

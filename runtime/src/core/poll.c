@@ -343,6 +343,19 @@ void rip__fd_forget(int fd) {
     drop(s);
 }
 
+void rip__fd_each(void (*fn)(int fd, int dir, rip_waiter *w, void *ctx), void *ctx) {
+    for (int fd = 0; fd < P.nfds; fd++) {
+        for (rip_waiter *w = P.fds[fd].readers.head; w; w = w->next)
+            fn(fd, RIP_FD_READ, w, ctx);
+        for (rip_waiter *w = P.fds[fd].writers.head; w; w = w->next)
+            fn(fd, RIP_FD_WRITE, w, ctx);
+    }
+}
+
+long rip__fd_waits(void) {
+    return P.waiting;
+}
+
 long rip__loop_waiting(void) {
     return P.waiting + P.held;
 }

@@ -320,6 +320,7 @@ void rip__signals_dispatch(void) {
         }
     }
     rip__sched.sig_seen = now;
+    rip__dump_asked();              /* RIP_DUMP_SIGNAL counts as a delivery too */
 }
 
 /* End task's interruptible wait, if it has one, as a signal `sig` whose

@@ -168,6 +168,20 @@ void rip__timer_cancel(rip_timer *tm) {
     timer_down(moved->index);
 }
 
+void rip__timers_each(void (*fn)(rip_timer *tm, void *ctx), void *ctx) {
+    for (size_t i = 0; i < S.ntimers; i++)
+        fn(S.timers[i], ctx);
+    for (rip_timer *tm = S.listed_first; tm; tm = tm->next)
+        fn(tm, ctx);
+}
+
+long rip__timers_armed(void) {
+    long n = (long)S.ntimers;
+    for (rip_timer *tm = S.listed_first; tm; tm = tm->next)
+        n++;
+    return n;
+}
+
 /* The timer to expire next, or NULL. */
 static rip_timer *first_timer(void) {
     rip_timer *heaped = S.ntimers ? S.timers[0] : NULL, *listed = S.listed_first;
@@ -246,6 +260,7 @@ static int64_t give_back_memory(void) {
 
 /* The scheduler is done: release what it holds. */
 static int sched_end(int status) {
+    rip__dump_end();
     rip__offload_end();
     rip__poll_end();
     rip__deadlines_end();
@@ -370,13 +385,17 @@ static int sched_loop(void) {
             continue;
         }
         if (first) {
-            sleep_until(wake);
+            if (rip__dump_watching())   /* RIP_DUMP_SIGNAL's eventfd may end the sleep */
+                rip__poll(poll_timeout(wake));
+            else
+                sleep_until(wake);
             expire_timers(rip_now_ms());
             continue;
         }
         if (S.live == 0)
             return sched_end(0);
         rip__sys_fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", S.live);
+        rip__dump(stderr, "blocked forever");
         /* Blocked tasks sit in wait lists only; nothing can wake them. */
         S.live = 0;
         return sched_end(-1);
@@ -389,6 +408,7 @@ int rip__sched_loop(void) {
                    "as the first task already: start other tasks with rip_spawn)");
     rip__poll_begin();              /* now: a program that uses up its fds still can wait */
     rip__fork_setup();              /* after poll's own handler: the child's runs after it */
+    rip__dump_setup();              /* RIP_DUMP_SIGNAL, if the environment names one */
     rip__slow(0);                   /* the inline channel paths may run */
     size_t level = rip__nested_count;   /* 0 but in a forked child's loop (rip__sched_nested) */
     jmp_buf here, *outer = exit_target;

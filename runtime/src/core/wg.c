@@ -7,12 +7,26 @@ struct rip_wg {
     long count;                     /* rip_wg_add minus rip_wg_done */
     rip_waitlist waiters;           /* tasks in rip_wg_wait */
     struct rip__runq *owner;        /* the run queue of the worker that made it */
+    rip_wg *next;                   /* the thread's next wait group (rip_dump_tasks) */
+    rip_wg **pprev;                 /* the pointer to this one */
 };
+
+static __thread rip_wg *wgs;        /* the thread's wait groups, newest first */
+
+void rip__wg_each(void (*fn)(rip_wg *wg, long count, rip_waitlist *waiters, void *ctx), void *ctx) {
+    for (rip_wg *wg = wgs; wg; wg = wg->next)
+        fn(wg, wg->count, &wg->waiters, ctx);
+}
 
 rip_wg *rip_wg_new(void) {
     rip_wg *wg = calloc(1, sizeof(rip_wg));
-    if (wg)
-        wg->owner = &rip__runq;
+    if (!wg)
+        return NULL;
+    wg->owner = &rip__runq;
+    if ((wg->next = wgs))
+        wgs->pprev = &wg->next;
+    wg->pprev = &wgs;
+    wgs = wg;
     return wg;
 }
 
@@ -62,5 +76,7 @@ void rip_wg_free(rip_wg *wg) {
         return;
     if (wg->waiters.head)
         rip__fatal("rip_wg_free: tasks still wait on the wait group");
+    if ((*wg->pprev = wg->next))
+        wg->next->pprev = wg->pprev;
     free(wg);
 }

@@ -267,3 +267,15 @@ size_t rip_set_stack_size(size_t bytes) {
     (void)bytes;                    /* frames, not stacks */
     return 0;
 }
+
+RIP__RUNTIME_FRAME(yield_resume, "rip_yield");
+RIP__RUNTIME_FRAME(sleep_resume, "rip_sleep_ms");
+RIP__RUNTIME_FRAME(send_resume, "rip_chan_send");
+RIP__RUNTIME_FRAME(recv_resume, "rip_chan_recv");
+RIP__RUNTIME_FRAME(wg_resume, "rip_wg_wait");
+RIP__RUNTIME_FRAME(io_resume, "an fd call");
+RIP__RUNTIME_FRAME(poll_resume, "rip_poll");
+RIP__RUNTIME_FRAME(select_resume, "rip_chan_select");
+RIP__RUNTIME_FRAME(mutex_lock_resume, "rip_mutex_lock");
+RIP__RUNTIME_FRAME(cond_resume, "rip_cond_wait");
+RIP__RUNTIME_FRAME(offload_resume, "rip_offload");

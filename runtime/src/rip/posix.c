@@ -377,3 +377,10 @@ rip_frame *rip__new_rip_posix_clock_nanosleep(clockid_t clock, int flags,
         return fail_frame(err, 0);
     return sleep_frame(CLOCK_NANOSLEEP, &rel, (flags & TIMER_ABSTIME) ? NULL : rem);
 }
+
+RIP__RUNTIME_FRAME(px_resume, "a POSIX fd call");
+RIP__RUNTIME_FRAME(poll_resume, "poll");
+RIP__RUNTIME_FRAME(fail_resume, "a failed call");
+RIP__RUNTIME_FRAME(select_resume, "select");
+RIP__RUNTIME_FRAME(epoll_resume, "epoll_wait");
+RIP__RUNTIME_FRAME(sleep_resume, "sleep");

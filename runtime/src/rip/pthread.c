@@ -530,3 +530,11 @@ int rip_posix_pthread_once(pthread_once_t *once, void (*init)(void)) {
     }
     return 0;
 }
+
+RIP__RUNTIME_FRAME(thread_resume, "a thread start routine");
+RIP__RUNTIME_FRAME(plain_thread_resume, "a plain thread start routine");
+RIP__RUNTIME_FRAME(join_resume, "pthread_join");
+RIP__RUNTIME_FRAME(exit_resume, "pthread_exit");
+RIP__RUNTIME_FRAME(lock_resume, "pthread_mutex_lock");
+RIP__RUNTIME_FRAME(condwait_resume, "pthread_cond_wait");
+RIP__RUNTIME_FRAME(rwlock_resume, "a read-write lock");

@@ -196,3 +196,5 @@ rip_frame *rip__new_rip_posix_popen(const char *command, const char *type) {
 rip_frame *rip__new_rip_posix_pclose(FILE *fp) {
     return pxc_frame(RIP_PXC_PCLOSE, P(fp), NONE, NONE, NONE);
 }
+
+RIP__RUNTIME_FRAME(pxc_resume, "a POSIX call");

@@ -65,6 +65,22 @@ struct rip__frame {
     unsigned size;                  /* bytes allocated, for the frame allocator */
 };                                  /* 24 bytes, 8-aligned: a frame is 16-aligned only if a field needs it */
 
+/* What rip_dump_tasks prints of a frame, found by its resume entry:
+ * ripper emits one per async function into the section rip__fninfo, and
+ * the runtime reads them all (__start_rip__fninfo..__stop_rip__fninfo)
+ * only when it dumps; nothing on the hot path.  The runtime's own frames
+ * have one with file NULL (not printed: the wait says what they do).
+ * Each is 8-aligned by its own attribute, so that the compiler does not
+ * align it more and leave gaps in the section's array. */
+struct rip__fninfo {
+    int (*resume)(struct rip__frame *self, struct rip__frame *done); /* the function's resume entry */
+    const char *name;               /* the function's name in the source */
+    const char *file;               /* the source file of its definition; NULL: the runtime's */
+    const int *lines;               /* source line of each resume point, by state (state 0: the definition's) */
+    int points;                     /* entries of lines */
+};
+#define RIP__FNINFO_SECTION "rip__fninfo"
+
 /* Under AddressSanitizer (make SAN=1) a block in the pool is poisoned: a
  * use of a freed frame is reported as one. */
 #if defined(__SANITIZE_ADDRESS__)

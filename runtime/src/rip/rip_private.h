@@ -29,6 +29,11 @@ rip_frame *rip__new_rip_offload(void *(*fn)(void *), void *arg);
 rip_frame *rip__new_rip_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
 rip_frame *rip__new_rip_chan_select(rip_chan_case *cases, int n, int timeout_ms);
 
+rip_frame *rip__task_first_frame(struct rip__task *t); /* t's first frame, the outermost (sched.c) */
+/* A runtime async function's frame, for rip_dump_tasks: listed, not printed. */
+#define RIP__RUNTIME_FRAME(resume, name_)                                    \
+    static const struct rip__fninfo resume##_info                            \
+        __attribute__((used, aligned(8), section(RIP__FNINFO_SECTION))) = { resume, name_, 0, 0, 0 }
 void rip__task_exit(rip_frame *innermost);   /* end the current task from its innermost frame, every frame suspended (sched.c) */
 void rip__task_gone(void) __attribute__((noreturn)); /* end the current task from plain code: its linked frames freed, back to the scheduler loop that ran it (sched.c) */
 

@@ -127,3 +127,5 @@ rip_frame *rip__new_rip_posix_scanf(const char *fmt, ...) {
     va_end(ap);
     return f;
 }
+
+RIP__RUNTIME_FRAME(scan_resume, "scanf");

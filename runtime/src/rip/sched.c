@@ -128,6 +128,10 @@ void rip__park(const char *call) {
     t->impl = innermost;
 }
 
+rip_frame *rip__task_first_frame(struct rip__task *t) {
+    return first_frame(t);
+}
+
 /* Ripped code links to this: code ripped for another layout of the frame
  * ABI (rip_frame.h; ripper/abi.py ABI_VERSION) fails to link, not to run. */
 const char rip__abi_v3 = 0;

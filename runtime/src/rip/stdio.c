@@ -225,3 +225,5 @@ rip_frame *rip__new_rip_posix_fread(void *p, size_t size, size_t n, FILE *fp) {
     }
     return &F->hdr;
 }
+
+RIP__RUNTIME_FRAME(sx_resume, "stdio");

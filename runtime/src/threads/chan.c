@@ -129,7 +129,10 @@ int rip_chan_send(rip_chan *c, const void *elem) {
     rip_thr_waiter w;
     w.elem = (void *)elem;
     w.ok = 0;
-    if (rip_thr_park(&c->sendq, &w, &c->mu) == -1) /* unlocks c->mu; c may be freed once woken */
+    rip_thr_wait_note(RIP_THR_SEND, c, (long)c->elem_size, (long)c->cap, 0);
+    int parked = rip_thr_park(&c->sendq, &w, &c->mu); /* unlocks c->mu; c may be freed once woken */
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
+    if (parked == -1)
         return -1;                 /* ETIMEDOUT */
     if (!w.ok) {
         errno = EPIPE;
@@ -153,7 +156,10 @@ int rip_chan_recv(rip_chan *c, void *elem) {
     rip_thr_waiter w;
     w.elem = elem;
     w.ok = 0;
-    if (rip_thr_park(&c->recvq, &w, &c->mu) == -1) /* unlocks c->mu; c may be freed once woken */
+    rip_thr_wait_note(RIP_THR_RECV, c, (long)c->elem_size, (long)c->cap, 0);
+    int parked = rip_thr_park(&c->recvq, &w, &c->mu); /* unlocks c->mu; c may be freed once woken */
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
+    if (parked == -1)
         return -1;                 /* ETIMEDOUT */
     return w.ok;
 }
@@ -269,7 +275,9 @@ int rip_chan_select(rip_chan_case *cases, int n, int timeout_ms) {
         rip_thr_waitq_push(cases[i].send ? &c->sendq : &c->recvq, mine[i]);
         pthread_mutex_unlock(&c->mu);
     }
+    rip_thr_wait_note(RIP_THR_SELECT, NULL, n, 0, 0);
     int k = rip_thr_group_wait(g, by_deadline ? deadline : until);
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
     if (k == -1) {
         errno = by_deadline ? ETIMEDOUT : EAGAIN;
         return -1;

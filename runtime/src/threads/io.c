@@ -120,6 +120,7 @@ static int wait_ready(int fd, short events, unsigned gen) {
     if (tracked(fd))
         register_waiter(fd, &self);
     rip_thr_busy_begin();
+    rip_thr_wait_note(events & POLLOUT ? RIP_THR_FD_WRITE : RIP_THR_FD_READ, NULL, fd, 0, 0);
     for (;;) {
         struct timespec ts, *timeout = NULL;
         if (deadline >= 0) {
@@ -149,6 +150,7 @@ static int wait_ready(int fd, short events, unsigned gen) {
             break;
     }
     int saved = errno;
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
     rip_thr_busy_end();
     if (tracked(fd))
         unregister_waiter(fd, &self);

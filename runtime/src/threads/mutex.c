@@ -87,7 +87,10 @@ int rip_mutex_lock(rip_mutex *m) {
     rip_thr_waiter w;
     w.elem = SELF;
     w.ok = 0;
-    return rip_thr_park(&m->waitq, &w, &m->mu); /* 0: the unlocker made us the holder; -1 and ETIMEDOUT */
+    rip_thr_wait_note(RIP_THR_MUTEX, m, 0, 0, 0);
+    int r = rip_thr_park(&m->waitq, &w, &m->mu); /* 0: the unlocker made us the holder; -1 and ETIMEDOUT */
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
+    return r;
 }
 
 int rip_mutex_trylock(rip_mutex *m) {
@@ -181,7 +184,9 @@ int rip_cond_wait(rip_cond *c, rip_mutex *m) {
     rip_thr_waiter w;
     w.elem = NULL;
     w.ok = 0;
+    rip_thr_wait_note(RIP_THR_COND, c, 0, 0, 0);
     int r = rip_thr_park(&c->waitq, &w, &c->mu); /* 0 signalled, or -1 and ETIMEDOUT */
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
     int err = errno;
     int64_t deadline = rip_set_deadline(-1); /* the relock waits without limit */
     rip_mutex_lock(m);

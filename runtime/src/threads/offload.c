@@ -18,7 +18,9 @@ void *rip_offload(void *(*fn)(void *), void *arg) {
         return NULL;
     }
     rip_thr_busy_begin();
+    rip_thr_wait_note(RIP_THR_OFFLOAD, NULL, 0, 0, 0);
     void *result = fn(arg);
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
     int saved = errno;
     rip_thr_busy_end();
     errno = saved;

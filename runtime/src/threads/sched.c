@@ -141,8 +141,11 @@ static rip_thr_run *run_new(int worker) {
 static void *task_main(void *p) {
     rip_thr_start start = *(rip_thr_start *)p;
     free(p);
+    rip_thr_task me;
     self_run = start.run;
+    rip_thr_task_begin(&me, start.run, start.run->worker);
     start.fn(start.arg);
+    rip_thr_task_end(&me);
     pthread_mutex_lock(&sched.mu);
     rip_assert(start.run->live > 0);
     start.run->live--;
@@ -200,6 +203,8 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     pthread_mutex_unlock(&sched.mu);
     free(spare);
 
+    int dumps = rip_thr_dump_setup();   /* before the first task: its signal finds the handler */
+    long dumped = rip_thr_dump_requests();
     for (int i = 0; i < n; i++)
         task_start(fn, arg, runs[i]);
 
@@ -221,7 +226,25 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
         }
         if (!waiting)
             break;
-        pthread_cond_wait(&sched.cond, &sched.mu);
+        if (!dumps) {
+            pthread_cond_wait(&sched.cond, &sched.mu);
+            continue;
+        }
+        struct timespec at;             /* RIP_DUMP_SIGNAL: a look every 50 ms */
+        clock_gettime(CLOCK_REALTIME, &at);
+        at.tv_nsec += 50 * 1000000L;
+        if (at.tv_nsec >= 1000000000L) {
+            at.tv_sec++;
+            at.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&sched.cond, &sched.mu, &at);
+        if (rip_thr_dump_requests() != dumped) {
+            dumped = rip_thr_dump_requests();
+            pthread_mutex_unlock(&sched.mu);
+            for (int i = 0; i < n; i++)
+                rip_thr_dump(stderr, i, "on RIP_DUMP_SIGNAL");
+            pthread_mutex_lock(&sched.mu);
+        }
     }
     sched.outside = NULL;
     sched.running = 0;
@@ -230,11 +253,14 @@ int rip_run_workers(int n, rip_task_fn *fn, void *arg) {
     for (int i = 0; i < n; i++) {
         if (stuck[i] == 0)
             free(runs[i]); /* finished: no thread refers to it any more */
-        else if (n == 1)
-            fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", stuck[i]);
-        else
-            fprintf(stderr, "rip: deadlock: %ld tasks blocked forever in worker %d\n",
-                    stuck[i], i);
+        else {
+            if (n == 1)
+                fprintf(stderr, "rip: deadlock: %ld tasks blocked forever\n", stuck[i]);
+            else
+                fprintf(stderr, "rip: deadlock: %ld tasks blocked forever in worker %d\n",
+                        stuck[i], i);
+            rip_thr_dump(stderr, i, "blocked forever");
+        }
     }
     free(runs);
     free(stuck);
@@ -284,10 +310,12 @@ void rip_sleep_ms(int64_t ms) {
         deadline.tv_nsec -= 1000000000L;
     }
     rip_thr_busy_begin();
+    rip_thr_wait_note(RIP_THR_SLEEP, NULL, 0, 0, rip_now_ms() + ms);
     int rc;
     while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL)) == EINTR)
         ;
     rip_assert(rc == 0);
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
     rip_thr_busy_end();
 }
 

@@ -78,6 +78,27 @@ void rip_thr_busy_begin(void);          /* caller starts sleeping, waiting for a
 void rip_thr_busy_end(void);            /* ... and stops */
 void rip_thr_check_worker(int owner, const char *what); /* abort unless the caller is worker `owner` */
 
+/* rip_dump_tasks (dump.c): a record per task, on its thread's stack. */
+enum { RIP_THR_NONE, RIP_THR_FD_READ, RIP_THR_FD_WRITE, RIP_THR_SEND, RIP_THR_RECV,
+       RIP_THR_SELECT, RIP_THR_WG, RIP_THR_SLEEP, RIP_THR_OFFLOAD, RIP_THR_MUTEX, RIP_THR_COND };
+typedef struct rip_thr_task rip_thr_task;
+struct rip_thr_task {
+    rip_thr_task *next, *prev;   /* neighbours among the live tasks (dump.c's list) */
+    struct rip_thr_run *run;     /* its run */
+    int worker;                  /* its run's worker */
+    int kind;                    /* RIP_THR_*: what it waits on now (atomic) */
+    const void *on;              /* the channel, wait group, mutex or condition variable */
+    long num, num2;              /* fd; a channel's elem size and capacity; a select's cases */
+    int64_t due;                 /* a sleep's end, a rip_now_ms() time */
+    int64_t since;               /* rip_now_ms() when the wait began */
+};
+void rip_thr_task_begin(rip_thr_task *t, struct rip_thr_run *run, int worker); /* the calling thread is a new task: list t */
+void rip_thr_task_end(rip_thr_task *t);        /* ... and ends */
+void rip_thr_wait_note(int kind, const void *on, long num, long num2, int64_t due); /* the calling task waits on this now (RIP_THR_NONE: no longer) */
+void rip_thr_dump(FILE *out, int worker, const char *why); /* the dump of worker's tasks */
+int  rip_thr_dump_setup(void);          /* install RIP_DUMP_SIGNAL's handler: 1, or 0 when not asked */
+long rip_thr_dump_requests(void);       /* its deliveries so far */
+
 /* Stacks (stack.c). */
 void rip_thr_task_attr(pthread_attr_t *attr); /* init attr: detached, the current stack size */
 

@@ -67,7 +67,10 @@ int rip_wg_wait(rip_wg *wg) {
     rip_thr_waiter w;
     w.elem = NULL;
     w.ok = 0;
-    return rip_thr_park(&wg->waitq, &w, &wg->mu); /* unlocks wg->mu; 0, or -1 and ETIMEDOUT */
+    rip_thr_wait_note(RIP_THR_WG, wg, 0, 0, 0);
+    int r = rip_thr_park(&wg->waitq, &w, &wg->mu); /* unlocks wg->mu; 0, or -1 and ETIMEDOUT */
+    rip_thr_wait_note(RIP_THR_NONE, NULL, 0, 0, 0);
+    return r;
 }
 
 void rip_wg_free(rip_wg *wg) {

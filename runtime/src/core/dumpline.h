@@ -1,0 +1,52 @@
+/* dumpline.h -- the lines of rip_dump_tasks (core/dump.c, rip/dump.c),
+ * each formatted into one buffer by hand and written at once: at 10^6
+ * tasks printf's formatting was most of the dump's time. */
+#ifndef RIP_DUMPLINE_H
+#define RIP_DUMPLINE_H
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    char text[512];                 /* the line so far, NUL-terminated */
+    size_t len;                     /* its length (at most sizeof text - 1: a longer line is cut) */
+} rip_line;
+
+static inline void rip__put_str(rip_line *l, const char *str) {
+    size_t n = strlen(str);
+    if (n > sizeof l->text - 1 - l->len)
+        n = sizeof l->text - 1 - l->len;
+    memcpy(l->text + l->len, str, n);
+    l->len += n;
+    l->text[l->len] = 0;
+}
+
+static inline void rip__put_dec(rip_line *l, long long v) {
+    char digits[24], *d = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    *--d = 0;
+    do
+        *--d = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--d = '-';
+    rip__put_str(l, d);
+}
+
+static inline void rip__put_ptr(rip_line *l, const void *p) {     /* as printf's %p */
+    char digits[24], *d = digits + sizeof digits;
+    uintptr_t u = (uintptr_t)p;
+    if (!p) {
+        rip__put_str(l, "(nil)");
+        return;
+    }
+    *--d = 0;
+    do
+        *--d = "0123456789abcdef"[u & 15];
+    while ((u >>= 4) != 0);
+    *--d = 'x';
+    *--d = '0';
+    rip__put_str(l, d);
+}
+
+#endif
