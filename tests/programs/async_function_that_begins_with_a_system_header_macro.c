@@ -7,8 +7,11 @@
 #include <stdnoreturn.h>
 #include "rip.h"
 
+static rip_wg *other_done;
+
+/* (the wait: async on every backend, and the order the same on threads) */
 noreturn static void finish(int code) {
-    rip_sleep_ms(1);
+    rip_wg_wait(other_done);
     printf("finish %d\n", code);
     fflush(stdout);
     exit(code);
@@ -16,11 +19,15 @@ noreturn static void finish(int code) {
 
 static void other(void *arg) {
     (void)arg;
-    printf("other runs while finish sleeps\n");
+    printf("other runs while finish waits\n");
+    fflush(stdout);
+    rip_wg_done(other_done);
 }
 
 static void task(void *arg) {
     (void)arg;
+    other_done = rip_wg_new();
+    rip_wg_add(other_done, 1);
     rip_spawn(other, NULL);
     finish(3);
 }
