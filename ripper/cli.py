@@ -178,6 +178,22 @@ def rip_source(path, source, flags=(), all_async=False, stats=None, parse_alarm=
         gc.enable()
 
 
+def prefix_maps(flags):
+    """(old, new) of each -ffile-prefix-map=OLD=NEW and -fmacro-prefix-map
+    in `flags`, in order: gcc names a file by them in __FILE__, as the
+    dump's tables do (frame.py), so that two builds in other folders give
+    the same object.
+
+        prefix_maps(["-O2", "-ffile-prefix-map=/home/u/src=."]) -> [("/home/u/src", ".")]
+    """
+    out = []
+    for f in flags:
+        for option in ("-ffile-prefix-map=", "-fmacro-prefix-map="):
+            if f.startswith(option) and "=" in f[len(option):]:
+                out.append(tuple(f[len(option):].split("=", 1)))
+    return out
+
+
 def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, blocking_mode,
          warnings, posix=False, also_async=None, files=None, preprocessed=False):
     preprocessing = start_preprocess(path, source, without_preprocessor_flags(flags)
@@ -189,6 +205,7 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, bloc
     from .lower import lower, lower_thread_locals
     from .parse import parse
     unit = parse(preprocessing, dialect_flags(flags), parse_alarm)
+    unit.prefix_maps = prefix_maps(flags)
     gc.freeze()                 # the tree lives to the end: collections skip it (lower.py)
     if files is not None:
         files.extend(user_files(unit.lines))

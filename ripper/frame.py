@@ -598,6 +598,10 @@ class AsyncFunction:
         """
         f = self.f
         path, line, _ = self.place(f.name_at)
+        for old, new in reversed(self.lw.unit.prefix_maps):    # the last one given wins, as gcc's
+            if path.startswith(old):
+                path = new + path[len(old):]
+                break
         lines = [line]
         for a in self.norm.awaits:
             call = a.call if a.call is not None else a

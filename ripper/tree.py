@@ -476,6 +476,8 @@ class Unit:
         self.warnings = list(tu_errors)
         self.thread_locals = []     # ThreadLocal of each file-scope __thread declaration (user code)
         self.block_thread_locals = []   # (name, offset) of each one declared in a function
+        self.prefix_maps = []       # (old, new) of -ffile-prefix-map and -fmacro-prefix-map, in
+                                    # order: how the dump's tables name files (as __FILE__)
 
 
 class ThreadLocal:

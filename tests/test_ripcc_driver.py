@@ -281,6 +281,23 @@ def test_debug_objects_are_reproducible_and_name_the_users_file(project):
     assert [line.split()[-1] for line in symbols.splitlines() if " FILE " in line] == ["counter.c"]
 
 
+def test_objects_built_in_two_folders_are_identical_with_a_file_prefix_map(tmp_path):
+    """CMake names sources by absolute paths: with -ffile-prefix-map (as
+    reproducible builds use it) the object is the same wherever it is
+    built, the dump's table of the source's name (rip_dump_tasks) too."""
+    objects = []
+    for where in ("one", "two"):
+        work = tmp_path / where
+        shutil.copytree(PROJECT, str(work))
+        r = run([RIPCC, "-g", "-O1", "-ffile-prefix-map=%s=." % work, "-c",
+                 str(work / "counter.c"), "-o", str(work / "c.o")], cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr.decode()
+        objects.append((work / "c.o").read_bytes())
+        assert str(work).encode() not in objects[-1]
+    assert b"./counter.c" in objects[0]
+    assert objects[0] == objects[1]
+
+
 def test_a_link_error_names_the_users_file(project):
     """ld names an undefined reference's file by the object's file symbol:
     the user's source, not ripcc's temporary .i (the object's own name is
