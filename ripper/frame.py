@@ -577,13 +577,17 @@ class AsyncFunction:
             points += 1
             entry = " " + abi.yield_point(points)
         cases = " ".join("case %d: goto %s;" % (i, abi.resume_label(i)) for i in range(1, points + 1))
-        head = ("%s { %s (void)%s; (void)%s; switch (%s->state) { case 0: break; %s%s"
+        # the dump's table inside the resume function: it goes where the
+        # function goes (gcc drops an unused static function at -O1 and up,
+        # its local statics with it; at file scope, `used`, it kept the
+        # function, and an undefined symbol the function names, alive)
+        head = ("%s {%s %s (void)%s; (void)%s; switch (%s->state) { case 0: break; %s%s"
                 "default: __builtin_unreachable(); }%s"
-                % (body_entry, " ".join(decls), abi.FRAME, abi.DONE, abi.SELF, cases,
-                   " " if cases else "", entry))
+                % (body_entry, self.line_table(points), " ".join(decls), abi.FRAME, abi.DONE,
+                   abi.SELF, cases, " " if cases else "", entry))
         pieces.append((head + " {", None))     # the body a block: declarations first (C89)
         pieces += body_pieces
-        pieces.append((" } return 1; }" + self.line_table(points), None))
+        pieces.append((" } return 1; }", None))
         return pieces
 
     def line_table(self, points):

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import BACKENDS, RIPPER, ROOT, run
+from conftest import BACKENDS, RIPCC, RIPPER, ROOT, run
 
 # Tasks blocked on each kind of wait, one runnable, and the dump from the
 # running one.  Lines marked /* L_x */ are the ones the chain names.
@@ -554,3 +554,19 @@ def test_dump_signal_dumps_every_worker_at_once(tmp_path, ripcc, backend):
         "rip: tasks of worker 1, on RIP_DUMP_SIGNAL: 1 live\n"]
     assert len([line for line in dump if re.match(r"task 0x[0-9a-f]+: waiting on sleep, due in "
                                                    r"\d+ ms", line)]) == 1
+
+
+def test_an_unused_static_async_function_is_dropped_as_cc_drops_it(tmp_path):
+    """Its dump table is inside its resume function: at -O1 and up gcc drops
+    the function, the table and what it names, as it drops the plain one
+    (mini_httpd's unused send_via_sendfile named an undefined my_sendfile,
+    and the table, `used` at file scope, kept it: the link failed)."""
+    src = tmp_path / "unused.c"
+    src.write_text('#include <stdio.h>\n#include "rip.h"\nint nowhere(int);\n'
+                   'static int unused(int x) { rip_yield(); return nowhere(x); }\n'
+                   'static void task(void *a) { (void)a; rip_yield(); puts("ok"); }\n'
+                   'int main(void) { return rip_run(task, 0); }\n')
+    exe = tmp_path / "unused"
+    r = run([RIPCC, "-O2", "-Wno-unused-function", str(src), "-o", str(exe)])
+    assert r.returncode == 0, r.stderr.decode()
+    assert run([str(exe)]).stdout == b"ok\n"
