@@ -29,7 +29,10 @@ RT       := runtime/src
 RT_INC   := -Iruntime/include -I$(RT)/core -I$(RT)/rip
 CORE_SRC := $(wildcard $(RT)/core/*.c)
 rt_objs   = $(patsubst $(RT)/%.c,$(BUILD)/obj/%.o,$(CORE_SRC) $(wildcard $(RT)/$(1)/*.c))
-RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*/*.h)
+# the gdb script every program carries (shared/gdb_script.h) is read by the assembler
+RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*/*.h) \
+            $(wildcard $(RT)/*/*.py)
+RT_ASM   := -Wa,-I$(RT)/shared
 
 .PHONY: all venv runtime install examples test test-outside test-thirdparty test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
@@ -38,7 +41,7 @@ venv: $(VENV)/.installed $(VENV)/.bytecode $(VENV)/.native
 $(VENV)/.installed: setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q "setuptools>=77" && $(VENV)/bin/pip install -q -e . pytest build wheel
+	$(VENV)/bin/pip install -q "setuptools>=77" && $(VENV)/bin/pip install -q -e . pytest pytest-xdist build wheel
 	touch $@
 
 # ripper's bytecode, compiled now: an editable install has none, and where
@@ -67,11 +70,11 @@ runtime: $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).a)
 # (an executable's link resolves the PLT and GOT away: no cost there).
 $(BUILD)/obj/threads/%.o: $(RT)/threads/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PROG_FLAGS) -fPIC -pthread -Iruntime/include -c $< -o $@
+	$(CC) $(CFLAGS) $(PROG_FLAGS) -fPIC -pthread $(RT_ASM) -Iruntime/include -c $< -o $@
 
 $(BUILD)/obj/%.o: $(RT)/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PROG_FLAGS) -fPIC -pthread $(RT_INC) -c $< -o $@
+	$(CC) $(CFLAGS) $(PROG_FLAGS) -fPIC -pthread $(RT_ASM) $(RT_INC) -c $< -o $@
 
 $(BUILD)/lib/librip-rip.a: $(call rt_objs,rip)
 $(BUILD)/lib/librip-ucontext.a: $(call rt_objs,ucontext)
@@ -133,8 +136,13 @@ $(BUILD)/%-rip $(BUILD)/%-ucontext $(BUILD)/%-threads: examples/%.c $(LIBS) $(VE
 
 $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 
+# Two pytest workers (pytest-xdist): most tests wait on compilers and
+# programs, and CI's two cores keep make test near 13 minutes instead of
+# 20.  PYTEST_JOBS=0 runs them in one process.
+PYTEST_JOBS ?= 2
 test: all test-deps fuzz-deps
-	$(VENV)/bin/python -m pytest -q tests --ignore=tests/test_outside_posix.py \
+	@$(VENV)/bin/python -c "import xdist" 2>/dev/null || $(VENV)/bin/pip install -q pytest-xdist
+	$(VENV)/bin/python -m pytest -q -n $(PYTEST_JOBS) tests --ignore=tests/test_outside_posix.py \
 		--ignore=tests/test_thirdparty_upstream.py
 
 # tinyproxy and mini_httpd (Debian's tarballs, downloaded once into
