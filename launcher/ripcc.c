@@ -772,8 +772,13 @@ static char *cached_library(const char *backend, const struct words *cc)
         sha256_add(&key, cflags[i], strlen(cflags[i]) + 1);
     char *pattern;
     glob_t found;
+    char *scripts;                      /* the gdb script every program carries */
     if (asprintf(&pattern, "%s/src/*/*.[ch]", runtime_dir) < 0 ||
+        asprintf(&scripts, "%s/src/*/*.py", runtime_dir) < 0 ||
         glob(pattern, GLOB_NOSORT, NULL, &found) != 0)
+        return NULL;
+    int more = glob(scripts, GLOB_NOSORT | GLOB_APPEND, NULL, &found);
+    if (more != 0 && more != GLOB_NOMATCH)
         return NULL;
     qsort(found.gl_pathv, found.gl_pathc, sizeof *found.gl_pathv, by_name);
     char *headers[2];
@@ -909,10 +914,11 @@ static int library_fresh(const char *lib, const char *backend)
     struct stat built, st;
     if (stat(lib, &built) != 0)
         return 0;
-    char *patterns[5];
+    char *patterns[6];
     int n = 0;
     if (asprintf(&patterns[n++], "%s/src/%s/*.c", runtime_dir, backend) < 0 ||
         asprintf(&patterns[n++], "%s/src/*/*.h", runtime_dir) < 0 ||
+        asprintf(&patterns[n++], "%s/src/*/*.py", runtime_dir) < 0 ||
         asprintf(&patterns[n++], "%s/include/rip*.h", runtime_dir) < 0 ||
         (strcmp(backend, "threads") != 0 &&
          asprintf(&patterns[n++], "%s/src/core/*.c", runtime_dir) < 0))

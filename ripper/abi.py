@@ -125,6 +125,11 @@ def line_table(name):
     return "rip__lines_" + name
 
 
+def var_table(name):
+    """The static array of f's frame variables and their scopes (gdb's `rip print`)."""
+    return "rip__vars_" + name
+
+
 def fninfo(name):
     """f's struct rip__fninfo, in the section rip_frame.h names."""
     return "rip__info_" + name

@@ -431,14 +431,18 @@ class AsyncFunction:
         return [n for n in self.f.body.nodes() if isinstance(n, T.VarDecl) and n.name and
                 n.storage not in ("static", "extern") and n.key not in self.fields]
 
-    def decl_of(self, key):
-        """The VarDecl of the variable `key` names."""
+    def decls(self):
+        """key -> VarDecl of each variable the body declares."""
         if self._decls is None:
             self._decls = {}
             for n in self.f.body.nodes():
                 if isinstance(n, T.VarDecl):
                     self._decls.setdefault(n.key, n)
-        return self._decls[key]
+        return self._decls
+
+    def decl_of(self, key):
+        """The VarDecl of the variable `key` names."""
+        return self.decls()[key]
 
     def unused_params(self):
         """Keys of the parameters the body never reads: it names them only
@@ -583,7 +587,8 @@ class AsyncFunction:
         # function, and an undefined symbol the function names, alive)
         head = ("%s {%s %s (void)%s; (void)%s; switch (%s->state) { case 0: break; %s%s"
                 "default: __builtin_unreachable(); }%s"
-                % (body_entry, self.line_table(points), " ".join(decls), abi.FRAME, abi.DONE,
+                % (body_entry, self.line_table(points) + self.var_table(), " ".join(decls),
+                   abi.FRAME, abi.DONE,
                    abi.SELF, cases, " " if cases else "", entry))
         pieces.append((head + " {", None))     # the body a block: declarations first (C89)
         pieces += body_pieces
@@ -618,6 +623,43 @@ class AsyncFunction:
                 % (abi.line_table(f.name), ", ".join(map(str, lines)), abi.fninfo(f.name),
                    abi.FNINFO_SECTION, abi.resume_entry(f.name), _c_string(f.name),
                    _c_string(path), abi.line_table(f.name), len(lines)))
+
+    def var_table(self):
+        """Each frame variable whose field is not named as the variable, or
+        which a block declares: "field name first-line last-line" (the
+        lines of its scope), after "= p1 p2..." naming the parameters' fields,
+        for the gdb script (runtime/src/shared/rip-gdb.py), which reads it by
+        its name in the resume function; the other fields are the variables
+        of their own names, in scope in the whole function.  Short strings
+        (C89's limit is 509 characters), each a pointer: read by a debugger
+        only, never by the program.
+
+            f(int n) { int i; ... { int i; g(); ... } }   (the inner block at lines 12-14)  ->
+            static const char *const rip__vars_f[] __attribute__((__used__)) = {"= n", "i_2 i 12 14", 0};
+        """
+        body = self.f.body
+        rows = []
+        params = [self.fields[p.key] for p in self.f.params if p.key in self.fields]
+        if params and len(" ".join(params)) < 400:
+            rows.append(_c_string(" ".join(["="] + params)))
+        for key, field in self.fields.items():
+            if key not in self.decls():     # a parameter, a temporary, a literal
+                continue
+            d = self.decl_of(key)
+            scope = d.parent
+            while scope is not None and not isinstance(scope, (T.Compound, T.For)):
+                scope = scope.parent
+            if scope is None or d.name_at < 0 or scope.end < 0 or \
+                    (scope is body and field == d.name):
+                continue
+            row = "%s %s %d %d" % (field, d.name, self.place(d.name_at)[1],
+                                   self.place(scope.end - 1)[1])
+            if len(row) < 400:
+                rows.append(_c_string(row))
+        if not rows:
+            return ""
+        return (" static const char *const %s[] __attribute__((__used__)) = {%s, 0};"
+                % (abi.var_table(self.f.name), ", ".join(rows)))
 
     def header_text(self):
         """The parameter list (and old-style declarations) as the definition

@@ -113,12 +113,13 @@ def variant(sanitize=()):
 def sources(backend):
     """(the backend's .c files, the include flags they compile with)."""
     src = os.path.join(DIR, "src")
+    gdb_script = "-Wa,-I" + os.path.join(src, "shared")     # its .incbin (shared/gdb_script.h)
     if backend == "threads":
-        return sorted(glob.glob(os.path.join(src, "threads", "*.c"))), ["-I", INCLUDE]
+        return sorted(glob.glob(os.path.join(src, "threads", "*.c"))), ["-I", INCLUDE, gdb_script]
     files = glob.glob(os.path.join(src, "core", "*.c")) + \
         glob.glob(os.path.join(src, backend, "*.c"))
     return sorted(files), ["-I", INCLUDE, "-I", os.path.join(src, "core"),
-                           "-I", os.path.join(src, "rip")]
+                           "-I", os.path.join(src, "rip"), gdb_script]
 
 
 def library(backend, compiler, sanitize=()):
@@ -178,6 +179,7 @@ def _stale(lib, backend):
     except FileNotFoundError:
         return True
     files = sources(backend)[0] + glob.glob(os.path.join(DIR, "src", "*", "*.h")) + \
+        glob.glob(os.path.join(DIR, "src", "*", "*.py")) + \
         [os.path.join(INCLUDE, "rip.h"), os.path.join(INCLUDE, "rip_posix.h")]
     return any(os.stat(f).st_mtime > built for f in files)
 
@@ -215,7 +217,9 @@ def _cached_library(backend, compiler, flags):
     for part in [__version__, cc, str(st.st_mtime_ns), str(st.st_size)] + \
             compiler + CFLAGS + flags:
         key.update(part.encode() + b"\0")
-    for f in sorted(glob.glob(os.path.join(DIR, "src", "*", "*.[ch]"))) + \
+    # (launcher/ripcc.c's cached_library computes the same key: change both)
+    for f in sorted(glob.glob(os.path.join(DIR, "src", "*", "*.[ch]")) +
+                    glob.glob(os.path.join(DIR, "src", "*", "*.py"))) + \
             [os.path.join(INCLUDE, "rip.h"), os.path.join(INCLUDE, "rip_posix.h")]:
         with open(f, "rb") as fh:
             key.update(os.path.relpath(f, DIR).encode() + b"\0" + fh.read())

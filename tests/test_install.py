@@ -388,7 +388,9 @@ def test_in_a_clone_a_library_older_than_a_runtime_source_is_stale(tmp_path):
     lib = tmp_path / "librip-rip.a"
     lib.write_bytes(b"")
     newest = max(os.stat(f).st_mtime for f in runtime.sources("rip")[0] + glob.glob(
-        os.path.join(runtime.DIR, "src", "*", "*.h")) + [os.path.join(runtime.INCLUDE, "rip.h")])
+        os.path.join(runtime.DIR, "src", "*", "*.h")) + glob.glob(
+        os.path.join(runtime.DIR, "src", "*", "*.py")) +     # the gdb script each program carries
+        [os.path.join(runtime.INCLUDE, "rip.h")])
     os.utime(str(lib), (newest - 10, newest - 10))
     assert runtime._stale(str(lib), "rip")
     os.utime(str(lib), (newest + 10, newest + 10))

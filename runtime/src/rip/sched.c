@@ -4,6 +4,7 @@
 #include <string.h>
 #include "rip_private.h"
 #include "core.h"
+#include "../shared/gdb_script.h"
 
 /* A task and its first frame share one block: one allocation, no padding
  * between them.  The first frame has no parent, so when rip_task ends with

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "threads.h"
+#include "../shared/gdb_script.h"
 #include "../shared/limits.h"
 
 /* One worker's tasks. */

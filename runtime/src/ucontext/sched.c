@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "core.h"
 #include "uc.h"
+#include "../shared/gdb_script.h"
 #include "../shared/san.h"
 #include "../shared/sys.h"
 
