@@ -71,21 +71,28 @@ def test_rip_tasks_lists_what_the_programs_own_dump_lists(ripcc, dump_program, b
     text, own, _, _ = stopped_in_the_dump(ripcc, dump_program, backend, tmp_path)
     mine, theirs = listing(text), listing(own)
     assert re.search(r"^task 1 0x[0-9a-f]+: running$", text, re.M), text
-    if backend == "threads":
-        source = dump_program.read_text()
-        at = lambda fn, mark: "    %s (%s:%d)" % (fn, dump_program, line_of(source, mark))
-        # its threads run on between gdb's look and the program's: each task
-        # the program lists, gdb lists alike (the stats may differ)
-        tasks = [x for x in mine if x.startswith("task ")]
-        assert len(tasks) == 7 and set(x for x in theirs if x.startswith("task ")) <= set(tasks), \
-            text + own
-        for chain in ([at("reader", "L_read"), at("waiter", "L_reader"), at("task", "L_waiter")],
-                      [at("waiter", "L_recv"), at("task", "L_waiter")],
-                      [at("spinner", "L_yield")]):
-            assert "\n".join(chain) in "\n".join(mine), text
-    else:
+    if backend == "rip":
         assert mine == theirs, text
         assert len(mine) > 9
+        return
+    # ucontext: the chain from each task's saved registers; threads: from
+    # each task's thread
+    source = dump_program.read_text()
+    at = lambda fn, mark: "    %s (%s:%d)" % (fn, dump_program, line_of(source, mark))
+    for chain in ([at("reader", "L_read"), at("waiter", "L_reader"), at("task", "L_waiter")],
+                  [at("waiter", "L_recv"), at("task", "L_waiter")],
+                  [at("waiter", "L_sleep"), at("task", "L_waiter")],
+                  [at("spinner", "L_yield")]):
+        assert "\n".join(chain) in "\n".join(mine), text
+    tasks = [x for x in mine if not x.startswith("    ")]
+    if backend == "ucontext":
+        assert tasks == [x for x in theirs if not x.startswith("    ")], text + own
+    else:
+        # its threads run on between gdb's look and the program's: each task
+        # the program lists, gdb lists alike (the stats may differ)
+        tasks = [x for x in tasks if x.startswith("task ")]
+        assert len(tasks) == 7 and set(x for x in theirs if x.startswith("task ")) <= set(tasks), \
+            text + own
 
 
 def kernel_core(exe, tmp_path):
@@ -122,6 +129,18 @@ def test_rip_tasks_reads_a_core_file(ripcc, dump_program, backend, tmp_path):
     live = [x for x in listing(text) if "running" not in x]
     dead = [x for x in listing(from_core) if "running" not in x]
     assert live == dead and len(dead) > 5, from_core
+
+
+def test_rip_bt_on_ucontext_walks_a_switched_out_tasks_stack(ripcc, dump_program, tmp_path):
+    """`rip bt N` on ucontext: the task's own stack, from the registers its
+    context saved, each level with its variables."""
+    text, _, _, _ = stopped_in_the_dump(ripcc, dump_program, "ucontext", tmp_path,
+                                        more=["rip bt 3", "bt 1"])
+    source = dump_program.read_text()
+    bt = text[text.index("\ntask 3 "):]
+    assert re.search(r"#0 reader \(\S*dump\.c:%d\)\n        b = 0 '\\000'\n#1 waiter \(\S*dump\.c:%d\)\n"
+                     % (line_of(source, "L_read"), line_of(source, "L_reader")), bt), text
+    assert "#0  rip_dump_tasks" in bt, text      # gdb's own unwinding is itself again after
 
 
 def test_rip_bt_shows_a_suspended_tasks_levels_with_their_variables(ripcc, dump_program, tmp_path):

@@ -419,21 +419,105 @@ def _stack_pointers():
 SYSTEM_LIBS = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/")
 
 
-def _thread_chain(th):
-    """The user's functions on thread `th`'s stack, innermost first: not
-    the runtime's, not the C library's (a system library's frames)."""
+def _user_frames(f):
+    """(gdb frame, name, file, line) of the user's functions from frame
+    `f` outwards: not the runtime's, not a system library's."""
     out = []
-    th.switch()
-    f = gdb.newest_frame()
     while f is not None and len(out) < 200:
         sal = f.find_sal()
         name = f.name()
         symtab = sal.symtab
         if name and symtab and not RUNTIME_FILES.search(symtab.filename) and \
                 not symtab.objfile.filename.startswith(SYSTEM_LIBS):
-            out.append("    %s (%s:%d)" % (name, symtab.filename, sal.line))
-        f = f.older()
+            out.append((f, name, symtab.filename, sal.line))
+        try:
+            f = f.older()
+        except gdb.error:
+            break
     return out
+
+
+def _thread_chain(th):
+    """The user's functions on thread `th`'s stack, innermost first."""
+    th.switch()
+    return ["    %s (%s:%d)" % x[1:] for x in _user_frames(gdb.newest_frame())]
+
+
+# ---- the ucontext backend: a switched-out task's stack -------------------
+#
+# A task's registers are in its ucontext (swapcontext saved them when it
+# parked).  gdb unwinds from a thread's registers only, so an unwinder
+# hands gdb those registers as the callers' of the thread's newest frame
+# while one chain is read: its frames from #1 on are the task's.
+
+GREGS = {"r8": 0, "r9": 1, "r10": 2, "r11": 3, "r12": 4, "r13": 5, "r14": 6, "r15": 7,
+         "rdi": 8, "rsi": 9, "rbp": 10, "rbx": 11, "rdx": 12, "rax": 13, "rcx": 14,
+         "rsp": 15, "rip": 16}             # <sys/ucontext.h>'s REG_* on x86-64
+SAVED = ("rbx", "rbp", "r12", "r13", "r14", "r15", "rsp", "rip")   # what swapcontext keeps
+
+try:
+    from gdb.unwinder import Unwinder
+except ImportError:
+    Unwinder = None
+
+if Unwinder is not None:
+    class SwitchedOutTask(Unwinder):
+        """While `registers` is set: the newest frame's caller is the
+        switched-out task whose saved registers those are."""
+
+        def __init__(self):
+            super(SwitchedOutTask, self).__init__("rip-ucontext-task")
+            self.registers = None
+
+        def __call__(self, pending):
+            if self.registers is None or pending.level() != 0:
+                return None
+            sp, pc = pending.read_register("rsp"), pending.read_register("rip")
+            info = pending.create_unwind_info(_FrameId(sp, pc))
+            for name, value in self.registers.items():
+                info.add_saved_register(name, gdb.Value(value).cast(sp.type if name == "rsp"
+                                                                     else pc.type if name == "rip"
+                                                                     else sp.type))
+            return info
+
+    class _FrameId(object):
+        def __init__(self, sp, pc):
+            self.sp, self.pc = sp, pc
+
+    _switched_out = SwitchedOutTask()
+else:
+    _switched_out = None
+
+
+def _uc_frames(task):
+    """The user's frames of a switched-out ucontext task, innermost first,
+    read while the unwinder stands in (the caller restores it), or None
+    where gdb cannot (no unwinder API, not x86-64)."""
+    if _switched_out is None or gdb.selected_inferior().architecture().name() != "i386:x86-64":
+        return None
+    uc = gdb.Value(task).cast(gdb.lookup_type("struct uc_task").pointer())
+    gregs = uc["ctx"]["uc_mcontext"]["gregs"]
+    _switched_out.registers = {r: int(gregs[GREGS[r]]) & (2 ** 64 - 1) for r in SAVED}
+    gdb.invalidate_cached_frames()
+    try:
+        return _user_frames(gdb.newest_frame().older())
+    except gdb.error:
+        return None
+
+
+def _uc_release():
+    if _switched_out is not None and _switched_out.registers is not None:
+        _switched_out.registers = None
+        gdb.invalidate_cached_frames()
+
+
+def _uc_chain(task):
+    try:
+        frames = _uc_frames(task.address) if task.state != "running" else \
+            _user_frames(gdb.newest_frame())
+        return None if frames is None else ["    %s (%s:%d)" % x[1:] for x in frames]
+    finally:
+        _uc_release()
 
 
 def _thr_tasks():
@@ -541,7 +625,8 @@ def collect():
                     number += 1
                     tasks.append(Task(number, t, worker, state, [_wait_text(e, now) for e in waits],
                                       th, back))
-                    tasks[-1].chain = _chain_lines(tasks[-1]) if back == "rip" else None
+                    tasks[-1].chain = _chain_lines(tasks[-1]) if back == "rip" else \
+                        _uc_chain(tasks[-1])
                 if live > len(groups):
                     tasks.append("rip: %d more tasks wait on what the dump does not list "
                                  "(a call in a plain function)" % (live - len(groups)))
@@ -585,7 +670,7 @@ def _print_tasks(back, workers):
             if task.waits:
                 text += " on " + "; ".join(task.waits)
             gdb.write(text + "\n")
-            if back == "rip":
+            if back in ("rip", "ucontext") and task.chain is not None:
                 for line in task.chain:
                     gdb.write(line + "\n")
             elif back == "threads" and task.thread is not None:
@@ -662,8 +747,35 @@ task's thread's stack."""
             gdb.execute("bt", to_string=False)
             selected.switch()
             return
-        if back != "rip":
-            gdb.write("    (call chain not available on this backend)\n")
+        if back == "ucontext":
+            selected = gdb.selected_thread()
+            task.thread.switch()
+            try:
+                frames = _uc_frames(task.address)
+                if frames is None:
+                    gdb.write("    (call chain not available on this backend)\n")
+                for level, (f, name, file, line) in enumerate(frames or ()):
+                    gdb.write("#%d %s (%s:%d)\n" % (level, name, file, line))
+                    try:
+                        block = f.block()
+                    except RuntimeError:
+                        continue
+                    seen = set()
+                    while block is not None and not block.is_global and not block.is_static:
+                        for sym in block:
+                            if (sym.is_variable or sym.is_argument) and sym.name not in seen:
+                                seen.add(sym.name)
+                                try:
+                                    text = str(sym.value(f))
+                                except gdb.error as e:
+                                    text = "<%s>" % e
+                                gdb.write("        %s = %s\n" % (sym.name, text))
+                        if block.function is not None:
+                            break
+                        block = block.superblock
+            finally:
+                _uc_release()
+                selected.switch()
             return
         t = gdb.Value(task.address).cast(_task_type())
         level = 0
@@ -926,3 +1038,5 @@ if not _loaded():
     RipPrint()
     if FrameDecorator is not None:
         RipFrameFilter()
+    if _switched_out is not None:
+        gdb.unwinder.register_unwinder(None, _switched_out, replace=True)
