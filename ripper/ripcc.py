@@ -1014,6 +1014,8 @@ def _may_hold_async(listed, args):
 
         _may_hold_async(b"z.o: z.c /usr/include/stdio.h", ["-O2"]) -> False
         _may_hold_async(b"s.o: s.c include/rip.h", [])              -> True
+
+    launcher/ripcc.c's may_hold_async decides the same: change both.
     """
     if not listed or any("rip_async" in a for a in args):
         return True
@@ -1278,7 +1280,8 @@ def refuse_thread_locals(src, obj):
 def _depend_flags(cmd, src, out):
     """The dependency-file flags for compiling `src` into `out`, written out
     as cc would default them: the file named for the object (.d), the
-    object as the target."""
+    object as the target.  (launcher/ripcc.c's user_depend writes them the same way:
+    change both.)"""
     flags = list(cmd.depend)
     if "-MF" not in flags:
         flags += ["-MF", os.path.splitext(out if cmd.stop and out else

@@ -38,7 +38,8 @@ DIR = os.path.join(CLONE, "runtime") if IN_CLONE else _PACKAGED
 INCLUDE = os.path.join(DIR, "include")             # rip.h
 FRAME_HEADER = os.path.join(DIR, "src", "rip", "rip_frame.h")
 BACKENDS = ("rip", "ucontext", "threads")
-# What the Makefile builds the runtime with (its CFLAGS; SAN_FLAGS under SAN=1).
+# What the Makefile builds the runtime with (its CFLAGS; SAN_FLAGS under SAN=1);
+# launcher/ripcc.c's cached_library hashes the same list: change both.
 CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-fPIC", "-pthread"]
 SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
              "-fno-omit-frame-pointer"]
@@ -173,7 +174,8 @@ def _clone_library(backend, folder, san_flags):
 
 
 def _stale(lib, backend):
-    """Is `lib` missing, or older than a source or header it is built from?"""
+    """Is `lib` missing, or older than a source or header it is built from?
+    (launcher/ripcc.c's library_fresh asks the same: change both.)"""
     try:
         built = os.stat(lib).st_mtime
     except FileNotFoundError:
