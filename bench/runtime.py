@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RIPCC = os.path.join(os.path.dirname(sys.executable), "ripcc")
 NS = re.compile(r"^(\S+) ([\d.]+) ns/(?:switch|call)", re.M)
+DUMP = re.compile(r"^dump \d+ tasks in (\d+) ms", re.M)
 SPAWN = re.compile(r"spawn ([\d.]+) ns/task, (\d+) bytes per blocked task")
 
 
@@ -51,6 +52,9 @@ def build(out):
         "boost": ["c++", "-O2", os.path.join(src, "boost_jump.cpp"), "-lboost_context"],
         "callcost": [RIPCC, "-O2", os.path.join(src, "callcost.c")],
     }
+    for backend in ("rip", "ucontext", "threads"):
+        steps["dumpcost-" + backend] = [RIPCC, "--backend=" + backend, "-O2",
+                                        os.path.join(src, "dumpcost.c")]
     progs = {}
     for name, cmd in steps.items():
         exe = os.path.join(out, "bench-" + name)
@@ -95,12 +99,24 @@ def main(build_dir):
             spawn[backend] = (int(n), statistics.median(float(m.group(1)) for m in runs),
                               statistics.median(int(m.group(2)) for m in runs))
 
+    dump = {}
+    for backend, n in (("rip", "1000000"), ("ucontext", "30000"), ("threads", "10000")):
+        if "dumpcost-" + backend in progs:
+            runs = [DUMP.search(sh([progs["dumpcost-" + backend], n], timeout=600).stdout)
+                    for _ in range(RUNS)]
+            runs = [int(m.group(1)) for m in runs if m]
+            if runs:
+                dump[backend] = (int(n), statistics.median(runs))
+
     print("\n| what | ns per switch or call |\n|---|---:|")
     for name in sorted(rows):
         print("| %s | %.2f |" % (name, rows[name]))
     print("\n| backend | tasks | spawn ns/task | bytes per blocked task |\n|---|---:|---:|---:|")
     for backend, (n, ns, b) in spawn.items():
         print("| %s | %d | %.1f | %d |" % (backend, n, ns, b))
+    print("\n| backend | tasks blocked | rip_dump_tasks ms |\n|---|---:|---:|")
+    for backend, (n, ms) in dump.items():
+        print("| %s | %d | %d |" % (backend, n, ms))
     print("\nGoals (ratios from this run):")
     def ratio(a, b, text):
         if a in rows and b in rows:
@@ -117,6 +133,9 @@ def main(build_dir):
     if "rip" in spawn:
         print("- rip spawn: %.1f ns/task (goal <= 25); %d bytes per blocked task "
               "(goal: <= 64 beyond the task's live locals)" % (spawn["rip"][1], spawn["rip"][2]))
+    if "rip" in dump:
+        print("- rip_dump_tasks of %d blocked tasks: %d ms (goal: under 1000 for 10^6)"
+              % dump["rip"])
     if missing:
         print("\n(not measured: install %s)" % " ".join(missing))
 

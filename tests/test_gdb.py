@@ -203,7 +203,7 @@ def stopped_in_a_block(ripcc, tmp_path_factory):
     where = "shadows.c:%d" % line_of(SHADOWS, "L_stop")
     return gdb(["-ex", "break " + where, "-ex", "run", "-ex", "rip print got",
                 "-ex", "rip print got + depth * 100", "-ex", "rip print buf",
-                "-ex", "rip print sizeof buf", "-ex", "bt 1", "-ex", "bt full 1", exe])
+                "-ex", "rip p sizeof buf", "-ex", "bt 1", "-ex", "bt full 1", exe])
 
 
 def test_rip_print_finds_the_innermost_variable_of_that_name(stopped_in_a_block):

@@ -704,7 +704,8 @@ class RipPrefix(gdb.Command):
 
 rip tasks          every task: state, what it waits on, call chain
 rip bt N           task N's call chain, each level with its variables
-rip print EXPR     EXPR, with a ripped function's variables by their source names"""
+rip print EXPR     EXPR, with a ripped function's variables by their source names
+rip p EXPR         the same"""
 
     def __init__(self):
         super(RipPrefix, self).__init__("rip", gdb.COMMAND_STACK, gdb.COMPLETE_COMMAND, True)
@@ -850,8 +851,8 @@ class RipPrint(gdb.Command):
 live in its frame (rip__F->x), and `rip print x` finds them by their source
 names, the innermost in scope at the current line.  Elsewhere, as `print`."""
 
-    def __init__(self):
-        super(RipPrint, self).__init__("rip print", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
+    def __init__(self, name="rip print"):
+        super(RipPrint, self).__init__(name, gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
 
     def invoke(self, arg, from_tty):
         if not arg.strip():
@@ -1036,6 +1037,7 @@ if not _loaded():
     RipTasks()
     RipBt()
     RipPrint()
+    RipPrint("rip p")               # as `p` is `print`
     if FrameDecorator is not None:
         RipFrameFilter()
     if _switched_out is not None:
