@@ -9,6 +9,7 @@ import glob
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,15 @@ import tempfile
 import pytest
 
 from ripper.cli import sanitized
+
+# A test run started where SIGINT is ignored (a background job of a
+# non-interactive shell, as a CI runner may start it) passes that on: an
+# ignored signal stays ignored across exec, and every program a test
+# starts would ignore SIGINT, unlike one started from a terminal (the
+# signal tests then wait in vain).  A handler instead: exec resets it to
+# the default in each child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
