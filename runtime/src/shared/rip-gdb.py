@@ -11,15 +11,17 @@
 #   rip bt N           task N's chain (N as `rip tasks` numbers them, or a
 #                      task's address), each level with its variables
 #   rip print EXPR     EXPR, where the names of a ripped function's locals
-#                      mean the user's variables (kept in its frame)
+#   rip p EXPR         mean the user's variables (kept in its frame)
 #
 # and a frame filter: `bt` names a ripped function as the source does
-# (`f`, not `rip__resume_f`), with its variables by their source names.
+# (`f`, not `rip__resume_f`), with its variables by their source names and
+# the suspended callers of a resumed one.
 #
 # The format of `rip tasks` is rip_dump_tasks' (runtime/src/core/dump.c),
-# with two differences: a core has no clock, so a timer says when it is
-# due, not in how long; on the threads backend the chain is the task
-# thread's own stack, which gdb can walk and the program cannot.
+# with the tasks numbered, and two differences: a core has no clock, so a
+# timer says when it is due, not in how long; on ucontext and threads the
+# chain is the task's stack (a switched-out context's unwound from its
+# saved registers), which gdb can walk and the program cannot.
 
 import re
 import time
@@ -27,7 +29,6 @@ import time
 import gdb
 
 RESUME = "rip__resume_"             # ripper/abi.py: a ripped function's resume entry
-CONSTRUCTOR = "rip__new_"           # ... and its constructor
 FRAME_STRUCT = "rip__frame_"        # ... and its frame's struct
 VARS = "rip__vars_"                 # ... and its table of renamed and block variables
 RUNTIME_FILES = re.compile(r"(^|/)runtime/src/(core|rip|ucontext|threads|shared)/[^/]+$")
@@ -85,10 +86,9 @@ def _string(v):
 
 def _live():
     """A live process (its clock is ours), not a core file."""
-    inferior = gdb.selected_inferior()
-    conn = getattr(inferior, "connection", None)
+    conn = getattr(gdb.selected_inferior(), "connection", None)
     if conn is not None:
-        return conn.type != "core"
+        return conn.type == "native"    # (not "core", nor a remote machine's clock)
     return "core file" not in gdb.execute("info target", to_string=True)
 
 
@@ -107,28 +107,30 @@ def _list(head, link="next"):
 
 # ---- the rip backend's frames -----------------------------------------
 
-_infos = {}                         # resume entry's address -> (name, file, lines), per objfile set
+_infos = {}                         # (table's address, process) -> {resume entry: (name, file, lines)}
 
 
 def _fninfo():
     """The tables ripper emits for every ripped function (rip_frame.h's
     struct rip__fninfo), by resume entry: read from the program's section
     as the runtime reads them, so the program needs no -g."""
-    key = tuple(o.filename for o in gdb.objfiles())
-    if key in _infos:
-        return _infos[key]
     out = {}
     try:
         info_t = gdb.lookup_type("struct rip__fninfo")
         start = gdb.parse_and_eval("&__start_rip__fninfo").cast(info_t.pointer())
         stop = gdb.parse_and_eval("&__stop_rip__fninfo").cast(info_t.pointer())
-        n = (_ptr(stop) - _ptr(start)) // info_t.sizeof
-        for i in range(n):
+    except gdb.error:
+        return out                  # no table: levels print as unknown
+    key = (_ptr(start), gdb.selected_inferior().pid)
+    if key in _infos:
+        return _infos[key]
+    try:
+        for i in range((_ptr(stop) - _ptr(start)) // info_t.sizeof):
             e = start[i]
             lines = [int(e["lines"][k]) for k in range(int(e["points"]))] if _ptr(e["lines"]) else []
             out[_ptr(e["resume"])] = (_string(e["name"]), _string(e["file"]), lines)
     except gdb.error:
-        pass                        # no table: levels print as unknown
+        pass
     _infos[key] = out
     return out
 
