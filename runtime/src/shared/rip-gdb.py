@@ -70,7 +70,7 @@ def backend():
 
 
 def _ptr(v):
-    return int(v.cast(gdb.lookup_type("unsigned long")))
+    return int(v.cast(_once("ulong", lambda: gdb.lookup_type("unsigned long"))))
 
 
 def _hex(n):
@@ -108,9 +108,20 @@ def _list(head, link="next"):
 # ---- the rip backend's frames -----------------------------------------
 
 _infos = {}                         # (table's address, process) -> {resume entry: (name, file, lines)}
+_memo = {}                          # what one command looks up once: cleared as each begins
+
+
+def _once(key, make):
+    if key not in _memo:
+        _memo[key] = make()
+    return _memo[key]
 
 
 def _fninfo():
+    return _once("fninfo", _read_fninfo)
+
+
+def _read_fninfo():
     """The tables ripper emits for every ripped function (rip_frame.h's
     struct rip__fninfo), by resume entry: read from the program's section
     as the runtime reads them, so the program needs no -g."""
@@ -136,6 +147,10 @@ def _fninfo():
 
 
 def _room():
+    return _once("room", _read_room)
+
+
+def _read_room():
     """Bytes of a task before its first frame (rip/sched.c's ROOM)."""
     task_t = gdb.lookup_type("struct rip__task")
     impl = [f for f in task_t.fields() if f.name == "impl"][0]
@@ -146,7 +161,7 @@ def _room():
 
 def _frames(task):
     """A suspended rip task's frames, innermost first."""
-    frame_t = gdb.lookup_type("struct rip__frame").pointer()
+    frame_t = _once("frame_t", lambda: gdb.lookup_type("struct rip__frame").pointer())
     first = _ptr(task) + _room()
     f = task["impl"].cast(frame_t)
     out = []
@@ -593,6 +608,7 @@ def _schedulers():
 
 def collect():
     """(backend, [(header lines, [Task])]) of every worker."""
+    _memo.clear()
     back = backend()
     if back is None:
         raise gdb.GdbError("rip: this program has no ripper runtime (or it was built without -g)")
@@ -857,6 +873,7 @@ names, the innermost in scope at the current line.  Elsewhere, as `print`."""
         super(RipPrint, self).__init__(name, gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
 
     def invoke(self, arg, from_tty):
+        _memo.clear()
         if not arg.strip():
             raise gdb.GdbError("usage: rip print EXPR")
         try:
@@ -1021,6 +1038,7 @@ if FrameDecorator is not None:
             gdb.frame_filters[self.name] = self
 
         def filter(self, frames):
+            _memo.clear()
             for f in frames:
                 name = f.inferior_frame().name() or ""
                 if name == "rip__call":     # the inline glue of an async call: its caller follows
