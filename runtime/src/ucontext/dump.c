@@ -5,11 +5,14 @@
  * runtime can rely on (code built without frame pointers).  So the dump
  * says what the task waits on, and that its chain is not available. */
 #include "core.h"
+#include "../core/dumpline.h"
 #include "../shared/sys.h"
 
-void rip__backend_chain(FILE *out, rip_task *t, int running) {
+void rip__backend_chain(FILE *out, void *buffered, rip_task *t, int running) {
+    rip_line l = { .len = 0 };
     (void)t, (void)running;
-    rip__sys_fprintf(out, "    (call chain not available on this backend)\n");
+    rip__put_str(&l, "    (call chain not available on this backend)\n");
+    rip__out_line(buffered, out, &l);     /* after the task's line, still in the buffer */
 }
 
 void rip__backend_stats(struct rip_stats *st) {
