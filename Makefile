@@ -138,8 +138,14 @@ $(foreach b,$(BACKENDS),$(BUILD)/httpd-$(b)): examples/http_parser.h
 
 # Two pytest workers (pytest-xdist): most tests wait on compilers and
 # programs, and CI's two cores keep make test near 13 minutes instead of
-# 20.  PYTEST_JOBS=0 runs them in one process.
+# 20.  PYTEST_JOBS=0 runs them in one process, as SAN=1 does: two suites
+# of sanitized programs at once ran out of room for 10,000 connections'
+# threads.
+ifeq ($(SAN),1)
+PYTEST_JOBS ?= 0
+else
 PYTEST_JOBS ?= 2
+endif
 test: all test-deps fuzz-deps
 	@$(VENV)/bin/python -c "import xdist" 2>/dev/null || $(VENV)/bin/pip install -q pytest-xdist
 	$(VENV)/bin/python -m pytest -q -n $(PYTEST_JOBS) tests --ignore=tests/test_outside_posix.py \
