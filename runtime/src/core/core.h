@@ -209,7 +209,8 @@ long rip__fd_waits(void);                     /* poll.c: their number */
 void rip__offload_each(void (*fn)(struct rip_job *job, void *ctx), void *ctx); /* offload.c: every job of this scheduler not yet drained */
 void rip__offload_counts(long *queued, long *busy, long *threads); /* offload.c: jobs queued (all schedulers), pool threads busy and started */
 int  rip__deadline_timer(const rip_timer *tm); /* deadline.c: is tm its task's rip_set_deadline timer? */
-void rip__backend_chain(FILE *out, void *buffered, rip_task *t, int running); /* the backend: print t's call chain, innermost first, a line per level (through dumpline.h's rip_dump_out `buffered`, if not NULL) */
+struct rip_dump_out;
+void rip__backend_chain(struct rip_dump_out *o, rip_task *t, int running); /* the backend: print t's call chain, innermost first, a line per level (dumpline.h) */
 void rip__backend_stats(struct rip_stats *st); /* the backend: its frame_bytes and pooled_bytes */
 
 /* Channels and wait groups: RIP_WAIT means w was queued. */

@@ -266,11 +266,8 @@ void rip__dump(FILE *out, const char *why) {
     rip__sys_fprintf(out, "rip: tasks of worker %d%s%s: %ld live\n", rip__sched.worker,
                      why ? ", " : "", why ? why : "", rip__sched.live);
     print_stats(out, &st);
-    rip_dump_out *o = malloc(sizeof *o);    /* NULL: line by line */
-    if (o) {
-        o->to = out;
-        o->len = 0;
-    }
+    rip_dump_out o = { .to = out, .buf = malloc(1 << 16) };
+    o.cap = o.buf ? 1 << 16 : 0;
     int64_t now = rip_now_ms();
     for (size_t k = 0; k < ngroups; k++) {
         group *g = &groups[k];
@@ -289,12 +286,11 @@ void rip__dump(FILE *out, const char *why) {
             sep = "; ";
         }
         rip__put_str(&l, "\n");
-        rip__out_line(o, out, &l);
-        rip__backend_chain(out, o, t, g->state == RUNNING);
+        rip__out_line(&o, &l);
+        rip__backend_chain(&o, t, g->state == RUNNING);
     }
-    if (o)
-        rip__out_flush(o);
-    free(o);
+    rip__out_flush(&o);
+    free(o.buf);
     if (f.failed)
         rip__sys_fprintf(out, "rip: out of memory: the dump lists only some tasks\n");
     else if ((long)ngroups < rip__sched.live)

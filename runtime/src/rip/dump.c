@@ -53,7 +53,7 @@ static const struct rip__fninfo *info_of(const rip_frame *f) {
     return NULL;
 }
 
-static void level(FILE *out, rip_dump_out *o, const rip_frame *f, int running) {
+static void level(rip_dump_out *o, const rip_frame *f, int running) {
     const struct rip__fninfo *info = info_of(f);
     rip_line l = { .len = 0 };
     if (!info) {
@@ -79,18 +79,18 @@ static void level(FILE *out, rip_dump_out *o, const rip_frame *f, int running) {
             rip__put_str(&l, ")\n");
         }
     }
-    rip__out_line(o, out, &l);
+    rip__out_line(o, &l);
 }
 
 /* The running task (the caller of rip_dump_tasks) runs in the frame it
  * was resumed at, or one it called since, which are not linked yet: that
  * frame is printed without a line, its callers with theirs. */
-void rip__backend_chain(FILE *out, void *buffered, rip_task *t, int running) {
+void rip__backend_chain(rip_dump_out *o, rip_task *t, int running) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     rip__sys_pthread_once(&once, sort_infos);
     rip_frame *first = rip__task_first_frame(t), *f = t->impl;
     for (;; f = f->parent) {
-        level(out, buffered, f, running);
+        level(o, f, running);
         running = 0;
         if (f == first)
             break;

@@ -8,11 +8,11 @@
 #include "../core/dumpline.h"
 #include "../shared/sys.h"
 
-void rip__backend_chain(FILE *out, void *buffered, rip_task *t, int running) {
+void rip__backend_chain(rip_dump_out *o, rip_task *t, int running) {
     rip_line l = { .len = 0 };
     (void)t, (void)running;
     rip__put_str(&l, "    (call chain not available on this backend)\n");
-    rip__out_line(buffered, out, &l);     /* after the task's line, still in the buffer */
+    rip__out_line(o, &l);           /* after the task's line, still in the buffer */
 }
 
 void rip__backend_stats(struct rip_stats *st) {
