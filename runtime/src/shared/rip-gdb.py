@@ -821,6 +821,14 @@ task's thread's stack."""
                 gdb.write("        %s = %s\n" % (name, text))
 
 
+def _function_block(frame):
+    """The block of the function `frame` runs (its innermost block's, up)."""
+    block = frame.block()
+    while block is not None and block.function is None:
+        block = block.superblock
+    return block
+
+
 def _rewrite(expr, frame):
     """EXPR with each name of a frame variable of the ripped function
     `frame` runs replaced by its place in the frame (rip__F->field); the
@@ -828,10 +836,7 @@ def _rewrite(expr, frame):
     fn = frame.name() or ""
     if not fn.startswith(RESUME):
         return expr
-    block = frame.block()
-    while block is not None and block.function is None:
-        block = block.superblock
-    frame_type = None
+    block = _function_block(frame)
     try:
         frame_type = gdb.lookup_type("struct " + FRAME_STRUCT + fn[len(RESUME):], block)
     except gdb.error:
@@ -904,12 +909,6 @@ class _Var(object):
 
 
 if FrameDecorator is not None:
-    def _function_block(frame):
-        block = frame.block()
-        while block is not None and block.function is None:
-            block = block.superblock
-        return block
-
     class RippedFrame(FrameDecorator):
         """A frame of a ripped function's resume entry, named as the source
         names the function, its parameters and variables read from its
