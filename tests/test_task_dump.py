@@ -432,6 +432,56 @@ def test_dump_shows_a_deadline_a_select_and_an_offload(tmp_path, ripcc, backend)
     assert tasks[3] == "task ADDR: waiting on offload"
 
 
+WIDE = r"""#include <stdio.h>
+#include "rip.h"
+
+enum { N = 64 };
+static rip_chan *c[N];
+RIP_ASYNC static void wide(void) {
+    int x;
+    rip_chan_case k[N];
+    for (int i = 0; i < N; i++) {
+        k[i].chan = c[i];
+        k[i].send = 0;
+        k[i].elem = &x;
+    }
+    rip_chan_select(k, N, 4000); /* L_select */
+}
+static void selector(void *arg) { (void)arg; wide(); }
+static void main_task(void *arg) {
+    (void)arg;
+    for (int i = 0; i < N; i++)
+        c[i] = rip_chan_new(sizeof(int), 0);
+    rip_spawn(selector, NULL);
+    rip_yield();
+    rip_dump_tasks(stdout);
+    for (int i = 0; i < N; i++)
+        rip_chan_close(c[i]);
+}
+int main(void) { return rip_run(main_task, NULL); }
+"""
+
+
+@pytest.mark.parametrize("backend", ("rip", "ucontext"))
+def test_a_task_line_too_long_is_cut_and_the_next_line_stays_whole(tmp_path, ripcc, backend):
+    """A select over 64 channels makes a task line of some 9,000 bytes:
+    it is cut at 4 KiB and ends in "...", and its chain follows on a line
+    of its own."""
+    src = tmp_path / "wide.c"
+    src.write_text(WIDE)
+    r = run([ripcc(str(src), backend)], timeout=30)
+    assert r.returncode == 0, r.stderr.decode()
+    lines = r.stdout.decode().splitlines()
+    at = [i for i, line in enumerate(lines) if line.startswith("task ") and "select" in line]
+    assert len(at) == 1, lines
+    task = lines[at[0]]
+    assert 4000 < len(task) < 4096 and task.endswith("..."), len(task)
+    assert task.count("to receive in a select") > 20
+    chain = {"rip": "    wide (%s:%d)" % (src, line_of(WIDE, "L_select")),
+             "ucontext": "    (call chain not available on this backend)"}[backend]
+    assert lines[at[0] + 1] == chain
+
+
 POSIX = r"""#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -29,7 +29,9 @@ enum { RUNNING, RUNNABLE, FD, SEND, RECV, WG, MUTEX, COND, SLEEP, DEADLINE, TIME
 
 typedef struct {
     rip_task *task;                 /* the task */
-    size_t order;                   /* when it was found: the dump's order */
+    size_t next;                    /* the task's next entry, NONE after its last */
+    size_t last;                    /* a task's first entry: its last one */
+    int first;                      /* the first entry found of its task */
     int kind;                       /* RUNNING .. OFFLOAD */
     int select;                     /* SEND, RECV: one case of a select */
     const void *on;                 /* SEND, RECV: the channel; WG: the wait group; MUTEX, COND: it */
@@ -39,6 +41,8 @@ typedef struct {
     int dir;                        /* FD: RIP_FD_READ or RIP_FD_WRITE */
     int64_t due;                    /* SLEEP, DEADLINE, TIMEOUT: rip_now_ms() time */
 } entry;
+
+#define NONE SIZE_MAX
 
 typedef struct {
     entry *v;                       /* the entries found */
@@ -57,10 +61,9 @@ static entry *add(found *f, rip_task *t, int kind) {
         f->v = grown;
         f->cap = cap;
     }
-    entry *e = &f->v[f->n];
+    entry *e = &f->v[f->n++];
     memset(e, 0, sizeof *e);
     e->task = t;
-    e->order = f->n++;
     e->kind = kind;
     return e;
 }
@@ -125,65 +128,79 @@ static void found_job(rip_job *job, void *ctx) {
     add(ctx, job->task, OFFLOAD);
 }
 
-static int by_task(const void *a, const void *b) {
-    const entry *x = a, *y = b;
-    if (x->task != y->task)
-        return (uintptr_t)x->task < (uintptr_t)y->task ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-typedef struct {
-    size_t at, n;                   /* its entries in the sorted array */
-    size_t order;                   /* the first one's order */
-    int state;                      /* RUNNING, RUNNABLE, or -1: waiting */
-} group;
-
-static int by_order(const void *a, const void *b) {
-    const group *x = a, *y = b;
-    return x->order < y->order ? -1 : x->order > y->order;
+/* Links each task's entries, in the order found, from its first (a task
+ * waits on several things in a select or under a deadline): a table of
+ * the tasks seen, by address, open addressing.  -1: out of memory. */
+static int link_tasks(found *f) {
+    size_t size = 64;
+    while (size < 2 * f->n)
+        size *= 2;
+    size_t *slot = malloc(size * sizeof *slot);     /* an entry's index + 1, or 0 */
+    if (!slot)
+        return -1;
+    memset(slot, 0, size * sizeof *slot);
+    int shift = 64 - __builtin_ctzll(size);
+    for (size_t i = 0; i < f->n; i++) {
+        entry *e = &f->v[i];
+        size_t h = (size_t)(((uint64_t)(uintptr_t)e->task * 0x9e3779b97f4a7c15ull) >> shift);
+        while (slot[h] && f->v[slot[h] - 1].task != e->task)
+            h = (h + 1) & (size - 1);
+        e->next = NONE;
+        if (!slot[h]) {
+            slot[h] = i + 1;
+            e->first = 1;
+            e->last = i;
+        } else {
+            entry *head = &f->v[slot[h] - 1];
+            f->v[head->last].next = i;
+            head->last = i;
+        }
+    }
+    free(slot);
+    return 0;
 }
 
 static void put_wait(rip_line *l, const entry *e, int64_t now) {
     const rip_chan *c = e->on;
     switch (e->kind) {
     case FD:
-        rip__put_str(l, "fd ");
+        rip__put_lit(l, "fd ");
         rip__put_dec(l, e->num);
         rip__put_str(l, e->dir == RIP_FD_READ ? " for read" : " for write");
         break;
     case SEND:
     case RECV:
-        rip__put_str(l, "channel ");
+        rip__put_lit(l, "channel ");
         rip__put_ptr(l, c);
         rip__put_str(l, e->kind == SEND ? " to send" : " to receive");
         rip__put_str(l, e->select ? " in a select (elem " : " (elem ");
         rip__put_dec(l, (long long)c->elem_size);
-        rip__put_str(l, " bytes, capacity ");
+        rip__put_lit(l, " bytes, capacity ");
         rip__put_dec(l, (long long)c->capacity);
-        rip__put_str(l, ", ");
+        rip__put_lit(l, ", ");
         rip__put_dec(l, (long long)c->count);
-        rip__put_str(l, " buffered, ");
+        rip__put_lit(l, " buffered, ");
         rip__put_dec(l, e->num);
-        rip__put_str(l, " senders, ");
+        rip__put_lit(l, " senders, ");
         rip__put_dec(l, e->num2);
         rip__put_str(l, c->closed ? " receivers waiting, closed)" : " receivers waiting)");
         break;
     case WG:
-        rip__put_str(l, "wait group ");
+        rip__put_lit(l, "wait group ");
         rip__put_ptr(l, e->on);
-        rip__put_str(l, " (count ");
+        rip__put_lit(l, " (count ");
         rip__put_dec(l, e->num);
-        rip__put_str(l, ")");
+        rip__put_lit(l, ")");
         break;
     case MUTEX:
-        rip__put_str(l, "mutex ");
+        rip__put_lit(l, "mutex ");
         rip__put_ptr(l, e->on);
-        rip__put_str(l, " (held by task ");
+        rip__put_lit(l, " (held by task ");
         rip__put_ptr(l, e->holder);
-        rip__put_str(l, ")");
+        rip__put_lit(l, ")");
         break;
     case COND:
-        rip__put_str(l, "condition variable ");
+        rip__put_lit(l, "condition variable ");
         rip__put_ptr(l, e->on);
         break;
     case SLEEP:
@@ -192,10 +209,10 @@ static void put_wait(rip_line *l, const entry *e, int64_t now) {
         rip__put_str(l, e->kind == SLEEP ? "sleep, due in " : e->kind == DEADLINE ? "deadline in "
                    : "timeout in ");
         rip__put_dec(l, e->due - now);
-        rip__put_str(l, " ms");
+        rip__put_lit(l, " ms");
         break;
     case OFFLOAD:
-        rip__put_str(l, "offload");
+        rip__put_lit(l, "offload");
         break;
     }
 }
@@ -244,61 +261,57 @@ void rip__dump(FILE *out, const char *why) {
     rip__cond_each(found_cond, &f);
     rip__offload_each(found_job, &f);
     rip__timers_each(found_timer, &f);
-    qsort(f.v, f.n, sizeof *f.v, by_task);
-    group *groups = malloc((f.n ? f.n : 1) * sizeof *groups);
-    size_t ngroups = 0;
-    if (!groups)
-        f.failed = 1;
-    for (size_t i = 0; groups && i < f.n; ngroups++) {
-        group *g = &groups[ngroups];
-        g->at = i;
-        g->order = f.v[i].order;
-        g->state = -1;
-        for (; i < f.n && f.v[i].task == f.v[g->at].task; i++) {
-            if (f.v[i].order < g->order)
-                g->order = f.v[i].order;
-            if (f.v[i].kind == RUNNING || (f.v[i].kind == RUNNABLE && g->state == -1))
-                g->state = f.v[i].kind;
-        }
-        g->n = i - g->at;
-    }
-    qsort(groups, ngroups, sizeof *groups, by_order);
+    int linked = link_tasks(&f) == 0;
     rip__sys_fprintf(out, "rip: tasks of worker %d%s%s: %ld live\n", rip__sched.worker,
                      why ? ", " : "", why ? why : "", rip__sched.live);
     print_stats(out, &st);
-    rip_dump_out o = { .to = out, .buf = malloc(1 << 16) };
-    o.cap = o.buf ? 1 << 16 : 0;
+    rip_dump_out o = { .to = out, .buf = malloc(1 << 16), .cap = 1 << 16 };
+    if (!o.buf)
+        o.buf = malloc(o.cap = RIP_LINE_MAX);
+    long listed = 0;
     int64_t now = rip_now_ms();
-    for (size_t k = 0; k < ngroups; k++) {
-        group *g = &groups[k];
-        rip_task *t = f.v[g->at].task;
-        rip_line l = { .len = 0 };
-        rip__put_str(&l, "task ");
+    for (size_t k = 0; o.buf && linked && k < f.n; k++) {
+        if (!f.v[k].first)
+            continue;
+        int state = -1;
+        for (size_t i = k; i != NONE; i = f.v[i].next)
+            if (f.v[i].kind == RUNNING || (f.v[i].kind == RUNNABLE && state == -1))
+                state = f.v[i].kind;
+        rip_task *t = f.v[k].task;
+        rip_line l = rip__line_begin(&o);
+        rip__put_lit(&l, "task ");
         rip__put_ptr(&l, t);
-        rip__put_str(&l, g->state == RUNNING ? ": running" : g->state == RUNNABLE ? ": runnable"
-                    : ": waiting");
-        const char *sep = " on ";
-        for (size_t i = g->at; i < g->at + g->n; i++) {
+        if (state == RUNNING)
+            rip__put_lit(&l, ": running");
+        else if (state == RUNNABLE)
+            rip__put_lit(&l, ": runnable");
+        else
+            rip__put_lit(&l, ": waiting");
+        int sep = 0;
+        for (size_t i = k; i != NONE; i = f.v[i].next) {
             if (f.v[i].kind == RUNNING || f.v[i].kind == RUNNABLE)
                 continue;
-            rip__put_str(&l, sep);
+            if (sep)
+                rip__put_lit(&l, "; ");
+            else
+                rip__put_lit(&l, " on ");
             put_wait(&l, &f.v[i], now);
-            sep = "; ";
+            sep = 1;
         }
-        rip__put_str(&l, "\n");
-        rip__out_line(&o, &l);
-        rip__backend_chain(&o, t, g->state == RUNNING);
+        rip__line_end(&o, &l);
+        rip__backend_chain(&o, t, state == RUNNING);
+        listed++;
     }
-    rip__out_flush(&o);
+    if (o.buf)
+        rip__out_flush(&o);
     free(o.buf);
-    if (f.failed)
+    if (f.failed || !linked || !o.buf)
         rip__sys_fprintf(out, "rip: out of memory: the dump lists only some tasks\n");
-    else if ((long)ngroups < rip__sched.live)
+    else if (listed < rip__sched.live)
         rip__sys_fprintf(out, "rip: %ld more tasks wait on what the dump does not list "
                          "(a call in a plain function)\n",
-                         rip__sched.live - (long)ngroups);
+                         rip__sched.live - listed);
     rip__sys_fflush(out);
-    free(groups);
     free(f.v);
 }
 

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rip_private.h"
 #include "core.h"
 #include "../core/dumpline.h"
@@ -16,12 +17,18 @@
 extern const struct rip__fninfo __start_rip__fninfo[] __attribute__((weak));
 extern const struct rip__fninfo __stop_rip__fninfo[] __attribute__((weak));
 
-static const struct rip__fninfo **infos;    /* every table, by resume entry's address */
+typedef struct {
+    uintptr_t resume;               /* the function's resume entry: the key */
+    const struct rip__fninfo *info; /* its table */
+    char *prefix;                   /* "    name (file", formatted once; NULL: not printed */
+    size_t prefix_len;              /* its length */
+} known;
+
+static known *infos;                /* every table, by resume entry */
 static size_t ninfos;
 
 static int by_resume(const void *a, const void *b) {
-    uintptr_t x = (uintptr_t)(*(const struct rip__fninfo *const *)a)->resume;
-    uintptr_t y = (uintptr_t)(*(const struct rip__fninfo *const *)b)->resume;
+    uintptr_t x = ((const known *)a)->resume, y = ((const known *)b)->resume;
     return x < y ? -1 : x > y;
 }
 
@@ -29,23 +36,40 @@ static void sort_infos(void) {
     if (!__start_rip__fninfo || !__stop_rip__fninfo)
         return;
     size_t n = (size_t)(__stop_rip__fninfo - __start_rip__fninfo);
-    infos = malloc((n ? n : 1) * sizeof *infos);
-    if (!infos)
+    known *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
         return;                     /* no names: each level prints as unknown */
-    for (size_t i = 0; i < n; i++)
-        infos[i] = &__start_rip__fninfo[i];
-    qsort(infos, n, sizeof *infos, by_resume);
+    for (size_t i = 0; i < n; i++) {
+        const struct rip__fninfo *info = &__start_rip__fninfo[i];
+        k[i].resume = (uintptr_t)info->resume;
+        k[i].info = info;
+        k[i].prefix = NULL;
+        k[i].prefix_len = 0;
+        if (!info->file)
+            continue;               /* the runtime's: the wait says what it does */
+        size_t name = strlen(info->name), file = strlen(info->file);
+        k[i].prefix = malloc(4 + name + 2 + file);
+        if (!k[i].prefix)
+            continue;               /* printed as unknown */
+        memcpy(k[i].prefix, "    ", 4);
+        memcpy(k[i].prefix + 4, info->name, name);
+        memcpy(k[i].prefix + 4 + name, " (", 2);
+        memcpy(k[i].prefix + 6 + name, info->file, file);
+        k[i].prefix_len = 6 + name + file;
+    }
+    qsort(k, n, sizeof *k, by_resume);
+    infos = k;
     ninfos = n;
 }
 
-static const struct rip__fninfo *info_of(const rip_frame *f) {
+static const known *info_of(const rip_frame *f) {
+    uintptr_t resume = (uintptr_t)f->resume;
     size_t lo = 0, hi = ninfos;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        uintptr_t at = (uintptr_t)infos[mid]->resume;
-        if (at == (uintptr_t)f->resume)
-            return infos[mid];
-        if (at < (uintptr_t)f->resume)
+        if (infos[mid].resume == resume)
+            return &infos[mid];
+        if (infos[mid].resume < resume)
             lo = mid + 1;
         else
             hi = mid;
@@ -54,32 +78,33 @@ static const struct rip__fninfo *info_of(const rip_frame *f) {
 }
 
 static void level(rip_dump_out *o, const rip_frame *f, int running) {
-    const struct rip__fninfo *info = info_of(f);
-    rip_line l = { .len = 0 };
-    if (!info) {
-        rip__put_str(&l, "    ? (resume entry ");
-        rip__put_ptr(&l, (const void *)(uintptr_t)f->resume);
-        rip__put_str(&l, ": no line table; ripped by an older ripper, or in a shared object)\n");
-    } else if (!info->file) {
+    const known *k = info_of(f);
+    if (k && !k->info->file)
         return;                     /* the runtime's: the wait says what it does */
+    rip_line l = rip__line_begin(o);
+    if (!k || !k->prefix) {
+        rip__put_lit(&l, "    ? (resume entry ");
+        rip__put_ptr(&l, (const void *)(uintptr_t)f->resume);
+        if (k)
+            rip__put_lit(&l, ": out of memory for its name)");
+        else
+            rip__put_lit(&l, ": no line table; ripped by an older ripper, or in a shared object)");
     } else {
-        rip__put_str(&l, "    ");
-        rip__put_str(&l, info->name);
-        rip__put_str(&l, " (");
-        rip__put_str(&l, info->file);
+        const struct rip__fninfo *info = k->info;
+        rip__put_mem(&l, k->prefix, k->prefix_len);
         if (running) {
-            rip__put_str(&l, ", running)\n");
+            rip__put_lit(&l, ", running)");
         } else if (f->state >= 0 && f->state < info->points) {
-            rip__put_str(&l, ":");
+            rip__put_lit(&l, ":");
             rip__put_dec(&l, info->lines[f->state]);
-            rip__put_str(&l, ")\n");
+            rip__put_lit(&l, ")");
         } else {
-            rip__put_str(&l, ", resume point ");
+            rip__put_lit(&l, ", resume point ");
             rip__put_dec(&l, f->state);
-            rip__put_str(&l, ")\n");
+            rip__put_lit(&l, ")");
         }
     }
-    rip__out_line(o, &l);
+    rip__line_end(o, &l);
 }
 
 /* The running task (the caller of rip_dump_tasks) runs in the frame it

@@ -9,10 +9,10 @@
 #include "../shared/sys.h"
 
 void rip__backend_chain(rip_dump_out *o, rip_task *t, int running) {
-    rip_line l = { .len = 0 };
+    rip_line l = rip__line_begin(o);
     (void)t, (void)running;
-    rip__put_str(&l, "    (call chain not available on this backend)\n");
-    rip__out_line(o, &l);           /* after the task's line, still in the buffer */
+    rip__put_lit(&l, "    (call chain not available on this backend)");
+    rip__line_end(o, &l);
 }
 
 void rip__backend_stats(struct rip_stats *st) {
