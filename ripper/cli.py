@@ -200,7 +200,7 @@ def _rip(path, source, flags, all_async, stats, parse_alarm, notes, depend, bloc
                                      if preprocessed else flags, timeout=parse_alarm,
                                      depend=() if preprocessed else depend,
                                      frame_abi=posix != TLS_ONLY,  # ripped frames need rip.h's
-                                     preprocessed=preprocessed)
+                                     preprocessed=preprocessed, all_async=all_async)
     from .analysis import Analysis      # while the compiler runs (see the imports)
     from .lower import lower, lower_thread_locals
     from .parse import parse

@@ -35,7 +35,7 @@ import time
 
 from . import children
 from .diag import Diagnostic
-from .runtime import FRAME_HEADER, INCLUDE as RUNTIME_INCLUDE, which  # noqa: F401 (bench uses INCLUDE)
+from .runtime import FRAME_HEADER, FRAME_HEADER_ALL_ASYNC, INCLUDE as RUNTIME_INCLUDE, which  # noqa: F401 (bench uses INCLUDE)
 # `# 12 "file.c" 1 3`: a GNU linemarker (gcc -E writes no other form).
 MARKER = re.compile(rb'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)[ \t]*\r?$', re.M)
 # What -C may change in preprocessed text, and the literals to keep whole
@@ -86,7 +86,7 @@ SHOWN_FORMATS = tuple("-fdiagnostics-format=" + f for f in ("text", "json", "jso
 
 
 def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depend=(),
-                     preprocessed=False, comments=True):
+                     preprocessed=False, comments=True, all_async=False):
     """preprocess(), started: the compiler runs while the caller goes on
     (cli.py loads the later passes meanwhile); .result() waits for it.
     `depend`: dependency-file flags (-MD -MF f -MT t...) for the compiler
@@ -95,7 +95,8 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depen
     `preprocessed`: `source` is preprocessed already (a .i: cc would not
     preprocess it again, and its macros are gone), so only the frame ABI is
     preprocessed, and `source` follows it as it is, its linemarkers naming
-    the files it came from.
+    the files it came from.  `all_async`: the frame ABI as --all-async
+    includes it (rip_frame_all_async.h: the call helpers out of line).
 
         start_preprocess("p.i", b'# 1 "p.c"\\nint x;\\n', preprocessed=True).result().text
         -> <rip_frame.h preprocessed> + b'# 1 "p.i"\\n# 1 "p.c"\\nint x;\\n'
@@ -103,14 +104,15 @@ def start_preprocess(path, source, flags=(), timeout=None, frame_abi=True, depen
     if preprocessed and not frame_abi:
         return Preprocessed(path, source, LineMap(source, path))
     cc = compiler()
+    header = FRAME_HEADER_ALL_ASYNC if all_async else FRAME_HEADER
     if preprocessed:
         # included (in a main file its `#pragma GCC system_header` is ignored)
-        args = cc + ["-E", "-D__RIPPER__=1", "-include", FRAME_HEADER] + list(flags) + \
+        args = cc + ["-E", "-D__RIPPER__=1", "-include", header] + list(flags) + \
             ["-x", "c", "-"]
         return _Preprocessing(path, b"", timeout, [args], after=source)
     args = cc + ["-E", "-D__RIPPER__=1"]
     if frame_abi:
-        args += ["-include", FRAME_HEADER]
+        args += ["-include", header]
     # the compiler's messages in text, which ripper reads and shows as asked
     # (diag.py); a format ripper does not know is the compiler's to refuse
     args += [f for f in flags if f not in SHOWN_FORMATS]

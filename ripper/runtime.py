@@ -37,6 +37,7 @@ IN_CLONE = not os.path.isdir(_PACKAGED)
 DIR = os.path.join(CLONE, "runtime") if IN_CLONE else _PACKAGED
 INCLUDE = os.path.join(DIR, "include")             # rip.h
 FRAME_HEADER = os.path.join(DIR, "src", "rip", "rip_frame.h")
+FRAME_HEADER_ALL_ASYNC = os.path.join(DIR, "src", "rip", "rip_frame_all_async.h")  # --all-async's
 BACKENDS = ("rip", "ucontext", "threads")
 # What the Makefile builds the runtime with (its CFLAGS; SAN_FLAGS under SAN=1);
 # launcher/ripcc.c's cached_library hashes the same list: change both.

