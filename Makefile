@@ -34,7 +34,7 @@ RT_HDRS  := runtime/include/rip.h runtime/include/rip_posix.h $(wildcard $(RT)/*
             $(wildcard $(RT)/*/*.py)
 RT_ASM   := -Wa,-I$(RT)/shared
 
-.PHONY: all venv runtime install examples test test-outside test-thirdparty test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
+.PHONY: all venv runtime install examples test test-outside test-thirdparty test-deps soak torture-deps valgrind fuzz fuzz-posix fuzz-deps fuzz-http fuzz-ripper fuzz-torture fuzz-reallibs mutate man demo bench bench-kvd bench-peers bench-ripper bench-runtime bench-instructions clean
 all: venv runtime examples
 
 venv: $(VENV)/.installed $(VENV)/.bytecode $(VENV)/.native
@@ -111,6 +111,15 @@ install: runtime $(foreach b,$(BACKENDS),$(BUILD)/lib/librip-$(b).so)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@MAJOR@|$(firstword $(subst ., ,$(VERSION)))|' \
 		runtime/install/ripperConfigVersion.cmake.in \
 		> $(DESTDIR)$(PREFIX)/lib/cmake/ripper/ripperConfigVersion.cmake
+
+# The manual pages are made from their Markdown, docs/ripper.1.md and
+# docs/ripcc.1.md (the command reference the README links to), by
+# tools/md2man.py.  The made pages are committed: make install and the
+# wheel ship them as they are, and tests/test_man.py fails when one is not
+# what its Markdown makes now.
+man: $(MAN_PAGES)
+man/%.1: docs/%.1.md tools/md2man.py
+	$(PYTHON) tools/md2man.py $< > $@.tmp && mv -f $@.tmp $@
 
 # The flags every program linked with these libraries is compiled with
 # (ripcc reads them).

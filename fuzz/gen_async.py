@@ -94,7 +94,7 @@ CLASSES = {
                   "declaration and in a compound literal's type, __builtin_types_compatible_p, "
                   "__builtin_classify_type, _Generic's controlling expression"),
     "builtinexpr": (1, "async calls (never made) in __builtin_constant_p and in the branch "
-                       "__builtin_choose_expr does not choose (README lists both as refused)"),
+                       "__builtin_choose_expr does not choose (docs/accepts.md lists both as refused)"),
     "vmsizeof": (1, "sizeof of a variably modified type: sizeof(unsigned[n % 5u + 1u]) with n "
                     "kept across a suspension, and with an async call in the size (it is made)"),
     "complit": (2, "compound literals whose address, member address or decayed array is held "
@@ -1329,7 +1329,7 @@ class Gen:
         """The functions a call in `ctx` may name.  Under --posix a function
         plain code may reach (through a table, pick(), the start routine of
         a pthread_create taken as a pointer) runs its plain form there
-        (README: plain functions): it calls only its kind."""
+        (docs/posix.md: plain functions): it calls only its kind."""
         if self.posix and ctx.fn is not None and ctx.fn.name in self.plain_safe:
             return [f for f in self.fns if f.name in self.plain_safe]
         return self.fns

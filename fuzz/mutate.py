@@ -1,6 +1,6 @@
 """mutate.py -- does every promise have a test that fails when it breaks?
 
-Reads tests/mutations.txt: blocks of a promise README makes, a deliberate
+Reads tests/mutations.txt: blocks of a promise the docs make, a deliberate
 break of it (a text found exactly once in one file, and what it becomes)
 and the tests that claim the promise.  Each break is applied alone to a
 copy of the tree (the working tree as it is, ignored files left out, the
@@ -32,7 +32,7 @@ TEST_SECONDS = 900              # one mutation's tests, at most
 class Mutation:
     def __init__(self, fields, line):
         self.line = line                            # where its block starts in the list
-        self.promise = fields["promise"]            # what README says
+        self.promise = fields["promise"]            # what the docs say
         self.file = fields["file"]                  # relative to the tree's root
         self.find = _unescape(fields["find"])       # occurs exactly once in file
         self.replace = _unescape(fields["replace"])

@@ -1,7 +1,9 @@
 """The manual pages man/ripper.1 and man/ripcc.1, and --help: every option
 the commands accept is listed in both, each on a line of its own (the
 option lists are taken from the parsers, so a new option without its
-documentation fails here), and the pages render without a warning.
+documentation fails here), and the pages render without a warning.  The
+pages are made from docs/ripper.1.md and docs/ripcc.1.md by
+tools/md2man.py (`make man`), and are what it makes from them now.
 
     ripper_options() -> {"-o", "--stage", "-Wblocking", ...}
 """
@@ -19,6 +21,7 @@ from ripper import __version__, blocking, cli, ripcc
 
 MAN = os.path.join(ROOT, "man")
 PAGES = {"ripper": os.path.join(MAN, "ripper.1"), "ripcc": os.path.join(MAN, "ripcc.1")}
+SOURCES = {name: os.path.join(ROOT, "docs", name + ".1.md") for name in PAGES}
 SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "ENVIRONMENT", "EXIT STATUS",
             "EXAMPLES", "SEE ALSO")
 
@@ -84,6 +87,47 @@ def tagged(page):
     """The tags of the OPTIONS section's .TP entries of `page`, as printed."""
     lines = section(page, "OPTIONS").splitlines()
     return [roff_text(lines[i + 1]) for i, line in enumerate(lines[:-1]) if line == ".TP"]
+
+
+def md2man():
+    """tools/md2man.py, imported."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("md2man", os.path.join(ROOT, "tools", "md2man.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["ripper", "ripcc"])
+def test_man_page_is_what_its_markdown_makes(name):
+    """The committed page cannot drift from docs/NAME.1.md: after an edit
+    of either, `make man` and commit both."""
+    with open(SOURCES[name], encoding="utf-8") as f:
+        made = md2man().convert(f.read())
+    with open(PAGES[name], encoding="utf-8") as f:
+        assert f.read() == made, "man/%s.1 is not what docs/%s.1.md makes: run make man" % (
+            name, name)
+
+
+def test_md2man_turns_each_form_into_its_roff_and_refuses_the_rest():
+    tool = md2man()
+    convert, Error = tool.convert, tool.Error
+    page = convert("# x(1) -- do a thing\n<!-- man: 2026-01-02, x 1.0, User Commands -->\n"
+                   "## SYNOPSIS\n**x** [`-o` *file*]\\\n**x** `--help`\n"
+                   "## OPTIONS\nSome text\non two lines.\n\n- `-o` *file*, `--out`:\n"
+                   "  Where it goes.\n\n  .Second paragraph.\n\nAfter.\n\n```\nx -o a\\b\n```\n")
+    assert page.splitlines()[1:] == [
+        '.TH X 1 2026-01-02 "x 1.0" "User Commands"', ".nh", ".ad l", ".SH NAME",
+        "x \\- do a thing", ".SH SYNOPSIS", "\\fBx\\fR [\\fB\\-o\\fR \\fIfile\\fR]", ".br",
+        "\\fBx\\fR \\fB\\-\\-help\\fR", ".SH OPTIONS", "Some text", "on two lines.", ".TP",
+        "\\fB\\-o\\fR \\fIfile\\fR, \\fB\\-\\-out\\fR", "Where it goes.", ".IP",
+        "\\&.Second paragraph.", ".PP", "After.", ".PP", ".RS", ".nf", "x \\-o a\\eb", ".fi", ".RE"]
+    for bad in ("## A\n- no colon\n  text\n", "## A\n| a | table |\n", "## A\n```\nopen\n",
+                "## A\n#### deep\n", "## A\n- tag:\n\nno meaning\n"):
+        with pytest.raises(Error):
+            convert("# x(1) -- y\n<!-- man: d, s, m -->\n" + bad)
+    with pytest.raises(Error):
+        convert("# x -- no section\n")
 
 
 def test_option_lists_are_taken_from_the_parsers():
