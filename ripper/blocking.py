@@ -20,7 +20,7 @@ checked (they may run before rip_run, where blocking is fine), nor is any
 function under --all-async, a testing mode that makes real programs async
 wholesale.  Output stdio (printf, fputs, fflush...) is not flagged: it
 blocks only on a full pipe or socket, and flagging every printf in a task
-would bury the calls that wait on a peer (README, "Blocking calls").
+would bury the calls that wait on a peer (docs/accepts.md, "Plain blocking calls").
 
 Options, read (and taken out of the compiler's flags) by ripper and ripcc,
 the last of each kind winning as with gcc: -Wblocking (the default),

@@ -633,9 +633,8 @@ class _Lowering:
                        if isinstance(n, T.Ref) and n.what == "fn" and n.name == name)
             raise self.error(ref, "'%s' under --posix, where threads are tasks: it is not "
                              "mapped to them" % name,
-                             hint="the pthread calls --posix maps are listed in README "
-                             "(\"POSIX mode\"); use a mutex and a condition variable, or "
-                             "build without --posix")
+                             hint="the pthread calls --posix maps are listed in docs/posix.md; "
+                             "use a mutex and a condition variable, or build without --posix")
         if "pthread_create" not in self.analysis.posix_renames:
             return
         for body in [f.body for f in self.analysis.defined.values()] + list(self.unit.globals):

@@ -529,9 +529,8 @@ def build(cmd):
         if refused and cmd.posix and cmd.backend == "ucontext":
             raise Diagnostic("", 0, 0, "%s: '%s' under --posix, where threads are tasks: it is "
                              "not mapped to them" % (refused[0][1], refused[0][0]),
-                             "the pthread calls --posix maps are listed in README (\"POSIX "
-                             "mode\"); use a mutex and a condition variable, or build without "
-                             "--posix")
+                             "the pthread calls --posix maps are listed in docs/posix.md; use "
+                             "a mutex and a condition variable, or build without --posix")
         wrong = sorted((f, b) for f, b in symbols.backends.items() if b != cmd.backend)
         if wrong:
             raise Diagnostic("", 0, 0, "this link is for the %s backend, but %s: build "

@@ -18,8 +18,8 @@
  * rip_posix_sigaction, which records each delivery (core/psignal.c says
  * which task's wait a signal ends).
  *
- * Differences from the system calls, all documented in README ("POSIX
- * mode"): timeouts (sleeps, poll, select, SO_RCVTIMEO/SO_SNDTIMEO) are rounded up
+ * Differences from the system calls, all documented in docs/posix.md:
+ * timeouts (sleeps, poll, select, SO_RCVTIMEO/SO_SNDTIMEO) are rounded up
  * to whole milliseconds, plus one (the runtime's clock counts whole
  * milliseconds: never shorter than asked); the task's rip.h deadline, if it set one, limits the
  * waits (ETIMEDOUT). */
@@ -94,7 +94,7 @@ int rip_posix_close(int fd);                                              /* clo
  * pool while the task waits, unless they can return at once (WNOHANG,
  * LOCK_NB, a lock nobody holds, cached file data) or wait on an fd (a
  * waitpid for one child: its pidfd).  errno and h_errno come back to the
- * caller's thread.  See README ("POSIX mode") for when each goes where. */
+ * caller's thread.  See docs/posix.md for when each goes where. */
 struct addrinfo;
 struct hostent;
 RIP_ASYNC pid_t rip_posix_waitpid(pid_t pid, int *status, int options);  /* waitpid(2) */
@@ -177,8 +177,8 @@ void *rip_posix_tls(void **slot, const void *image, size_t size, size_t align); 
 
 /* stdio (glibc): on sockets, pipes and terminals the task waits where the
  * library's call would block its thread; the same bytes, buffering, flags
- * (ferror, feof, clearerr) and results as the library's (README, "POSIX
- * mode"); a regular file goes straight to the library. */
+ * (ferror, feof, clearerr) and results as the library's (docs/posix.md);
+ * a regular file goes straight to the library. */
 RIP_ASYNC size_t rip_posix_fwrite(const void *p, size_t size, size_t n, FILE *fp); /* fwrite(3) */
 RIP_ASYNC int rip_posix_fputs(const char *s, FILE *fp);                  /* fputs(3) */
 RIP_ASYNC int rip_posix_fputc(int c, FILE *fp);                          /* fputc(3) */

@@ -50,6 +50,6 @@ void  rip__pxc_deliver(rip_pxcall *c);        /* done: errno (on failure) and h_
 ssize_t rip__px_disk_try(rip_pxop *op, int writing, const struct iovec *v, int cnt); /* the count, or -1 and errno, or -2 (the rest must be read or written on the pool) */
 void rip__px_disk_blocking(rip_pxop *op);     /* the rest read or written blocking (an offload job): sets result, err */
 
-#define RIP_PX_DISK_MIN (256 * 1024) /* a write (or a read where the kernel cannot tell a cache miss) of at least this many bytes goes to the pool: its copy costs about an offload round trip (README, "POSIX mode") */
+#define RIP_PX_DISK_MIN (256 * 1024) /* a write (or a read where the kernel cannot tell a cache miss) of at least this many bytes goes to the pool: its copy costs about an offload round trip (docs/posix.md) */
 
 #endif /* RIP_PXCALL_H */
