@@ -76,6 +76,8 @@ def test_rip_tasks_lists_what_the_programs_own_dump_lists(ripcc, dump_program, b
     text, own, _, _ = stopped_in_the_dump(ripcc, dump_program, backend, tmp_path)
     mine, theirs = listing(text), listing(own)
     assert re.search(r"^task 1 0x[0-9a-f]+: running$", text, re.M), text
+    waiting = re.findall(r"^task \d+ 0x[0-9a-f]+: waiting .*$", text, re.M)
+    assert len(waiting) == 5 and all(re.search(r", waited \d+ ms$", x) for x in waiting), text
     if backend == "rip":
         assert mine == theirs, text
         assert len(mine) > 9
@@ -135,6 +137,8 @@ def test_rip_tasks_reads_a_core_file(ripcc, dump_program, backend, tmp_path):
     finally:
         core.unlink()               # hundreds of MB (gcore writes every thread's arena whole)
     assert "due at " in from_core, from_core
+    waiting = re.findall(r"^task \d+ 0x[0-9a-f]+: waiting .*$", from_core, re.M)
+    assert waiting and all(re.search(r", waiting since \d+ ms$", x) for x in waiting), from_core
     live = [x for x in listing(text) if "running" not in x]
     dead = [x for x in listing(from_core) if "running" not in x]
     assert live == dead and len(dead) > 5, from_core

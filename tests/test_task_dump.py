@@ -122,7 +122,8 @@ def dumped(exe):
         text = re.sub(r"0x[0-9a-f]+", "ADDR", text)
         text = re.sub(r"due in (\d+) ms", lambda m: "due in N ms" if 0 < int(m.group(1)) <= 1500
                       else m.group(0), text)
-        text = re.sub(r", waited \d+ ms", "", text)         # threads: the time waited
+        text = re.sub(r", waited (\d+) ms", lambda m: ", waited W ms" if int(m.group(1)) < 1500
+                      else m.group(0), text)
         text = re.sub(r"frames \d+ bytes, pooled \d+ bytes", "frames F", text)
         lines.append(text)
     return names, lines
@@ -161,6 +162,9 @@ def expected(source, path, backend):
          at("waiter", "L_wg"), at("task", "L_waiter")],
         ["task ADDR: waiting on sleep, due in N ms", at("waiter", "L_sleep"), at("task", "L_waiter")],
     ]
+    for e in entries:
+        if e[0].startswith("task ADDR: waiting"):
+            e[0] += ", waited W ms"
     if backend != "rip":
         entries = [[e[0], "    (call chain not available on this backend)"] for e in entries]
     return entries
@@ -348,12 +352,13 @@ def test_deadlock_report_names_each_mutex_its_holder_and_the_condition_variable(
     r = run([exe], timeout=20)
     assert r.returncode == 3
     waits = re.findall(r"^task (0x[0-9a-f]+): waiting on mutex (0x[0-9a-f]+) \(held by task "
-                       r"(0x[0-9a-f]+)\)$", r.stderr.decode(), re.M)
+                       r"(0x[0-9a-f]+)\), waited \d+ ms$", r.stderr.decode(), re.M)
     assert len(waits) == 3
     holders = {task: holder for task, _, holder in waits}
     crossed = [task for task, holder in holders.items() if holders.get(holder) == task]
     assert len(crossed) == 2
-    assert len(re.findall(r"^task 0x[0-9a-f]+: waiting on condition variable 0x[0-9a-f]+$",
+    assert len(re.findall(r"^task 0x[0-9a-f]+: waiting on condition variable 0x[0-9a-f]+, "
+                          r"waited \d+ ms$",
                           r.stderr.decode(), re.M)) == 1
 
 
@@ -374,6 +379,7 @@ def test_readme_dump_is_what_the_readme_program_prints(tmp_path):
 
     def same(text):
         text = re.sub(r"0x[0-9a-f]+", "ADDR", text)
+        text = re.sub(r"waited \d+ ms", "waited N ms", text)
         return re.sub(r"frames \d+ bytes, pooled \d+ bytes", "frames F", text).splitlines()
     assert same(r.stderr.decode()) == same(shown)
 
@@ -425,6 +431,8 @@ def test_dump_shows_a_deadline_a_select_and_an_offload(tmp_path, ripcc, backend)
     tasks = [re.sub(r"0x[0-9a-f]+", "ADDR", re.sub(r" \(elem [^)]*\)", "", line))
              for line in r.stdout.decode().splitlines() if line.startswith("task ")]
     assert len(tasks) == 4
+    assert all(re.search(r", waited \d+ ms$", t) for t in tasks[1:]), tasks
+    tasks = [re.sub(r", waited \d+ ms$", "", t) for t in tasks]
     assert re.fullmatch(r"task ADDR: waiting on channel ADDR to receive; deadline in "
                         r"(4\d\d\d|5000) ms", tasks[1]), tasks
     assert re.fullmatch(r"task ADDR: waiting on channel ADDR to receive in a select; timeout in "
@@ -482,6 +490,52 @@ def test_a_task_line_too_long_is_cut_and_the_next_line_stays_whole(tmp_path, rip
     assert lines[at[0] + 1] == chain
 
 
+WAITED = r"""#include <stdio.h>
+#include "rip.h"
+
+static rip_chan *c;
+static void twice(void *arg) {      /* waits, is woken at 300 ms, waits again */
+    int x;
+    (void)arg;
+    rip_chan_recv(c, &x);
+    rip_chan_recv(c, &x);
+}
+static void sleeper(void *arg) { (void)arg; rip_sleep_ms(5000); }
+static void main_task(void *arg) {
+    int one = 1;
+    (void)arg;
+    c = rip_chan_new(sizeof(int), 0);
+    rip_spawn(twice, NULL);
+    rip_spawn(sleeper, NULL);
+    rip_sleep_ms(300);
+    rip_chan_send(c, &one);
+    rip_sleep_ms(400);
+    rip_dump_tasks(stdout);
+    rip_chan_close(c);
+}
+int main(void) { return rip_run(main_task, NULL); }
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dump_says_how_long_each_task_has_waited(tmp_path, ripcc, backend):
+    """A waiting task's entry ends in how long it has waited, since its
+    latest wait began: 700 ms for the sleeper, 400 ms (not 700) for the
+    task woken at 300 ms that waits again; the running task has none."""
+    src = tmp_path / "waited.c"
+    src.write_text(WAITED)
+    r = run([ripcc(str(src), backend)], timeout=30)
+    assert r.returncode == 0, r.stderr.decode()
+    tasks = [line for line in r.stdout.decode().splitlines() if line.startswith("task ")]
+    assert len(tasks) == 3, tasks
+    assert not re.search(r"waited", tasks[0])
+    waited = {("receive" if "receive" in t else "sleep"): int(re.search(r", waited (\d+) ms$",
+                                                                       t).group(1))
+              for t in tasks[1:]}
+    assert 690 <= waited["sleep"] < 1500, tasks
+    assert 380 <= waited["receive"] < 680, tasks
+
+
 POSIX = r"""#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -520,9 +574,10 @@ def test_posix_mode_chain_shows_the_users_functions_not_the_runtimes(tmp_path, r
     src.write_text(POSIX)
     r = run([ripcc(str(src), "rip", extra=["--posix"])], timeout=30)
     assert r.returncode == 0, r.stderr.decode()
-    lines = [re.sub(r"0x[0-9a-f]+", "ADDR", line) for line in r.stdout.decode().splitlines()]
+    lines = [re.sub(r"0x[0-9a-f]+", "ADDR", re.sub(r", waited \d+ ms$", ", waited N ms", line))
+             for line in r.stdout.decode().splitlines()]
     assert lines[2:] == ["task ADDR: running", "    main (%s, running)" % src,
-                         "task ADDR: waiting on fd %s for read" % re.search(
+                         "task ADDR: waiting on fd %s for read, waited N ms" % re.search(
                              r"fd (\d+)", lines[4]).group(1),
                          "    reader (%s:%d)" % (src, line_of(POSIX, "L_read"))]
 

@@ -143,9 +143,11 @@ static inline void rip__run_own_errno(rip_task *t, void (*run)(rip_task *t)) {
 static inline int rip__run_queue(unsigned budget, void (*run)(rip_task *t)) {
     struct rip__runq *q = &rip__runq;
     rip_task *t;
+    int64_t turn = rip_now_ms();    /* one clock read a turn of up to `budget` runs */
     for (; budget > 0 && (t = q->head); budget--) {
         if (!(q->head = t->next))
             q->tail = NULL;
+        t->ran_ms = turn;           /* a task that waits now has waited since (rip_dump_tasks): a store to a line just read */
         if (__builtin_expect(!q->fast, 0) && rip__sched.forked && !rip__fork_keeps(t))
             continue;               /* a task of the parent, woken in the child by a channel or lock (a forked child is never on the fast path: one load of a line already read) */
         q->current = t;

@@ -298,6 +298,11 @@ void rip__dump(FILE *out, const char *why) {
             put_wait(&l, &f.v[i], now);
             sep = 1;
         }
+        if (state == -1) {
+            rip__put_lit(&l, ", waited ");
+            rip__put_dec(&l, now - t->ran_ms);
+            rip__put_lit(&l, " ms");
+        }
         rip__line_end(&o, &l);
         rip__backend_chain(&o, t, state == RUNNING);
         listed++;

@@ -202,7 +202,10 @@ static __inline__ void *rip__copy(void *to, const void *from, __SIZE_TYPE__ n) {
  * channel operations inline into ripped code: a call into the runtime and
  * a general channel behind it was half a ping-pong switch. */
 struct rip__task {
-    struct rip__task *next;         /* run queue or wait list link */
+    __extension__ union {
+        struct rip__task *next;     /* while queued: the run queue's link */
+        long long ran_ms;           /* else: rip_now_ms() as the scheduler's turn it last ran in began (core.h rip__run_queue): a waiting task has waited since */
+    };
     void *impl;                     /* the backend's: innermost frame (rip), context (ucontext) */
 };
 struct rip__waiter {

@@ -641,8 +641,10 @@ def collect():
                 tasks = []
                 for t, state, waits in groups:
                     number += 1
-                    tasks.append(Task(number, t, worker, state, [_wait_text(e, now) for e in waits],
-                                      th, back))
+                    texts = [_wait_text(e, now) for e in waits]
+                    if state == "waiting" and texts:
+                        texts[-1] += _waited_text(t, now)
+                    tasks.append(Task(number, t, worker, state, texts, th, back))
                     tasks[-1].chain = _chain_lines(tasks[-1]) if back == "rip" else \
                         _uc_chain(tasks[-1])
                 if live > len(groups):
@@ -659,6 +661,14 @@ def collect():
 
 def _task_type():
     return gdb.lookup_type("struct rip__task").pointer()
+
+
+def _waited_text(task, now):
+    """What the dump adds after a waiting task's waits: since when it waits
+    (rip__task.ran_ms, the start of the scheduler's turn it last ran in)."""
+    since = int(gdb.Value(task).cast(_task_type()).dereference()["ran_ms"])
+    return ", waited %d ms" % (now - since) if now is not None else \
+        ", waiting since %d ms" % since
 
 
 def _chain_lines(task):
