@@ -141,9 +141,10 @@ class _Lowering:
     def run(self):
         self.check_names()
         self.plain_copies = self.drop_unshareable_plain_copies() if self.analysis.posix else set()
+        if self.analysis.posix or self.all_async:
+            self.refuse_rip_run()
         if self.analysis.posix:
             self.refuse_unread_also_async()
-            self.refuse_rip_run()
             self.refuse_pre_c99_scanf()
             self.check_start_routines()
             self.thread_locals_per_task()
@@ -608,15 +609,22 @@ class _Lowering:
     # -- plain functions ----------------------------------------------------
 
     def refuse_rip_run(self):
-        """--posix: main is the first task; a rip_run in the program would
-        start a scheduler inside it."""
+        """--posix, --all-async: main is the first task; a rip_run in the
+        program would start a scheduler inside it.
+
+            int main(void) { return rip_run(serve, 0); }   (--all-async) -> error at the call
+        """
+        mode = "--posix" if self.analysis.posix else "--all-async"
         for f in self.analysis.defined.values():
             for call in calls(f.body):
                 if callee_name(call) in ("rip_run", "rip_run_workers"):
-                    raise self.error(call, "'%s' under --posix, where main runs as the first "
-                                     "task already" % callee_name(call),
+                    raise self.error(call, "'%s' under %s, where main runs as the first "
+                                     "task already" % (callee_name(call), mode),
                                      hint="call the task's function directly, or start it "
-                                     "with rip_spawn")
+                                     "with rip_spawn" + ("" if self.analysis.posix else
+                                                         "; or build without --all-async "
+                                                         "(a program written against rip.h "
+                                                         "is ripped as it is)"))
 
     def check_start_routines(self):
         """--posix: refuse the pthread calls not mapped to tasks; and each

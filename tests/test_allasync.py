@@ -141,6 +141,22 @@ def test_all_async_calls_its_helpers_out_of_line_and_hides_the_switch(tmp_path):
     compare_with_plain_cc(str(source), ["-std=c99", "-Wall", "-Wextra", "-Werror"], tmp_path)
 
 
+def test_all_async_refuses_a_program_that_starts_its_own_scheduler(tmp_path):
+    """--all-async runs main as the first task: a rip_run in the program
+    would start a scheduler inside it (it aborted at run time, or failed
+    to link at -O0); refused at the call, with what to do."""
+    source = tmp_path / "own.c"
+    source.write_text('#include "rip.h"\n'
+                      "static void work(void *arg) { (void)arg; rip_yield(); }\n"
+                      "int main(void) { return rip_run(work, 0); }\n")
+    r = run([RIPCC, "--all-async", str(source), "-o", str(tmp_path / "own")])
+    err = r.stderr.decode()
+    assert r.returncode == 1, err
+    assert "own.c:3:25: error: 'rip_run' under --all-async, where main runs as the first task " \
+        "already" in err
+    assert "build without --all-async" in err
+
+
 def test_all_async_reports_what_it_left_plain(tmp_path):
     """left_plain_functions_reported.c: seven functions; guarded (setjmp)
     stays plain, the six others are ripped: sum_vla (its VLA holds no
