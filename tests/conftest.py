@@ -5,6 +5,7 @@ and UBSan; their reports go to files, and a test after which one appeared
 fails with it (a server's report too, though its test only saw a closed
 socket)."""
 import atexit
+import fcntl
 import glob
 import hashlib
 import os
@@ -34,6 +35,7 @@ RIPCC = os.path.join(BIN, "ripcc")
 BACKENDS = ("rip", "ucontext", "threads")
 CFLAGS = ["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Werror"]
 SAN = sanitized()
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")    # "gw0", "gw1"... or None
 SAN_LOGS = tempfile.mkdtemp(prefix="rip-san-") if SAN else None
 if SAN:
     atexit.register(shutil.rmtree, SAN_LOGS, True)
@@ -52,6 +54,19 @@ def run(cmd, **kw):
 @pytest.fixture(scope="session")
 def build_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("build")
+
+
+@pytest.fixture(scope="session")
+def shared_build_dir(tmp_path_factory):
+    """Where the ripcc fixture builds: under pytest-xdist, one folder for
+    every worker of the run, so that a program is built once, by the
+    first worker to want it (each worker's prebuild asks for all its
+    module's programs: a worker cannot know which tests it will get)."""
+    if not XDIST_WORKER:
+        return tmp_path_factory.mktemp("build")
+    shared = tmp_path_factory.getbasetemp().parent / "build-shared"
+    shared.mkdir(exist_ok=True)
+    return shared
 
 
 def prebuild(build, keys):
@@ -75,7 +90,7 @@ def selected_params(request, test_name):
 
 
 @pytest.fixture(scope="session")
-def ripcc(build_dir):
+def ripcc(shared_build_dir):
     """ripcc(source, backend) -> path of the built program (fails the test
     with the compiler's messages if it does not build).
     ripcc.prebuild([(source, backend, extra)...]) builds them side by side
@@ -88,14 +103,25 @@ def ripcc(build_dir):
         name = os.path.splitext(os.path.basename(source))[0]
         # a folder per build: two sources of one name, or one source with
         # other flags, never overwrite each other's program
-        folder = os.path.join(str(build_dir), hashlib.sha1(repr(key).encode()).hexdigest()[:12])
+        folder = os.path.join(str(shared_build_dir),
+                              hashlib.sha1(repr(key).encode()).hexdigest()[:12])
         os.makedirs(folder, exist_ok=True)
         exe = os.path.join(folder, "%s-%s" % (name, backend))
-        r = run([RIPCC, "--backend=" + backend] + CFLAGS + list(extra) + [source, "-o", exe])
-        if r.returncode != 0:
-            return None, "ripcc --backend=%s %s failed:\n%s%s" % (
-                backend, source, r.stdout.decode(), r.stderr.decode())
-        return exe, None
+        outcome = os.path.join(folder, "outcome")     # "" built, else why not
+        with open(os.path.join(folder, "lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)        # another worker may be building it
+            if not os.path.exists(outcome):
+                r = run([RIPCC, "--backend=" + backend] + CFLAGS + list(extra) +
+                        [source, "-o", exe])
+                failure = "" if r.returncode == 0 else \
+                    "ripcc --backend=%s %s failed:\n%s%s" % (
+                        backend, source, r.stdout.decode(), r.stderr.decode())
+                with open(outcome + ".new", "w") as f:
+                    f.write(failure)
+                os.replace(outcome + ".new", outcome)
+            with open(outcome) as f:
+                failure = f.read()
+        return (None, failure) if failure else (exe, None)
 
     def build(source, backend, extra=()):
         key = (source, backend, tuple(extra))
@@ -111,6 +137,8 @@ def ripcc(build_dir):
     def prebuild_all(keys):
         todo = list(dict.fromkeys((s, b, tuple(e)) for s, b, e in keys if
                                   (s, b, tuple(e)) not in cache))
+        if XDIST_WORKER and int(XDIST_WORKER.lstrip("gw") or 0) % 2:
+            todo.reverse()          # two workers start at either end, and meet
 
         def one(key):
             exe, failure = compile_one(key)
