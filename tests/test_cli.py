@@ -199,10 +199,10 @@ def test_compile_commands_written_for_ripcc_are_read_as_ripcc_reads_them(tmp_pat
     # CMake with CC=ripcc and ripcc's options in CMAKE_C_FLAGS: cc knows
     # none of them; ripper -p drops --backend, rips as --all-async and
     # --posix ask, and keeps -Werror=blocking its own
-    good = GOOD.replace(b"int n = 7;", b"int n = SEVEN;")
+    plain = b"static int twice(int n) { return 2 * n; }\nint main(void) { return twice(SEVEN); }\n"
     posix = b"#include <unistd.h>\nint main(void) { sleep(0); return SEVEN; }\n"
-    for options, text in ((["--all-async"], good), (["--posix"], posix),
-                          (["--all-async", "--timeout=30"], good)):
+    for options, text in ((["--all-async"], plain), (["--posix"], posix),
+                          (["--all-async", "--timeout=30"], plain)):
         src = write(tmp_path, "cc.c", text)
         (tmp_path / "compile_commands.json").write_text(json.dumps([
             {"directory": str(tmp_path), "file": "cc.c",
