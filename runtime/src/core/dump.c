@@ -266,8 +266,7 @@ void rip__dump(FILE *out, const char *why) {
                      why ? ", " : "", why ? why : "", rip__sched.live);
     print_stats(out, &st);
     rip_dump_out o = { .to = out, .buf = malloc(1 << 16), .cap = 1 << 16 };
-    if (!o.buf)
-        o.buf = malloc(o.cap = RIP_LINE_MAX);
+    int complete = !f.failed && linked && o.buf;
     long listed = 0;
     int64_t now = rip_now_ms();
     for (size_t k = 0; o.buf && linked && k < f.n; k++) {
@@ -310,7 +309,7 @@ void rip__dump(FILE *out, const char *why) {
     if (o.buf)
         rip__out_flush(&o);
     free(o.buf);
-    if (f.failed || !linked || !o.buf)
+    if (!complete)
         rip__sys_fprintf(out, "rip: out of memory: the dump lists only some tasks\n");
     else if (listed < rip__sched.live)
         rip__sys_fprintf(out, "rip: %ld more tasks wait on what the dump does not list "

@@ -20,8 +20,7 @@ extern const struct rip__fninfo __stop_rip__fninfo[] __attribute__((weak));
 typedef struct {
     uintptr_t resume;               /* the function's resume entry: the key */
     const struct rip__fninfo *info; /* its table */
-    char *prefix;                   /* "    name (file", formatted once; NULL: not printed */
-    size_t prefix_len;              /* its length */
+    size_t name_len, file_len;      /* strlen of its name and file, once (file NULL: 0) */
 } known;
 
 static known *infos;                /* every table, by resume entry */
@@ -43,19 +42,8 @@ static void sort_infos(void) {
         const struct rip__fninfo *info = &__start_rip__fninfo[i];
         k[i].resume = (uintptr_t)info->resume;
         k[i].info = info;
-        k[i].prefix = NULL;
-        k[i].prefix_len = 0;
-        if (!info->file)
-            continue;               /* the runtime's: the wait says what it does */
-        size_t name = strlen(info->name), file = strlen(info->file);
-        k[i].prefix = malloc(4 + name + 2 + file);
-        if (!k[i].prefix)
-            continue;               /* printed as unknown */
-        memcpy(k[i].prefix, "    ", 4);
-        memcpy(k[i].prefix + 4, info->name, name);
-        memcpy(k[i].prefix + 4 + name, " (", 2);
-        memcpy(k[i].prefix + 6 + name, info->file, file);
-        k[i].prefix_len = 6 + name + file;
+        k[i].name_len = strlen(info->name);
+        k[i].file_len = info->file ? strlen(info->file) : 0;
     }
     qsort(k, n, sizeof *k, by_resume);
     infos = k;
@@ -82,16 +70,16 @@ static void level(rip_dump_out *o, const rip_frame *f, int running) {
     if (k && !k->info->file)
         return;                     /* the runtime's: the wait says what it does */
     rip_line l = rip__line_begin(o);
-    if (!k || !k->prefix) {
+    if (!k) {
         rip__put_lit(&l, "    ? (resume entry ");
         rip__put_ptr(&l, (const void *)(uintptr_t)f->resume);
-        if (k)
-            rip__put_lit(&l, ": out of memory for its name)");
-        else
-            rip__put_lit(&l, ": no line table; ripped by an older ripper, or in a shared object)");
+        rip__put_lit(&l, ": no line table; ripped by an older ripper, or in a shared object)");
     } else {
         const struct rip__fninfo *info = k->info;
-        rip__put_mem(&l, k->prefix, k->prefix_len);
+        rip__put_lit(&l, "    ");
+        rip__put_mem(&l, info->name, k->name_len);
+        rip__put_lit(&l, " (");
+        rip__put_mem(&l, info->file, k->file_len);
         if (running) {
             rip__put_lit(&l, ", running)");
         } else if (f->state >= 0 && f->state < info->points) {
